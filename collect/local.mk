@@ -1,0 +1,2 @@
+# collect/: see collect/collect.h
+libtdperf_a_SOURCES += collect/collect.h

@@ -1,0 +1,2 @@
+# metrics/: see metrics/metrics.h
+libtdperf_a_SOURCES += metrics/metrics.h

@@ -1,0 +1,181 @@
+/*
+ * metrics/: formula tables and the evaluator.
+ *
+ *  - td_expr: Linux perf's MetricExpr dialect, parsed once into a tree and
+ *    evaluated many times.  Names (events, #literals, other metrics) are
+ *    resolved through a caller-supplied lookup, so the evaluator knows
+ *    nothing about where counts come from.
+ *  - td_table: one microarchitecture's formula table (metrics/tables/*.json,
+ *    format in docs/tables.md): identification, pipeline width, counter
+ *    resources, event encodings, Top-Down nodes and info metrics.
+ *  - td_tree: evaluation of a table's Top-Down tree on one set of counts:
+ *    values, thresholds with hierarchical gating, the bottleneck path and
+ *    sanity checks.
+ *
+ * Name prefix: td_expr_, td_table_, td_tree_.  Values of Top-Down nodes
+ * are fractions of their domain (0.25 = 25 % of slots); NAN means "not
+ * computable" and always comes with a reason.
+ */
+#ifndef TD_METRICS_H
+#define TD_METRICS_H
+
+#include <stddef.h>
+
+#include "util/util.h"
+
+/* ==================== expressions ==================== */
+
+struct td_expr;
+
+/*
+ * Resolves a name to a value.  'name' is an event ("INST_RETIRED.ANY",
+ * "cpu_core@TOPDOWN.SLOTS@", "topdown-fe-bound"), a literal ("#smt_on",
+ * "#slots", "duration_time"), or a metric id.  Returns 0 and sets *value,
+ * or -1 when the name is unknown/not measured (the expression then
+ * evaluates to NAN with a reason naming it).
+ */
+typedef int (*td_lookup_fn)(void *ctx, const char *name, double *value);
+
+struct td_env {
+	td_lookup_fn lookup;
+	void *ctx;
+};
+
+/* Parse an expression; NULL with a one-line message in err on failure. */
+struct td_expr *td_expr_parse(const char *text, struct strbuf *err);
+void td_expr_free(struct td_expr *e);
+/*
+ * Evaluate.  Division by zero gives NAN (d_ratio gives 0); a NAN result
+ * gets its reason appended to 'why' when why != NULL.
+ */
+double td_expr_eval(const struct td_expr *e, const struct td_env *env, struct strbuf *why);
+
+/* What a name in an expression is. */
+enum td_name_kind { TD_NAME_EVENT, TD_NAME_LITERAL, TD_NAME_METRIC };
+/*
+ * Call fn once per distinct name the expression needs.  'env' (may be NULL)
+ * is used to fold constant conditions such as "x if #smt_on else y", so
+ * only the events of the branch taken are reported.  'is_metric' (may be
+ * NULL) tells metric references from events.
+ */
+void td_expr_names(const struct td_expr *e, const struct td_env *env,
+		   int (*is_metric)(void *ctx, const char *name), void *is_metric_ctx,
+		   void (*fn)(void *ctx, const char *name, enum td_name_kind kind), void *ctx);
+/* Print the expression back (normalized) into sb. */
+void td_expr_print(const struct td_expr *e, struct strbuf *sb);
+
+/* ==================== tables ==================== */
+
+struct td_table;
+
+/* One Top-Down node (level >= 1) or info metric (level 0). */
+struct td_metric {
+	const char *id;          /* canonical id: "frontend_bound", "l1_bound", "ipc" */
+	const char *name;        /* display name: "Frontend Bound" */
+	const char *parent;      /* parent id, NULL at level 1 and for info metrics */
+	int level;               /* 1.. for tree nodes, 0 for info metrics */
+	const char *formula;     /* MetricExpr dialect, events by name */
+	const char *threshold;   /* boolean expression, may use metric ids; NULL none */
+	const char *unit;        /* "slots", "clocks", "per_instr", "GHz", ... */
+	const char *area;        /* "FE", "BAD", "BE/Mem", "RET", "Info.Core", ... */
+	const char *description; /* one line, our own words */
+	const char *locate_with; /* precise events to sample it by, or NULL */
+	const char *groups;      /* ';'-separated metric groups, or NULL */
+	int is_fraction;         /* value is a fraction of its domain (tree nodes) */
+	const struct td_expr *expr;
+	const struct td_expr *threshold_expr;
+};
+
+/* Counter placement of one event. */
+enum td_event_resource {
+	TD_RES_NONE = 0,
+	TD_RES_OFFCORE,   /* offcore_rsp MSR (0x1a6/0x1a7) */
+	TD_RES_LDLAT,     /* load latency MSR 0x3f6 */
+	TD_RES_FRONTEND,  /* frontend MSR 0x3f7 */
+	TD_RES_PERF_METRICS, /* topdown-* from the PERF_METRICS MSR (needs slots leader) */
+};
+
+struct td_event {
+	const char *name;        /* "INST_RETIRED.ANY", "ex_ret_ops" */
+	const char *pmu;         /* "cpu", "cpu_core", "cpu_atom" */
+	const char *perf_name;   /* how to ask perf for it: "cpu/event=0xc0,umask=0x0,name=INST_RETIRED.ANY/" */
+	unsigned long long counters; /* bitmask of general counters allowed, 0 = any */
+	int fixed;               /* fixed counter index, -1 when general */
+	enum td_event_resource resource;
+	int taken_alone;         /* must be alone in its group */
+	int group_leader;        /* must lead its group (slots) */
+	const char *description;
+};
+
+struct td_table_info {
+	const char *name;        /* our table name: "skylake", "sapphirerapids", "zen4" */
+	const char *display;     /* "Intel Skylake (client)" */
+	const char *vendor;      /* "GenuineIntel", "AuthenticAMD" */
+	const char *perf_name;   /* perf pmu-events directory: "skylakex", "amdzen4" */
+	const char *core_type;   /* hybrid: "core" / "atom", else NULL */
+	double slots_per_cycle;  /* pipeline width W */
+	int gp_counters;         /* general counters per thread with SMT off */
+	int gp_counters_smt;     /* ... with SMT on */
+	int fixed_counters;
+	const char *source;      /* where the formulas came from, with version */
+};
+
+/* Load a table file; NULL with "FILE: what is wrong" in err. */
+struct td_table *td_table_load(const char *path, struct strbuf *err);
+void td_table_free(struct td_table *t);
+/*
+ * Find a built-in table by name ("skylakex"), our table name, or CPUID
+ * string ("GenuineIntel-6-55-4", "AuthenticAMD-25-61").  On failure err
+ * names the closest known table and says how to force one (--cpu).
+ * The result is owned by the library (cached); do not free.
+ */
+const struct td_table *td_table_find(const char *cpu, struct strbuf *err);
+/* Names of all built-in tables (NULL-terminated, owned by the library). */
+const char *const *td_table_names(void);
+/* Path of the file a table was loaded from (to copy into run directories). */
+const char *td_table_path(const struct td_table *t);
+
+const struct td_table_info *td_table_info(const struct td_table *t);
+size_t td_table_nr_metrics(const struct td_table *t);
+const struct td_metric *td_table_metric(const struct td_table *t, size_t i);
+const struct td_metric *td_table_find_metric(const struct td_table *t, const char *id);
+size_t td_table_nr_events(const struct td_table *t);
+const struct td_event *td_table_event(const struct td_table *t, size_t i);
+const struct td_event *td_table_find_event(const struct td_table *t, const char *name);
+
+/* ==================== tree evaluation ==================== */
+
+struct td_node_value {
+	const struct td_metric *metric;
+	double value;            /* NAN when not computable */
+	char *reason;            /* why NAN (or why approximate), else NULL */
+	int flagged;             /* above threshold with its whole path flagged */
+	int bottleneck;          /* on the bottleneck path */
+	int approximate;         /* computed without a correction term, etc. */
+};
+
+struct td_tree_result {
+	struct td_node_value *nodes; /* tree nodes in table (pre-)order */
+	size_t nr_nodes;
+	struct td_node_value *info;  /* info metrics */
+	size_t nr_info;
+	const char **path;           /* bottleneck path, ids from level 1 down */
+	size_t nr_path;
+	int ambiguous;               /* path stopped at two siblings within 5 points */
+	char **warnings;             /* sanity-check failures with likely causes */
+	size_t nr_warnings;
+};
+
+struct td_tree_opts {
+	int max_level;           /* 0 = all levels */
+};
+
+/*
+ * Evaluate a table's tree and info metrics.  env resolves events and
+ * literals; metric references are resolved by the evaluator itself.
+ */
+int td_tree_eval(const struct td_table *t, const struct td_env *env,
+		 const struct td_tree_opts *opts, struct td_tree_result *out);
+void td_tree_result_release(struct td_tree_result *r);
+
+#endif /* TD_METRICS_H */

@@ -1,0 +1,2 @@
+# parse/: see parse/parse.h
+libtdperf_a_SOURCES += parse/parse.h

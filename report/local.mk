@@ -1,0 +1,2 @@
+# report/: see report/report.h
+libtdperf_a_SOURCES += report/report.h

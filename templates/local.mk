@@ -1,0 +1,1 @@
+# templates/: HTML templates, installed as data

@@ -1,0 +1,113 @@
+# tests/e2e/test-lib.sh: a tiny test library for end-to-end tests, in the
+# spirit of git's t/test-lib.sh.  Each script sources it, declares tests with
+#
+#     test_expect_success 'what it checks' '
+#         commands that must all succeed
+#     '
+#
+# and ends with test_done.  Output is TAP, read by automake's tap-driver.
+# Every test runs in a fresh subshell inside the script's own scratch
+# directory ($TEST_DIR), with $TDPERF naming the binary under test.
+
+set -u
+
+TD_SRCDIR=${TD_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TD_BUILDDIR=${TD_BUILDDIR:-$TD_SRCDIR}
+TDPERF=${TDPERF:-$TD_BUILDDIR/tdperf}
+FIXTURES=$TD_SRCDIR/tests/fixtures
+SHARED_FIXTURES=$TD_SRCDIR/../shared/fixtures
+export TD_SRCDIR TD_BUILDDIR TDPERF FIXTURES
+
+test_count=0
+test_failed=0
+test_name=$(basename "$0" .sh)
+TEST_DIR=${TMPDIR:-/tmp}/tdperf-test.$test_name.$$
+rm -rf "$TEST_DIR"
+mkdir -p "$TEST_DIR"
+trap 'rm -rf "$TEST_DIR"' EXIT
+cd "$TEST_DIR" || exit 99
+
+# test_expect_success DESCRIPTION SCRIPT
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if (set -e; eval "$2") >"$TEST_DIR/.out" 2>&1; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		sed 's/^/# /' "$TEST_DIR/.out" | tail -n 40
+	fi
+}
+
+# test_expect_failure is for known bugs: the test is run and reported as TODO.
+test_expect_failure() {
+	test_count=$((test_count + 1))
+	if (set -e; eval "$2") >"$TEST_DIR/.out" 2>&1; then
+		echo "ok $test_count - $1 # TODO known breakage vanished"
+	else
+		echo "not ok $test_count - $1 # TODO known breakage"
+	fi
+}
+
+# test_skip DESCRIPTION REASON: a test that cannot run here, said so.
+test_skip() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
+# Assertions usable inside tests (they print what went wrong).
+test_must_fail() {
+	if "$@"; then
+		echo "expected failure, but succeeded: $*"
+		return 1
+	fi
+	return 0
+}
+
+# test_exit_code N CMD...: CMD must exit with status N.
+test_exit_code() {
+	want=$1; shift
+	set +e
+	"$@"
+	got=$?
+	set -e
+	if [ "$got" != "$want" ]; then
+		echo "expected exit $want, got $got: $*"
+		return 1
+	fi
+}
+
+test_grep() {
+	if ! grep "$@"; then
+		echo "grep $* found nothing in:"
+		eval "cat \"\${$#}\"" | head -n 30
+		return 1
+	fi
+}
+
+test_line_count() {
+	# test_line_count = N FILE
+	n=$(wc -l <"$3" | tr -d ' ')
+	if ! [ "$n" "$1" "$2" ]; then
+		echo "line count of $3 is $n, expected $1 $2"
+		return 1
+	fi
+}
+
+# approx_eq A B TOL: |A-B| <= TOL (floating point, via awk)
+approx_eq() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }' || {
+		echo "$1 and $2 differ by more than $3"
+		return 1
+	}
+}
+
+have_prog() { command -v "$1" >/dev/null 2>&1; }
+
+test_done() {
+	echo "1..$test_count"
+	if [ "$test_failed" -gt 0 ]; then
+		exit 1
+	fi
+	exit 0
+}

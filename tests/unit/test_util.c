@@ -1,0 +1,150 @@
+/*
+ * Unit tests for util/: strbuf, number formatting, atomic files and run
+ * directories.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+static void strbuf_grows_and_stays_terminated(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	assert_string_equal(sb.buf, "");
+	for (i = 0; i < 1000; i++)
+		strbuf_addch(&sb, 'a' + i % 26);
+	assert_int_equal(sb.len, 1000);
+	assert_int_equal(sb.buf[1000], '\0');
+	strbuf_addf(&sb, "%d-%s", 42, "x");
+	assert_string_equal(sb.buf + 1000, "42-x");
+	strbuf_release(&sb);
+	assert_int_equal(sb.len, 0);
+}
+
+static void strbuf_escapes_html(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_html(&sb, "<a href=\"x\">&'</a>");
+	assert_string_equal(sb.buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+	strbuf_release(&sb);
+}
+
+static void strbuf_trims_both_ends(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, " \t value \n");
+	strbuf_trim(&sb);
+	assert_string_equal(sb.buf, "value");
+	strbuf_release(&sb);
+}
+
+static void counts_get_thousands_separators(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	td_format_count(&sb, 1234567);
+	assert_string_equal(sb.buf, "1,234,567");
+	strbuf_reset(&sb);
+	td_format_count(&sb, 999);
+	assert_string_equal(sb.buf, "999");
+	strbuf_reset(&sb);
+	td_format_count(&sb, 1000);
+	assert_string_equal(sb.buf, "1,000");
+	strbuf_release(&sb);
+}
+
+static char *scratch_dir(void)
+{
+	char tmpl[] = "/tmp/td-unit-XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	assert_non_null(d);
+	return xstrdup(d);
+}
+
+static void atomic_write_replaces_whole_file(void **state)
+{
+	char *dir = scratch_dir();
+	char *path = td_path_join(dir, "f.txt");
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(td_write_file_atomic(path, "first", 5), 0);
+	assert_int_equal(td_write_file_atomic(path, "second", 6), 0);
+	assert_int_equal(td_read_file(&sb, path), 0);
+	assert_string_equal(sb.buf, "second");
+	strbuf_release(&sb);
+	td_remove_tree(dir);
+	free(path);
+	free(dir);
+}
+
+static void rundir_commit_keeps_previous_as_old(void **state)
+{
+	char *dir = scratch_dir();
+	char *run = td_path_join(dir, "tdperf.data");
+	char *old = td_path_join(dir, "tdperf.data.old");
+	struct td_rundir rd;
+	char *f;
+
+	assert_int_equal(td_rundir_begin(&rd, run), 0);
+	assert_false(td_file_exists(run)); /* nothing visible before commit */
+	f = td_rundir_file(&rd, "meta.json");
+	assert_int_equal(td_write_file_atomic(f, "{}", 2), 0);
+	free(f);
+	assert_int_equal(td_rundir_commit(&rd), 0);
+	assert_true(td_is_dir(run));
+
+	assert_int_equal(td_rundir_begin(&rd, run), 0);
+	assert_int_equal(td_rundir_commit(&rd), 0);
+	assert_true(td_is_dir(old));
+	f = td_path_join(old, "meta.json");
+	assert_true(td_file_exists(f));
+	free(f);
+
+	td_remove_tree(dir);
+	free(run);
+	free(old);
+	free(dir);
+}
+
+static void rundir_abort_leaves_nothing(void **state)
+{
+	char *dir = scratch_dir();
+	char *run = td_path_join(dir, "r");
+	struct td_rundir rd;
+	char *tmp;
+
+	assert_int_equal(td_rundir_begin(&rd, run), 0);
+	tmp = xstrdup(rd.tmp_path);
+	td_rundir_abort(&rd);
+	assert_false(td_file_exists(tmp));
+	assert_false(td_file_exists(run));
+	td_remove_tree(dir);
+	free(tmp);
+	free(run);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strbuf_grows_and_stays_terminated),
+		cmocka_unit_test(strbuf_escapes_html),
+		cmocka_unit_test(strbuf_trims_both_ends),
+		cmocka_unit_test(counts_get_thousands_separators),
+		cmocka_unit_test(atomic_write_replaces_whole_file),
+		cmocka_unit_test(rundir_commit_keeps_previous_as_old),
+		cmocka_unit_test(rundir_abort_leaves_nothing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

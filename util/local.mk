@@ -1,0 +1,8 @@
+# util/: strbuf, messages, files, run directories (util/util.h)
+libtdperf_a_SOURCES += util/util.h util/strbuf.c util/message.c util/file.c util/rundir.c util/datadir.c
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_util
+TESTS += tests/unit/test_util
+tests_unit_test_util_LDADD = $(UNIT_LIBS)
+tests_unit_test_util_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif

@@ -1,0 +1,155 @@
+/*
+ * One format for every diagnostic.  Messages are single lines on stderr,
+ * prefixed "tdperf: ", so that scripts can grep them and users see at once
+ * which tool is talking.
+ */
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int td_verbose;
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "tdperf: ");
+	strbuf_addstr(&sb, prefix);
+	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_addch(&sb, '\n');
+	fflush(stdout);
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("note: ", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+int td_not_built(const char *command)
+{
+	error("'%s' is not built yet in this version of tdperf", command);
+	return 2;
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", nmemb, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		die("out of memory (%zu bytes)", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+void td_grow(void **array, size_t *alloc, size_t need, size_t elsize)
+{
+	size_t n;
+
+	if (need <= *alloc)
+		return;
+	n = *alloc ? *alloc : 8;
+	while (n < need)
+		n *= 2;
+	if (n > SIZE_MAX / elsize)
+		die("out of memory: array too large");
+	*array = xrealloc(*array, n * elsize);
+	*alloc = n;
+}
+
+void td_format_count(struct strbuf *sb, double v)
+{
+	char digits[64];
+	int n, i, lead;
+
+	if (v != v) {
+		strbuf_addstr(sb, "nan");
+		return;
+	}
+	if (v < 0) {
+		strbuf_addch(sb, '-');
+		v = -v;
+	}
+	if (v >= 1e18) {
+		strbuf_addf(sb, "%.6g", v);
+		return;
+	}
+	n = snprintf(digits, sizeof(digits), "%.0f", v);
+	lead = n % 3 ? n % 3 : 3;
+	for (i = 0; i < n; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			strbuf_addch(sb, ',');
+		strbuf_addch(sb, digits[i]);
+	}
+}

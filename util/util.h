@@ -1,0 +1,138 @@
+/*
+ * util/: the small shared toolkit every other directory builds on.
+ *
+ *  - strbuf: a growable, always NUL-terminated string (as in git).
+ *  - messages: one format for every diagnostic, "tdperf: <what is wrong>",
+ *    and die() for errors after which nothing sensible can continue.
+ *  - files: whole-file reads and atomic writes.
+ *  - run directories: create a run directory in a temporary place and
+ *    publish it with one rename, keeping an existing one as NAME.old.
+ *  - data directory: where formula tables and HTML templates live.
+ *
+ * Nothing here knows about perf, metrics or reports.
+ */
+#ifndef TD_UTIL_H
+#define TD_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- memory: these never return NULL (they die on exhaustion) ---- */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Grow *array so that it holds at least 'need' elements of 'elsize' bytes. */
+void td_grow(void **array, size_t *alloc, size_t need, size_t elsize);
+#define TD_GROW(arr, alloc, need) td_grow((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
+
+/* ---- strbuf ---- */
+struct strbuf {
+	size_t len;   /* bytes used, not counting the NUL */
+	size_t alloc; /* bytes allocated */
+	char *buf;    /* always NUL-terminated, never NULL after init */
+};
+#define STRBUF_INIT { 0, 0, (char *)td_strbuf_empty }
+extern const char td_strbuf_empty[1];
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+/* Hand the buffer to the caller (who frees it) and reset sb. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Append s with HTML special characters (&<>"') escaped. */
+void strbuf_add_html(struct strbuf *sb, const char *s);
+void strbuf_trim(struct strbuf *sb);
+
+/* ---- messages ---- */
+/*
+ * All diagnostics go to stderr as one line: "tdperf: ...", "tdperf: warning: ...".
+ * error() returns -1 so that callers can write 'return error(...)'.
+ * die() prints and exits with status 2 (the exit code for bad input and usage).
+ */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__attribute__((noreturn)) void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Report that a command exists but is not built yet; returns exit code 2. */
+int td_not_built(const char *command);
+/* Verbosity shared by all commands (-v increments it). */
+extern int td_verbose;
+
+/* ---- files ---- */
+/*
+ * Read a whole file into sb.  Returns 0, or -1 with errno set (the caller
+ * names the file in its message).
+ */
+int td_read_file(struct strbuf *sb, const char *path);
+/* Read all of a stream (e.g. stdin). */
+int td_read_stream(struct strbuf *sb, FILE *f);
+/*
+ * Write data to path atomically: a temporary file in the same directory,
+ * fsync'ed, then renamed over path.  Returns 0 or -1 (errno set).
+ */
+int td_write_file_atomic(const char *path, const void *data, size_t len);
+/* Join a directory and a name into a new string. */
+char *td_path_join(const char *dir, const char *name);
+int td_mkdir_p(const char *path);
+/* Remove a directory tree (used to clean up unfinished run directories). */
+int td_remove_tree(const char *path);
+int td_is_dir(const char *path);
+int td_file_exists(const char *path);
+
+/* ---- run directories (format documented in docs/run-format.md) ---- */
+#define TD_RUN_FORMAT_VERSION 1
+#define TD_RUN_DEFAULT "tdperf.data"
+
+struct td_rundir {
+	char *final_path; /* where the run will live once committed */
+	char *tmp_path;   /* where it is being written now */
+};
+/*
+ * Start a run directory that will become 'path'.  Files are written under
+ * rd->tmp_path; nothing is visible at 'path' until td_rundir_commit().
+ */
+int td_rundir_begin(struct td_rundir *rd, const char *path);
+/* Path of a file inside the run being written (caller frees). */
+char *td_rundir_file(const struct td_rundir *rd, const char *name);
+/*
+ * Publish the run: an existing directory at final_path becomes
+ * final_path.old (an older .old is removed), then tmp_path is renamed.
+ */
+int td_rundir_commit(struct td_rundir *rd);
+/* Throw the unfinished run away (on error or interruption). */
+void td_rundir_abort(struct td_rundir *rd);
+
+/* ---- data directory ---- */
+/*
+ * Directory holding metrics/tables/ and templates/: $TDPERF_DATADIR if set,
+ * the source tree when running the binary from its build tree, else the
+ * installed pkgdatadir.  Returns a path under it (caller frees).
+ */
+char *td_data_path(const char *relative);
+
+/* ---- external programs ---- */
+/* $TDPERF_PERF or "perf"; $TDPERF_GNUPLOT or "gnuplot". */
+const char *td_perf_program(void);
+const char *td_gnuplot_program(void);
+/* Search PATH (or take an absolute/relative path as is); caller frees. */
+char *td_which(const char *program);
+
+/* ---- numbers ---- */
+/* Format a count with thousands separators into sb ("1,234,567"). */
+void td_format_count(struct strbuf *sb, double v);
+
+#endif /* TD_UTIL_H */
