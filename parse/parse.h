@@ -124,6 +124,14 @@ const struct td_count *td_scope_find(const struct td_scope *s, const char *pmu,
  * ==================================================================== */
 
 /* PERF_DATA_READER_API_BEGIN */
+/* True when the data starts like a perf.data file (file or pipe mode). */
+int td_pd_is_perf_data(const void *data, size_t len);
+/*
+ * Read a 'perf stat record' perf.data file into the count model (totals,
+ * and intervals with -I), as 'perf stat report' would show it.  NULL with
+ * "FILE: offset N: what is wrong" in err on failure.
+ */
+struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err);
 /* PERF_DATA_READER_API_END */
 
 #endif /* TD_PARSE_H */
