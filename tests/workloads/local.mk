@@ -1,0 +1,21 @@
+# tests/workloads/: multi-threaded programs with a known bottleneck, built
+# for the t08xx thread-analysis tests (see tests/workloads/workload.h).
+TW_WORKLOADS = tests/workloads/tw-parallel tests/workloads/tw-barrier \
+	tests/workloads/tw-lock tests/workloads/tw-imbalance
+check_PROGRAMS += $(TW_WORKLOADS)
+EXTRA_DIST += tests/workloads/workload.h
+tests_workloads_tw_parallel_SOURCES = tests/workloads/tw-parallel.c
+tests_workloads_tw_barrier_SOURCES = tests/workloads/tw-barrier.c
+tests_workloads_tw_lock_SOURCES = tests/workloads/tw-lock.c
+tests_workloads_tw_imbalance_SOURCES = tests/workloads/tw-imbalance.c
+# -O2 whatever the user's CFLAGS say, so the work per unit stays comparable.
+TW_COMPILE = -O2 -pthread
+TW_LINK = -pthread
+tests_workloads_tw_parallel_CFLAGS = $(TW_COMPILE)
+tests_workloads_tw_barrier_CFLAGS = $(TW_COMPILE)
+tests_workloads_tw_lock_CFLAGS = $(TW_COMPILE)
+tests_workloads_tw_imbalance_CFLAGS = $(TW_COMPILE)
+tests_workloads_tw_parallel_LDFLAGS = $(TW_LINK)
+tests_workloads_tw_barrier_LDFLAGS = $(TW_LINK)
+tests_workloads_tw_lock_LDFLAGS = $(TW_LINK)
+tests_workloads_tw_imbalance_LDFLAGS = $(TW_LINK)
