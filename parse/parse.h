@@ -124,6 +124,243 @@ const struct td_count *td_scope_find(const struct td_scope *s, const char *pmu,
  * ==================================================================== */
 
 /* PERF_DATA_READER_API_BEGIN */
+/*
+ * Reading perf.data without perf.  Usage:
+ *
+ *	struct td_pd *pd = td_pd_open("perf.data", 0, &err);
+ *	const struct td_pd_record *r;
+ *	int ret;
+ *	while ((ret = td_pd_next(pd, &r)) > 0) {
+ *		if (r->type == TD_PD_SAMPLE && r->sample.event->tp) {
+ *			uint64_t pid;
+ *			td_pd_tp_num(&r->sample, "next_pid", &pid);
+ *			...
+ *		}
+ *	}
+ *	if (ret < 0) error("%s", td_pd_error(pd));
+ *	td_pd_close(pd);
+ *
+ * Records come in time order (perf's FINISHED_ROUND rule; a k-way merge of
+ * the streams of a --threads directory) unless TD_PD_FILE_ORDER is given.
+ * A record and everything it points to stays valid until the next
+ * td_pd_next() call; nothing is allocated per record.  Numbers are in host
+ * byte order whatever the file's order; RAW tracepoint bytes stay in the
+ * file's order (the tracepoint accessors below handle that).
+ *
+ * Errors are one line "FILE: offset N: what is wrong" (offset in the file,
+ * or "in the decompressed stream" for records inside PERF_RECORD_COMPRESSED).
+ */
+struct td_pd;                  /* an open perf.data (opaque) */
+struct td_pd_field;            /* a tracepoint field (opaque) */
+
+/* PERF_RECORD_* numbers that callers switch on. */
+enum td_pd_record_type {
+	TD_PD_MMAP = 1, TD_PD_LOST = 2, TD_PD_COMM = 3, TD_PD_EXIT = 4,
+	TD_PD_THROTTLE = 5, TD_PD_UNTHROTTLE = 6, TD_PD_FORK = 7, TD_PD_READ = 8,
+	TD_PD_SAMPLE = 9, TD_PD_MMAP2 = 10, TD_PD_LOST_SAMPLES = 13,
+	TD_PD_SWITCH = 14, TD_PD_SWITCH_CPU_WIDE = 15,
+	TD_PD_HEADER_ATTR = 64, TD_PD_HEADER_TRACING_DATA = 66,
+	TD_PD_HEADER_BUILD_ID = 67, TD_PD_FINISHED_ROUND = 68, TD_PD_ID_INDEX = 69,
+	TD_PD_THREAD_MAP = 73, TD_PD_CPU_MAP = 74, TD_PD_STAT_CONFIG = 75,
+	TD_PD_STAT = 76, TD_PD_STAT_ROUND = 77, TD_PD_EVENT_UPDATE = 78,
+	TD_PD_TIME_CONV = 79, TD_PD_HEADER_FEATURE = 80, TD_PD_COMPRESSED = 81,
+	TD_PD_FINISHED_INIT = 82, TD_PD_COMPRESSED2 = 83,
+};
+/* Name of a record type ("SAMPLE", "MMAP2", ...; "UNKNOWN" otherwise). */
+const char *td_pd_record_name(uint32_t type);
+
+/* PERF_SAMPLE_* bits (attr.sample_type) and PERF_FORMAT_* (read_format). */
+#define TD_PD_S_IP (1u << 0)
+#define TD_PD_S_TID (1u << 1)
+#define TD_PD_S_TIME (1u << 2)
+#define TD_PD_S_ADDR (1u << 3)
+#define TD_PD_S_READ (1u << 4)
+#define TD_PD_S_CALLCHAIN (1u << 5)
+#define TD_PD_S_ID (1u << 6)
+#define TD_PD_S_CPU (1u << 7)
+#define TD_PD_S_PERIOD (1u << 8)
+#define TD_PD_S_STREAM_ID (1u << 9)
+#define TD_PD_S_RAW (1u << 10)
+#define TD_PD_S_IDENTIFIER (1u << 16)
+#define TD_PD_F_TOTAL_TIME_ENABLED (1u << 0)
+#define TD_PD_F_TOTAL_TIME_RUNNING (1u << 1)
+#define TD_PD_F_ID (1u << 2)
+#define TD_PD_F_GROUP (1u << 3)
+#define TD_PD_F_LOST (1u << 4)
+#define TD_PD_CONTEXT_MAX ((uint64_t)-4095) /* callchain entries >= this are
+						  context markers (PERF_CONTEXT_*) */
+
+/* One event (attr) of the file. */
+struct td_pd_event {
+	int index;              /* position in the attr section */
+	const char *name;       /* "sched:sched_switch", "cpu-clock", ... */
+	uint32_t type;          /* attr.type (2 = tracepoint) */
+	uint32_t attr_size;     /* attr.size as written */
+	uint64_t config, sample_period, sample_type, read_format, flags;
+	uint64_t config1, config2, config3, branch_sample_type;
+	uint64_t sample_regs_user, sample_regs_intr;
+	uint32_t sample_stack_user;
+	int32_t clockid;
+	const uint64_t *ids;    /* sample ids of this event */
+	size_t nr_ids;
+	int sample_id_all;      /* flag bit 18 */
+	int freq;               /* flag bit 10 */
+	const char *unit;       /* EVENT_UPDATE unit, or NULL */
+	double scale;           /* EVENT_UPDATE scale, 1 if none */
+	void *tp;               /* libtraceevent's struct tep_event *, NULL
+	                           unless a tracepoint with a known format */
+};
+
+/* One value of PERF_SAMPLE_READ / PERF_RECORD_READ. */
+struct td_pd_read_value {
+	uint64_t value, id, lost;
+	const struct td_pd_event *event; /* the member this id belongs to, or NULL */
+};
+
+/*
+ * A decoded sample, or the sample_id trailer of another record (then only
+ * the TID/TIME/ID/STREAM_ID/CPU fields are filled).  'fields' says which
+ * PERF_SAMPLE_* fields are present; absent ones are 0.
+ */
+struct td_pd_sample {
+	const struct td_pd_event *event; /* NULL when the id matches no event */
+	uint64_t fields;
+	uint64_t ip, time, addr, id, stream_id, period;
+	uint32_t pid, tid, cpu;
+	/* PERF_SAMPLE_READ */
+	uint64_t time_enabled, time_running; /* 0 unless in read_format */
+	size_t nr_values;                    /* 1 without GROUP */
+	const struct td_pd_read_value *values;
+	/* PERF_SAMPLE_CALLCHAIN: ips, with context markers kept */
+	size_t callchain_nr;
+	const uint64_t *callchain;
+	/* PERF_SAMPLE_RAW: tracepoint data, in the file's byte order */
+	uint32_t raw_size;
+	const unsigned char *raw;
+	/* PERF_SAMPLE_BRANCH_STACK: nr entries of {from, to, flags} */
+	uint64_t branch_nr;
+	/* later fields, when present */
+	uint64_t weight, data_src, transaction, phys_addr, cgroup;
+	uint64_t data_page_size, code_page_size;
+	struct td_pd *pd;                    /* for the tracepoint accessors */
+};
+
+/* One record, decoded by type. */
+struct td_pd_record {
+	uint32_t type;          /* enum td_pd_record_type or anything else */
+	uint16_t misc;          /* misc & 7 = cpumode */
+	uint32_t size;          /* h.size (plus the payload of TRACING_DATA) */
+	uint64_t offset;        /* byte offset of the record in its stream */
+	int stream;             /* 0: the main file; N+1: data.N of a directory */
+	int compressed;         /* 1: came out of PERF_RECORD_COMPRESSED(2):
+	                           offset is then in the decompressed stream */
+	const unsigned char *data; /* the raw record, file byte order */
+	int has_sample;         /* SAMPLE, or a trailer was decoded */
+	struct td_pd_sample sample;
+	union {
+		struct { uint32_t pid, tid; const char *comm; int exec; } comm;
+		struct { uint32_t pid, ppid, tid, ptid; uint64_t time; } fork; /* and EXIT */
+		struct {
+			uint32_t pid, tid;
+			uint64_t addr, len, pgoff;
+			uint32_t maj, min, prot, flags;       /* MMAP2 only */
+			uint64_t ino, ino_generation;         /* MMAP2 only */
+			int has_build_id;                     /* MMAP2 misc bit 14 */
+			uint8_t build_id_size;
+			const unsigned char *build_id;
+			const char *filename;
+		} mmap;                 /* MMAP and MMAP2 */
+		struct { uint64_t id, lost; } lost;
+		struct { uint64_t lost; } lost_samples;
+		struct { uint32_t pid, tid; uint64_t value; } read; /* values in sample */
+		struct { uint64_t id; uint32_t cpu, thread; uint64_t val, ena, run; } stat;
+		struct { uint64_t type, time; } stat_round;
+		struct { uint64_t type, id; const char *str; double scale; } event_update;
+		struct { uint64_t feat_id; } header_feature;
+		struct { uint32_t size; } tracing_data;
+	} u;
+};
+
+enum td_pd_open_flags {
+	TD_PD_FILE_ORDER = 1,   /* records in file order, no sorting */
+	TD_PD_KEEP_RAW = 2,     /* also return COMPRESSED/FINISHED_ROUND
+	                           records themselves (for dump) */
+};
+/*
+ * Open a perf.data file, a --threads directory, or "-" (stdin, pipe mode).
+ * Reads the header, attrs, features and tracing data.  NULL with err set
+ * on failure.
+ */
+struct td_pd *td_pd_open(const char *path, unsigned flags, struct strbuf *err);
+/* The same over a buffer (the caller keeps it alive until td_pd_close). */
+struct td_pd *td_pd_open_mem(const void *data, size_t len, const char *name,
+			     unsigned flags, struct strbuf *err);
+void td_pd_close(struct td_pd *pd);
+/* Next record: 1 with *rec set, 0 at the end, -1 on error (td_pd_error). */
+int td_pd_next(struct td_pd *pd, const struct td_pd_record **rec);
+const char *td_pd_error(const struct td_pd *pd);
+
+/* Header facts. */
+int td_pd_pipe_mode(const struct td_pd *pd);
+int td_pd_needs_swap(const struct td_pd *pd);
+int td_pd_is_directory(const struct td_pd *pd);
+size_t td_pd_nr_events(const struct td_pd *pd);
+const struct td_pd_event *td_pd_event(const struct td_pd *pd, size_t idx);
+/* The event a sample id belongs to, or NULL. */
+const struct td_pd_event *td_pd_event_by_id(const struct td_pd *pd, uint64_t id);
+/* Event by name ("sched:sched_switch"), or NULL. */
+const struct td_pd_event *td_pd_event_by_name(const struct td_pd *pd, const char *name);
+
+/* Feature sections (HEADER_* numbers: 3 HOSTNAME, 7 NRCPUS, ...). */
+enum td_pd_feature {
+	TD_PD_FEAT_TRACING_DATA = 1, TD_PD_FEAT_BUILD_ID = 2, TD_PD_FEAT_HOSTNAME = 3,
+	TD_PD_FEAT_OSRELEASE = 4, TD_PD_FEAT_VERSION = 5, TD_PD_FEAT_ARCH = 6,
+	TD_PD_FEAT_NRCPUS = 7, TD_PD_FEAT_CPUDESC = 8, TD_PD_FEAT_CPUID = 9,
+	TD_PD_FEAT_TOTAL_MEM = 10, TD_PD_FEAT_CMDLINE = 11, TD_PD_FEAT_EVENT_DESC = 12,
+	TD_PD_FEAT_CPU_TOPOLOGY = 13, TD_PD_FEAT_NUMA_TOPOLOGY = 14,
+	TD_PD_FEAT_PMU_MAPPINGS = 16, TD_PD_FEAT_GROUP_DESC = 17, TD_PD_FEAT_STAT = 19,
+	TD_PD_FEAT_SAMPLE_TIME = 21, TD_PD_FEAT_CLOCKID = 23, TD_PD_FEAT_DIR_FORMAT = 24,
+	TD_PD_FEAT_COMPRESSED = 27, TD_PD_FEAT_CPU_PMU_CAPS = 28,
+	TD_PD_FEAT_CLOCK_DATA = 29, TD_PD_FEAT_HYBRID_TOPOLOGY = 30,
+	TD_PD_FEAT_PMU_CAPS = 31,
+};
+const char *td_pd_feature_name(int feat);
+/* 1 when the file has the feature, with its raw payload (file byte order). */
+int td_pd_feature(const struct td_pd *pd, int feat, const void **data, size_t *len);
+/* String features (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID), or NULL. */
+const char *td_pd_feature_string(const struct td_pd *pd, int feat);
+/* CMDLINE joined with spaces, or NULL. */
+const char *td_pd_cmdline(const struct td_pd *pd);
+/* NRCPUS: 0 when absent. */
+uint32_t td_pd_nr_cpus_online(const struct td_pd *pd);
+uint32_t td_pd_nr_cpus_avail(const struct td_pd *pd);
+/*
+ * Describe every feature present in stable text form (docs/dump-format.md),
+ * one "feature NAME: ..." block each.
+ */
+void td_pd_describe_features(const struct td_pd *pd, struct strbuf *out);
+
+/*
+ * Tracepoints: the fields of a sample's RAW data, using the formats stored
+ * in the file (libtraceevent).  Lookups by name are a short list walk;
+ * keep the td_pd_field handle when decoding millions of samples.
+ */
+const struct td_pd_field *td_pd_tp_field(const struct td_pd_event *ev, const char *name);
+/* A numeric field (sign-extended when signed).  0, or -1 when missing,
+ * not numeric, or outside the sample's RAW bytes. */
+int td_pd_field_num(const struct td_pd_field *f, const struct td_pd_sample *s, int64_t *val);
+/* A string/char-array field (static or __data_loc), appended to out.  0 or -1. */
+int td_pd_field_str(const struct td_pd_field *f, const struct td_pd_sample *s, struct strbuf *out);
+/* The same by name. */
+int td_pd_tp_num(const struct td_pd_sample *s, const char *name, int64_t *val);
+int td_pd_tp_str(const struct td_pd_sample *s, const char *name, struct strbuf *out);
+/* The event's printed form as perf script shows it after "name:"
+ * ("prev_comm=bash prev_pid=1 ..."); -1 when not a decodable tracepoint. */
+int td_pd_tp_print(const struct td_pd_sample *s, struct strbuf *out);
+/* Names of the event's fields, in format order, excluding common_*;
+ * returns how many were put in names (at most max). */
+size_t td_pd_tp_field_names(const struct td_pd_event *ev, const char **names, size_t max);
+
 /* True when the data starts like a perf.data file (file or pipe mode). */
 int td_pd_is_perf_data(const void *data, size_t len);
 /*

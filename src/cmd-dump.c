@@ -1,16 +1,349 @@
 /*
- * tdperf dump: not built yet.
+ * tdperf dump: print a perf.data file's header, events, features and
+ * records in the stable text form documented in docs/dump-format.md.
  */
 #include "src/builtin.h"
+#include "parse/parse.h"
 #include "util/util.h"
 
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const char usage[] = "usage: tdperf dump [options]\n";
+static const char usage[] =
+	"usage: tdperf dump [options] FILE\n"
+	"\n"
+	"Print a perf.data file (file or pipe mode, a --threads directory, or -\n"
+	"for stdin) as text: header, events, features, every record, and a\n"
+	"summary of record counts per type.  Format: docs/dump-format.md.\n"
+	"\n"
+	"  -t, --time-order     records in time order (as perf processes them);\n"
+	"                       the default is file order\n"
+	"  -s, --summary        only the header, events, features and counts\n"
+	"      --header         only the header, events and features\n"
+	"  -h, --help           this text\n";
+
+/* Record counts for the summary: per type, and samples per event. */
+struct dump_counts {
+	uint64_t total;
+	uint64_t by_type[256];
+	uint64_t other;
+	uint64_t *samples;  /* per event */
+	size_t nr_samples;
+	uint64_t unknown_id;
+};
+
+static void print_header(struct td_pd *pd, const char *path, struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_addf(out, "# tdperf dump 1: %s\n", path);
+	strbuf_addf(out, "header: mode=%s byte_order=%s%s\n",
+		    td_pd_pipe_mode(pd) ? "pipe" : "file",
+		    td_pd_needs_swap(pd) ? "swapped" : "native",
+		    td_pd_is_directory(pd) ? " directory" : "");
+	for (i = 0; i < td_pd_nr_events(pd); i++) {
+		const struct td_pd_event *ev = td_pd_event(pd, i);
+		size_t k;
+
+		strbuf_addf(out, "event %zu: name=%s type=%u config=0x%" PRIx64
+			    " attr_size=%u sample_type=0x%" PRIx64 " read_format=0x%" PRIx64
+			    " flags=0x%" PRIx64 " %s=%" PRIu64,
+			    i, ev->name, ev->type, ev->config, ev->attr_size, ev->sample_type,
+			    ev->read_format, ev->flags, ev->freq ? "sample_freq" : "sample_period",
+			    ev->sample_period);
+		if (ev->unit)
+			strbuf_addf(out, " unit=%s", ev->unit);
+		if (ev->scale != 1.0)
+			strbuf_addf(out, " scale=%g", ev->scale);
+		strbuf_addf(out, " ids=%zu", ev->nr_ids);
+		for (k = 0; k < ev->nr_ids && k < 8; k++)
+			strbuf_addf(out, "%c%" PRIu64, k ? ',' : ':', ev->ids[k]);
+		if (ev->nr_ids > 8)
+			strbuf_addstr(out, ",...");
+		if (ev->type == 2)
+			strbuf_addstr(out, ev->tp ? " format=yes" : " format=no");
+		strbuf_addch(out, '\n');
+	}
+	td_pd_describe_features(pd, out);
+}
+
+static void print_sample_id(const struct td_pd_sample *s, struct strbuf *out)
+{
+	if (s->fields & (1u << 1))
+		strbuf_addf(out, " pid=%u tid=%u", s->pid, s->tid);
+	if (s->fields & (1u << 2))
+		strbuf_addf(out, " time=%" PRIu64, s->time);
+	if (s->fields & (1u << 7))
+		strbuf_addf(out, " cpu=%u", s->cpu);
+	if (s->fields & ((1u << 6) | (1u << 16)))
+		strbuf_addf(out, " id=%" PRIu64, s->id);
+	if (s->fields & (1u << 9))
+		strbuf_addf(out, " stream_id=%" PRIu64, s->stream_id);
+}
+
+static void print_sample(const struct td_pd_record *r, struct strbuf *out, struct strbuf *tmp)
+{
+	const struct td_pd_sample *s = &r->sample;
+	size_t i;
+
+	if (!r->has_sample) {
+		strbuf_addstr(out, " event=? (unknown sample id)\n");
+		return;
+	}
+	strbuf_addf(out, " event=%s", s->event->name);
+	print_sample_id(s, out);
+	if (s->fields & TD_PD_S_IP)
+		strbuf_addf(out, " ip=0x%" PRIx64, s->ip);
+	if (s->fields & TD_PD_S_ADDR)
+		strbuf_addf(out, " addr=0x%" PRIx64, s->addr);
+	if (s->fields & TD_PD_S_PERIOD)
+		strbuf_addf(out, " period=%" PRIu64, s->period);
+	strbuf_addch(out, '\n');
+	if (s->fields & TD_PD_S_READ) {
+		uint64_t rf = s->event->read_format;
+
+		strbuf_addstr(out, "  read:");
+		if (rf & TD_PD_F_TOTAL_TIME_ENABLED)
+			strbuf_addf(out, " enabled=%" PRIu64, s->time_enabled);
+		if (rf & TD_PD_F_TOTAL_TIME_RUNNING)
+			strbuf_addf(out, " running=%" PRIu64, s->time_running);
+		for (i = 0; i < s->nr_values; i++) {
+			const struct td_pd_read_value *v = &s->values[i];
+
+			strbuf_addf(out, " [%s value=%" PRIu64,
+				    v->event ? v->event->name : "?", v->value);
+			if (rf & TD_PD_F_ID)
+				strbuf_addf(out, " id=%" PRIu64, v->id);
+			if (rf & TD_PD_F_LOST)
+				strbuf_addf(out, " lost=%" PRIu64, v->lost);
+			strbuf_addch(out, ']');
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (s->fields & TD_PD_S_CALLCHAIN) {
+		strbuf_addf(out, "  callchain: nr=%zu", s->callchain_nr);
+		for (i = 0; i < s->callchain_nr; i++)
+			strbuf_addf(out, " %" PRIx64, s->callchain[i]);
+		strbuf_addch(out, '\n');
+	}
+	if (s->fields & TD_PD_S_RAW) {
+		strbuf_reset(tmp);
+		strbuf_addf(out, "  raw: size=%u", s->raw_size);
+		if (td_pd_tp_print(s, tmp) == 0)
+			strbuf_addf(out, " %s", tmp->buf);
+		strbuf_addch(out, '\n');
+	}
+	if (s->fields & (1u << 11))
+		strbuf_addf(out, "  branch_stack: nr=%" PRIu64 "\n", s->branch_nr);
+}
+
+/* One record: "@OFFSET TYPE size=N misc=0xM fields...". */
+static void print_record(const struct td_pd_record *r, struct strbuf *out, struct strbuf *tmp)
+{
+	if (r->compressed)
+		strbuf_addf(out, "@z0x%" PRIx64, r->offset);
+	else
+		strbuf_addf(out, "@0x%" PRIx64, r->offset);
+	if (r->stream)
+		strbuf_addf(out, " stream=%d", r->stream);
+	strbuf_addf(out, " %s", td_pd_record_name(r->type));
+	if (!strcmp(td_pd_record_name(r->type), "UNKNOWN"))
+		strbuf_addf(out, "(%u)", r->type);
+	strbuf_addf(out, " size=%u misc=0x%x", r->size, r->misc);
+	switch (r->type) {
+	case TD_PD_SAMPLE:
+		print_sample(r, out, tmp);
+		return;
+	case TD_PD_MMAP:
+	case TD_PD_MMAP2:
+		strbuf_addf(out, " pid=%u tid=%u addr=0x%" PRIx64 " len=0x%" PRIx64
+			    " pgoff=0x%" PRIx64, r->u.mmap.pid, r->u.mmap.tid, r->u.mmap.addr,
+			    r->u.mmap.len, r->u.mmap.pgoff);
+		if (r->type == TD_PD_MMAP2) {
+			if (r->u.mmap.has_build_id) {
+				int i;
+
+				strbuf_addstr(out, " build_id=");
+				for (i = 0; i < r->u.mmap.build_id_size; i++)
+					strbuf_addf(out, "%02x", r->u.mmap.build_id[i]);
+			} else {
+				strbuf_addf(out, " maj=%u min=%u ino=%" PRIu64 " ino_generation=%" PRIu64,
+					    r->u.mmap.maj, r->u.mmap.min, r->u.mmap.ino,
+					    r->u.mmap.ino_generation);
+			}
+			strbuf_addf(out, " prot=%u flags=%u", r->u.mmap.prot, r->u.mmap.flags);
+		}
+		strbuf_addf(out, " filename=%s", r->u.mmap.filename);
+		break;
+	case TD_PD_COMM:
+		strbuf_addf(out, " pid=%u tid=%u comm=%s%s", r->u.comm.pid, r->u.comm.tid,
+			    r->u.comm.comm, r->u.comm.exec ? " exec" : "");
+		break;
+	case TD_PD_FORK:
+	case TD_PD_EXIT:
+		strbuf_addf(out, " pid=%u ppid=%u tid=%u ptid=%u time=%" PRIu64, r->u.fork.pid,
+			    r->u.fork.ppid, r->u.fork.tid, r->u.fork.ptid, r->u.fork.time);
+		break;
+	case TD_PD_LOST:
+		strbuf_addf(out, " id=%" PRIu64 " lost=%" PRIu64, r->u.lost.id, r->u.lost.lost);
+		break;
+	case TD_PD_LOST_SAMPLES:
+		strbuf_addf(out, " lost=%" PRIu64, r->u.lost_samples.lost);
+		break;
+	case TD_PD_STAT:
+		strbuf_addf(out, " id=%" PRIu64 " cpu=%d thread=%u val=%" PRIu64 " ena=%" PRIu64
+			    " run=%" PRIu64, r->u.stat.id, (int)r->u.stat.cpu, r->u.stat.thread,
+			    r->u.stat.val, r->u.stat.ena, r->u.stat.run);
+		break;
+	case TD_PD_STAT_ROUND:
+		strbuf_addf(out, " type=%s time=%" PRIu64,
+			    r->u.stat_round.type == 0 ? "interval" :
+			    r->u.stat_round.type == 1 ? "final" : "?", r->u.stat_round.time);
+		break;
+	case TD_PD_EVENT_UPDATE:
+		strbuf_addf(out, " type=%" PRIu64 " id=%" PRIu64, r->u.event_update.type,
+			    r->u.event_update.id);
+		if (r->u.event_update.type == 1)
+			strbuf_addf(out, " scale=%g", r->u.event_update.scale);
+		else if (r->u.event_update.str)
+			strbuf_addf(out, " %s=%s", r->u.event_update.type ? "name" : "unit",
+				    r->u.event_update.str);
+		break;
+	case TD_PD_HEADER_FEATURE:
+		strbuf_addf(out, " feature=%" PRIu64, r->u.header_feature.feat_id);
+		break;
+	case TD_PD_HEADER_TRACING_DATA:
+		strbuf_addf(out, " tracing_data_size=%u", r->u.tracing_data.size);
+		break;
+	default:
+		break;
+	}
+	if (r->has_sample && r->type != TD_PD_SAMPLE) {
+		strbuf_addstr(out, " |");
+		print_sample_id(&r->sample, out);
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void count_record(const struct td_pd_record *r, struct dump_counts *c)
+{
+	c->total++;
+	if (r->type < 256)
+		c->by_type[r->type]++;
+	else
+		c->other++;
+	if (r->type == TD_PD_SAMPLE) {
+		if (r->has_sample)
+			c->samples[r->sample.event->index]++;
+		else
+			c->unknown_id++;
+	}
+}
+
+static void print_counts(struct td_pd *pd, const struct dump_counts *c, struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_addf(out, "summary: TOTAL %" PRIu64 "\n", c->total);
+	for (i = 0; i < 256; i++)
+		if (c->by_type[i])
+			strbuf_addf(out, "summary: %s %" PRIu64 "\n", td_pd_record_name((uint32_t)i),
+				    c->by_type[i]);
+	if (c->other)
+		strbuf_addf(out, "summary: UNKNOWN %" PRIu64 "\n", c->other);
+	for (i = 0; i < td_pd_nr_events(pd); i++)
+		if (c->samples[i])
+			strbuf_addf(out, "summary: event %s SAMPLE %" PRIu64 "\n",
+				    td_pd_event(pd, i)->name, c->samples[i]);
+	if (c->unknown_id)
+		strbuf_addf(out, "summary: unknown-id SAMPLE %" PRIu64 "\n", c->unknown_id);
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return td_usage_ok(usage);
-	return td_not_built("dump");
+	static const struct option opts[] = {
+		{ "time-order", no_argument, NULL, 't' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct dump_counts counts;
+	const struct td_pd_record *r;
+	struct td_pd *pd;
+	int time_order = 0, summary = 0, header_only = 0, c, ret;
+	unsigned flags;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "tsh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': time_order = 1; break;
+		case 's': summary = 1; break;
+		case 'H': header_only = 1; break;
+		case 'h': return td_usage_ok(usage);
+		default: return td_usage_error(usage, "unknown option");
+		}
+	}
+	if (optind + 1 != argc)
+		return td_usage_error(usage, "expected one FILE");
+	flags = time_order ? TD_PD_KEEP_RAW : (TD_PD_FILE_ORDER | TD_PD_KEEP_RAW);
+	pd = td_pd_open(argv[optind], flags, &err);
+	if (!pd) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	print_header(pd, argv[optind], &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_reset(&out);
+	if (header_only) {
+		td_pd_close(pd);
+		strbuf_release(&out);
+		return 0;
+	}
+	memset(&counts, 0, sizeof(counts));
+	counts.nr_samples = td_pd_nr_events(pd);
+	counts.samples = xcalloc(counts.nr_samples + 1, sizeof(*counts.samples));
+	while ((ret = td_pd_next(pd, &r)) > 0) {
+		size_t n = td_pd_nr_events(pd);
+
+		/* pipe mode: events arrive as records */
+		if (n > counts.nr_samples) {
+			counts.samples = xrealloc(counts.samples, n * sizeof(*counts.samples));
+			memset(counts.samples + counts.nr_samples, 0,
+			       (n - counts.nr_samples) * sizeof(*counts.samples));
+			counts.nr_samples = n;
+		}
+		count_record(r, &counts);
+		if (!summary) {
+			print_record(r, &out, &tmp);
+			if (out.len > 65536) {
+				fwrite(out.buf, 1, out.len, stdout);
+				strbuf_reset(&out);
+			}
+		}
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_reset(&out);
+	if (ret < 0) {
+		fflush(stdout);
+		error("%s", td_pd_error(pd));
+		td_pd_close(pd);
+		free(counts.samples);
+		strbuf_release(&out);
+		strbuf_release(&tmp);
+		return 2;
+	}
+	print_counts(pd, &counts, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	td_pd_close(pd);
+	free(counts.samples);
+	strbuf_release(&out);
+	strbuf_release(&tmp);
+	strbuf_release(&err);
+	return 0;
 }

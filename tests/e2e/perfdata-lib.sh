@@ -1,0 +1,64 @@
+# Helpers for the perf.data end-to-end tests (t04xx): record with perf here
+# and compare tdperf's reading with perf's own.  Sourced after test-lib.sh.
+
+PERF=${TDPERF_PERF:-perf}
+
+# perf_can_record: perf is installed and may record sched tracepoints
+# (root or a permissive perf_event_paranoid, and tracefs mounted).
+perf_can_record() {
+	have_prog "$PERF" || { skip_reason="perf is not installed"; return 1; }
+	if ! "$PERF" record -q -e sched:sched_switch -a -o probe.data -- true >probe.log 2>&1; then
+		skip_reason="perf cannot record sched:sched_switch here (no tracefs or no permission): $(head -n1 probe.log)"
+		return 1
+	fi
+	rm -f probe.data probe.log
+	return 0
+}
+
+# A small workload that switches and wakes up tasks.
+workload() {
+	sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done'
+}
+
+# perf_counts FILE OUT: the "Aggregated stats" of perf report -D as
+# "TYPE N" lines (zero counts dropped), plus "event NAME SAMPLE N" per
+# tracepoint event.
+perf_counts() {
+	"$PERF" report -D -i "$1" 2>/dev/null | awk '
+		/^Aggregated stats:/ { on = 1; next }
+		on && /^[^ ].* stats:$/ { ev = $1; sub(/:$/, "", ev); next }
+		on && / events:/ {
+			sub(/:/, "", $0)
+			if ($3 == 0) next
+			if (ev == "") print $1, $3
+			else if ($1 == "SAMPLE" && ev ~ /:/) print "event", ev, "SAMPLE", $3
+		}' >"$2"
+}
+
+# td_counts FILE OUT: the same from tdperf dump --summary (tracepoint
+# events only in the per-event lines, as perf prints per-evsel stats for
+# group members differently).
+td_counts() {
+	"$TDPERF" dump --summary "$1" >td.summary &&
+	sed -n 's/^summary: //p' td.summary | grep -v '^event ' | grep -v '^TOTAL' >"$2.tmp" &&
+	{ sed -n 's/^summary: TOTAL /TOTAL /p' td.summary; cat "$2.tmp"; } >"$2" &&
+	sed -n 's/^summary: \(event [a-z_0-9]*:[a-z_0-9]* SAMPLE [0-9]*\)$/\1/p' td.summary >>"$2" &&
+	rm -f "$2.tmp"
+}
+
+# compare_counts FILE: record counts per type equal perf report -D's.
+compare_counts() {
+	perf_counts "$1" perf.counts &&
+	td_counts "$1" td.counts &&
+	sort perf.counts >a && sort td.counts >b &&
+	test -s a && diff -u a b
+}
+
+# compare_trace FILE: every tracepoint sample decodes to perf script's text,
+# in the same (time) order.
+compare_trace() {
+	"$PERF" script -F trace -i "$1" 2>/dev/null | sed 's/^ *//' >perf.trace &&
+	"$TDPERF" dump --time-order "$1" | sed -n 's/^  raw: size=[0-9]* //p' >td.trace &&
+	test -s perf.trace && diff -u perf.trace td.trace >trace.diff || {
+		head -n 20 trace.diff; return 1; }
+}
