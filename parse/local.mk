@@ -4,3 +4,11 @@ libtdperf_a_SOURCES += parse/perfdata-internal.h parse/perfdata.c parse/perfdata
 	parse/perfdata-trace.c parse/perfdata-feature.c parse/perfdata-stat.c
 TESTS += tests/e2e/t0400-perfdata-record.sh
 EXTRA_DIST += tests/e2e/t0400-perfdata-record.sh tests/e2e/perfdata-lib.sh
+# perf stat output (text, CSV, JSON) -> count model
+libtdperf_a_SOURCES += parse/stat.c parse/stat-lines.c parse/stat-lines.h \
+	parse/stat-model.c parse/stat-names.c
+# test tool: prints the parsed count model (used by tests/e2e/t03xx)
+check_PROGRAMS += tests/tools/stat-dump
+tests_tools_stat_dump_LDADD = $(TD_LIBS)
+TESTS += tests/e2e/t0300-stat-parse.sh
+EXTRA_DIST += tests/e2e/t0300-stat-parse.sh

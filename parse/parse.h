@@ -53,7 +53,13 @@ struct td_count {
 	double enabled_ns;   /* from CSV/JSON/perf.data when known, else NAN */
 	double running_ns;
 	double variance_pct; /* -r N: the "+- x%" column, NAN when absent */
-	int group;           /* perf event group index within the block, -1 unknown */
+	int group;           /* event group index within the scope and PMU, -1
+	                        unknown: perf prints a group's events together, and
+	                        an event repeated within a scope starts the next
+	                        group of its PMU */
+	int line;            /* input line it came from, 0 unknown */
+	char *key;           /* internal: canonical matching key (td_event_key),
+	                        filled by td_scope_add_count; NULL is allowed */
 };
 
 /* A metric value perf printed next to a count ("# 41.1 % tma_frontend_bound").
@@ -64,6 +70,9 @@ struct td_perf_metric {
 	char *pmu;           /* hybrid PMU when it could be told, else NULL */
 	double value;        /* as printed: 41.1 for "41.1 %" */
 	char *unit;          /* "%", "insn per cycle", ... */
+	char *threshold;     /* perf >= 6.13 CSV/JSON: "good", "bad", ...; else NULL */
+	int group;           /* group of the count perf printed it next to, -1 none */
+	int line;            /* input line, 0 unknown */
 };
 
 /* All counts of one scope at one time: one CPU, one thread, one interval. */
@@ -77,6 +86,7 @@ struct td_scope {
 	size_t nr_counts, alloc_counts;
 	struct td_perf_metric *perf_metrics;
 	size_t nr_perf_metrics, alloc_perf_metrics;
+	int nr_groups;       /* groups seen (see td_count.group; per PMU) */
 };
 
 /*
@@ -94,6 +104,9 @@ struct td_stat {
 	int interval;        /* nonzero in interval mode */
 	int hybrid;          /* counts for cpu_core/cpu_atom PMUs seen */
 	int legacy_topdown;  /* perf <= 6.2 --topdown style annotations seen */
+	int has_variance;    /* the -r "+- x%" column was present */
+	int elided;          /* the input elides lines ("(...)") inside the block */
+	int line;            /* first input line of the session */
 	struct td_scope *scopes; /* in file order; intervals in time order */
 	size_t nr_scopes, alloc_scopes;
 };
@@ -117,6 +130,42 @@ void td_stat_file_free(struct td_stat_file *f);
  * accepted; pmu NULL matches any PMU.  Returns NULL when absent. */
 const struct td_count *td_scope_find(const struct td_scope *s, const char *pmu,
 				     const char *event);
+/* The same, only among the counts of one event group (group < 0: any). */
+const struct td_count *td_scope_find_group(const struct td_scope *s, const char *pmu,
+					   const char *event, int group);
+
+/*
+ * Canonical key of an event name, for matching: the PMU ("cpu_core"; ""
+ * for the default core PMU) into pmu, and into key the lower-cased event
+ * name with its qualifiers normalized ("uops_decoded.dec0,cmask=1") and
+ * perf's aliases folded ("TOPDOWN.SLOTS" -> "slots", "topdown-fe-bound" =
+ * "PERF_METRICS.FRONTEND_BOUND").  Accepts every spelling perf prints or a
+ * formula uses: "cpu_core/slots/", "cpu@INT_MISC.CLEARS_COUNT@",
+ * "cycles:u", "UOPS_DECODED.DEC0:c1", "cpu/event=0x3c,umask=0x0,name=X/".
+ */
+void td_event_key(const char *event, struct strbuf *pmu, struct strbuf *key);
+/*
+ * The generic event a model-specific key counts the same as ("cycles" for
+ * "cpu_clk_unhalted.thread" and "ls_not_halted_cyc"), or NULL.
+ */
+const char *td_event_weak_class(const char *key);
+
+/*
+ * Building the model (used by the parsers here and by td_pd_read_stat):
+ * add a session, find-or-add a scope, add a count.  td_scope_add_count
+ * splits the printed name into pmu/event/modifiers, sets every number to
+ * NAN (value 0 status OK is up to the caller), fills key and assigns the
+ * group (a repeated event starts a new group).
+ */
+struct td_stat *td_stat_add_session(struct td_stat_file *f, const char *source,
+				    const char *format);
+struct td_scope *td_stat_scope(struct td_stat *st, enum td_scope_kind kind,
+			       const char *label, double time);
+struct td_count *td_scope_add_count(struct td_scope *s, const char *printed_event);
+struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *name,
+						const char *unit, double value);
+/* Remove (and free) the last session of f. */
+void td_stat_file_drop_last(struct td_stat_file *f);
 
 /* ====================================================================
  * perf.data reader (section owned by the perf.data work; see

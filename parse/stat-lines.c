@@ -1,0 +1,1025 @@
+/*
+ * Recognizing single lines of perf stat output, in all three forms:
+ *
+ *  text   "     1,234,567      cycles:u    #  3.0 GHz    (75.00%)"
+ *         with an optional interval time and aggregation label in front
+ *         (-I, -A, --per-core/socket/die/node/thread), any locale's digit
+ *         grouping, "<not counted>", metric annotations after '#', the
+ *         multiplexing "(xx.xx%)" and the -r "( +- x% )" column;
+ *  CSV    -x SEP: [time,][label,[cpus,]]count,unit,event,[variance,]
+ *         run-time,pcnt-running,metric-value,metric-unit[,threshold]
+ *  JSON   -j: one flat object per line (perf 6.1 leaves a ", }").
+ *
+ * Numbers: perf prints counts with the locale's grouping ("%'.0f", or
+ * "%'.2f" for non-integers such as msec), and metric values and times
+ * without grouping ("%.2f").  So a count's separators are grouping unless
+ * the last group has a length no grouping uses (exactly two digits: the
+ * "%.2f" decimals); other numbers have at most one separator, the decimal
+ * point.  This needs no guess about the locale.
+ */
+#include "parse/stat-lines.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void rec_init(struct rec *r, int line)
+{
+	memset(r, 0, sizeof(*r));
+	r->line = line;
+	r->time = r->value = r->running_ns = r->pct = r->variance = NAN;
+	r->mvalue = r->secs = NAN;
+	r->cpus = 0;
+	r->repeats = 1;
+}
+
+void rec_release(struct rec *r)
+{
+	int line;
+
+	free(r->label);
+	free(r->event);
+	free(r->unit);
+	free(r->mname);
+	free(r->munit);
+	free(r->mthreshold);
+	free(r->mpmu);
+	free(r->text);
+	free(r->err);
+	line = r->line;
+	memset(r, 0, sizeof(*r));
+	r->line = line;
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Length of a digit-grouping separator at p (0: none); *space: a blank one. */
+static int group_sep_len(const char *p, int *space)
+{
+	*space = 0;
+	if (*p == ',' || *p == '.' || *p == '\'')
+		return 1;
+	if (*p == ' ')
+		return *space = 1, 1;
+	if ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] == 0xa0)
+		return *space = 1, 2; /* NO-BREAK SPACE */
+	if ((unsigned char)p[0] == 0xe2 && (unsigned char)p[1] == 0x80 &&
+	    ((unsigned char)p[2] == 0xaf || (unsigned char)p[2] == 0x89))
+		return *space = 1, 3; /* NARROW NO-BREAK SPACE, THIN SPACE */
+	if ((unsigned char)p[0] == 0xe2 && (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0x99)
+		return 3; /* RIGHT SINGLE QUOTATION MARK (de_CH) */
+	return 0;
+}
+
+const char *td_stat_scan_count(const char *p, double *out)
+{
+	char buf[80];
+	size_t len = 0, last_start = 0, lastlen = 0;
+	int seps = 0;
+	char lastsep = 0;
+	const char *q = p;
+
+	if (!isdigit((unsigned char)*q))
+		return NULL;
+	while (isdigit((unsigned char)*q)) {
+		if (len < sizeof(buf) - 2)
+			buf[len++] = *q;
+		q++, lastlen++;
+	}
+	for (;;) {
+		int space, l = group_sep_len(q, &space);
+		size_t n = 0;
+		if (!l || !isdigit((unsigned char)q[l]))
+			break;
+		while (isdigit((unsigned char)q[l + n]))
+			n++;
+		if (space && (n < 2 || n > 4))
+			break;
+		seps++;
+		lastsep = *q;
+		last_start = len;
+		q += l;
+		while (isdigit((unsigned char)*q)) {
+			if (len < sizeof(buf) - 2)
+				buf[len++] = *q;
+			q++;
+		}
+		lastlen = n;
+	}
+	if (seps && lastlen != 3 && lastlen != 4 && (lastsep == '.' || lastsep == ',')) {
+		memmove(buf + last_start + 1, buf + last_start, len - last_start);
+		buf[last_start] = '.';
+		len++;
+	}
+	buf[len] = '\0';
+	*out = strtod(buf, NULL);
+	return q;
+}
+
+const char *td_stat_scan_decimal(const char *p, double *out)
+{
+	char buf[64];
+	size_t len = 0;
+	const char *q = p;
+
+	if (*q == '-' || *q == '+')
+		buf[len++] = *q++;
+	if (!strncasecmp(q, "nan", 3) || !strncasecmp(q, "inf", 3)) {
+		*out = !strncasecmp(q, "nan", 3) ? NAN : (buf[0] == '-' ? -INFINITY : INFINITY);
+		return q + 3;
+	}
+	if (!isdigit((unsigned char)*q))
+		return NULL;
+	while (isdigit((unsigned char)*q) && len < sizeof(buf) - 8)
+		buf[len++] = *q++;
+	if ((*q == '.' || *q == ',') && isdigit((unsigned char)q[1])) {
+		buf[len++] = '.';
+		q++;
+		while (isdigit((unsigned char)*q) && len < sizeof(buf) - 8)
+			buf[len++] = *q++;
+	}
+	if ((*q == 'e' || *q == 'E') && (isdigit((unsigned char)q[1]) ||
+	    ((q[1] == '-' || q[1] == '+') && isdigit((unsigned char)q[2])))) {
+		buf[len++] = *q++;
+		buf[len++] = *q++;
+		while (isdigit((unsigned char)*q) && len < sizeof(buf) - 1)
+			buf[len++] = *q++;
+	}
+	buf[len] = '\0';
+	*out = strtod(buf, NULL);
+	return q;
+}
+
+/* Interval time: perf prints "%lu.%09lu". */
+static const char *scan_time(const char *p, double *out)
+{
+	const char *q = p;
+	int n = 0;
+
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (q == p || *q != '.')
+		return NULL;
+	q++;
+	while (isdigit((unsigned char)q[n]))
+		n++;
+	if (n != 9)
+		return NULL;
+	*out = strtod(p, NULL);
+	return q + n;
+}
+
+static int is_end_or_ws(const char *p)
+{
+	return !*p || *p == ' ' || *p == '\t';
+}
+
+static const char *token_end(const char *p)
+{
+	while (*p && *p != ' ' && *p != '\t')
+		p++;
+	return p;
+}
+
+/* "CPU12" */
+static int is_cpu_label(const char *p, size_t n)
+{
+	size_t i;
+
+	if (n < 4 || strncmp(p, "CPU", 3))
+		return 0;
+	for (i = 3; i < n; i++)
+		if (!isdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * perf's aggregation labels: "S0", "S0-D1", "S0-D0-C3", "S0-C3" (perf 4),
+ * "S0-D0-L2-ID3" (per-cache), "N1".  Sets the scope kind.
+ */
+static int is_aggr_label(const char *p, size_t n, enum td_scope_kind *kind)
+{
+	size_t i = 1;
+	int parts = 0;
+	char last = 'S';
+
+	if (n >= 2 && p[0] == 'N') {
+		for (i = 1; i < n; i++)
+			if (!isdigit((unsigned char)p[i]))
+				return 0;
+		*kind = TD_SCOPE_NODE;
+		return 1;
+	}
+	if (n < 2 || p[0] != 'S' || !isdigit((unsigned char)p[1]))
+		return 0;
+	while (i < n && isdigit((unsigned char)p[i]))
+		i++;
+	while (i < n) {
+		if (p[i] != '-' || i + 2 > n)
+			return 0;
+		i++;
+		if (p[i] == 'D' || p[i] == 'C') {
+			last = p[i++];
+		} else if (p[i] == 'L' && i + 1 < n && isdigit((unsigned char)p[i + 1])) {
+			last = 'L';
+			i++;
+			while (i < n && isdigit((unsigned char)p[i]))
+				i++;
+			if (i + 3 >= n || strncmp(p + i, "-ID", 3))
+				return 0;
+			i += 3;
+		} else {
+			return 0;
+		}
+		if (i >= n || !isdigit((unsigned char)p[i]))
+			return 0;
+		while (i < n && isdigit((unsigned char)p[i]))
+			i++;
+		parts++;
+	}
+	*kind = last == 'S' ? TD_SCOPE_SOCKET : last == 'D' ? TD_SCOPE_DIE : TD_SCOPE_CORE;
+	return 1;
+}
+
+/* "comm-1234" (comm may hold '-' and '/') */
+static int is_thread_label(const char *p, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && isdigit((unsigned char)p[i - 1]))
+		i--;
+	return i < n && i >= 2 && p[i - 1] == '-';
+}
+
+static int is_event_name(const char *p, size_t n)
+{
+	size_t i;
+
+	if (!n || !(isalpha((unsigned char)*p) || *p == '_' || *p == '{'))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (isspace((unsigned char)p[i]) || p[i] == '#' || p[i] == '"')
+			return 0;
+	if (p[n - 1] == ':' || p[n - 1] == ',')
+		return 0;
+	return 1;
+}
+
+static int is_unit_word(const char *p, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 12)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalpha((unsigned char)p[i]) && p[i] != '/' && p[i] != '%')
+			return 0;
+	return 1;
+}
+
+/* Split "%  tma_backend_bound" / "insn per cycle" into unit and name. */
+static void set_metric_text(struct rec *r, const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	free(r->munit);
+	free(r->mname);
+	if (n && *s == '%') {
+		s++, n--;
+		while (n && isspace((unsigned char)*s))
+			s++, n--;
+		r->munit = xstrdup("%");
+		r->mname = xstrndup(s, n);
+	} else {
+		r->munit = xstrndup(s, n);
+		r->mname = xstrndup(s, n);
+	}
+}
+
+/*
+ * A trailing "(71.07%)", "[71.07%]" or "( +-  1.55% )" group ending at
+ * end (exclusive).  Returns the group's start, or NULL.
+ */
+static const char *trailing_paren(const char *start, const char *end, struct rec *r, int apply)
+{
+	const char *open, *p;
+	char close;
+	double v;
+	int variance = 0;
+
+	while (end > start && isspace((unsigned char)end[-1]))
+		end--;
+	if (end <= start || (end[-1] != ')' && end[-1] != ']'))
+		return NULL;
+	close = end[-1];
+	for (open = end - 1; open > start && *open != (close == ')' ? '(' : '['); open--)
+		;
+	if (*open != (close == ')' ? '(' : '['))
+		return NULL;
+	p = skip_ws(open + 1);
+	if (starts_with(p, "+-")) {
+		variance = 1;
+		p = skip_ws(p + 2);
+	}
+	p = td_stat_scan_decimal(p, &v);
+	if (!p || *p != '%')
+		return NULL;
+	p = skip_ws(p + 1);
+	if (p != end - 1)
+		return NULL;
+	if (apply) {
+		if (variance)
+			r->variance = v;
+		else
+			r->pct = v;
+	}
+	return open;
+}
+
+/* The annotation after '#': "  18.4 %  tma_backend_bound", "3.0 GHz". */
+static void parse_annotation(const char *p, const char *end, struct rec *r)
+{
+	double v;
+	const char *q;
+
+	p = skip_ws(p);
+	q = td_stat_scan_decimal(p, &v);
+	if (!q || q > end)
+		return;
+	r->has_metric = 1;
+	r->mvalue = v;
+	set_metric_text(r, q, end - q);
+}
+
+/*
+ * What follows the event name: '#' annotation and parenthesized groups.
+ * Returns 0 when the rest is not perf's (prose).
+ */
+static int parse_trailer(const char *p, struct rec *r)
+{
+	const char *end = p + strlen(p), *open;
+
+	while ((open = trailing_paren(p, end, r, 1)) != NULL)
+		end = open;
+	p = skip_ws(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	if (p == end)
+		return 1;
+	if (*p != '#')
+		return 0;
+	parse_annotation(p + 1, end, r);
+	return 1;
+}
+
+/* Count, unit, event and trailer of a text line after time and label. */
+static int parse_text_body(const char *p, struct rec *r)
+{
+	const char *e, *w1, *w1e, *w2, *w2e;
+	double v = NAN;
+
+	if (*p == '#') {
+		r->kind = R_METRIC;
+		return parse_trailer(p, r) && r->has_metric;
+	}
+	if (starts_with(p, "<not counted>")) {
+		r->status = TD_COUNT_NOT_COUNTED;
+		e = p + 13;
+	} else if (starts_with(p, "<not supported>")) {
+		r->status = TD_COUNT_NOT_SUPPORTED;
+		e = p + 15;
+	} else if ((e = td_stat_scan_count(p, &v)) == NULL || !is_end_or_ws(e)) {
+		/* perf >= 6.3: "TopdownL1 (cpu_core)   #  17.5 %  tma_..." */
+		w1e = token_end(p);
+		if (w1e == p || !isalpha((unsigned char)*p))
+			return 0;
+		w2 = skip_ws(w1e);
+		if (*w2 == '(') {
+			const char *c = strchr(w2, ')');
+			if (!c)
+				return 0;
+			r->mpmu = xstrndup(w2 + 1, c - w2 - 1);
+			w2 = skip_ws(c + 1);
+		}
+		if (*w2 != '#')
+			return 0;
+		r->kind = R_METRIC;
+		return parse_trailer(w2, r) && r->has_metric;
+	}
+	r->value = v;
+	w1 = skip_ws(e);
+	w1e = token_end(w1);
+	if (w1e == w1)
+		return 0;
+	w2 = skip_ws(w1e);
+	if (*w2 && *w2 != '#' && *w2 != '(' && *w2 != '[') {
+		w2e = token_end(w2);
+		if (!is_unit_word(w1, w1e - w1) || !is_event_name(w2, w2e - w2))
+			return 0;
+		r->unit = xstrndup(w1, w1e - w1);
+		r->event = xstrndup(w2, w2e - w2);
+		p = w2e;
+	} else {
+		if (!is_event_name(w1, w1e - w1))
+			return 0;
+		r->event = xstrndup(w1, w1e - w1);
+		p = w1e;
+	}
+	r->kind = R_COUNT;
+	if (!parse_trailer(p, r)) {
+		r->kind = R_OTHER;
+		return 0;
+	}
+	return 1;
+}
+
+/* A wrapped piece of the previous line: "tma_retiring   (71.07%)", "(85.81%)". */
+static int parse_continuation(const char *p, struct rec *r)
+{
+	const char *end = p + strlen(p), *open, *w;
+
+	open = trailing_paren(p, end, r, 1);
+	if (open)
+		end = open;
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	if (end == p) {
+		if (!open)
+			return 0;
+		r->kind = R_CONT;
+		return 1;
+	}
+	w = token_end(p);
+	if (w < end || !(isalpha((unsigned char)*p) || *p == '_'))
+		return 0;
+	r->kind = R_CONT;
+	r->mname = xstrndup(p, end - p);
+	return 1;
+}
+
+static void parse_text(const char *line, struct rec *r)
+{
+	const char *p = skip_ws(line), *q, *t;
+	double v;
+
+	r->fmt = F_TEXT;
+	if (!*p) {
+		r->kind = R_BLANK;
+		return;
+	}
+	if ((q = strstr(p, "Performance counter stats for")) != NULL && q - p < 4) {
+		const char *a = strchr(q, '\''), *b = a ? strrchr(a + 1, '\'') : NULL;
+		const char *runs;
+		r->kind = R_HEADER;
+		if (a && b)
+			r->text = xstrndup(a + 1, b - a - 1);
+		else {
+			a = q + strlen("Performance counter stats for");
+			a = skip_ws(a);
+			b = strchr(a, ':');
+			r->text = xstrndup(a, b ? (size_t)(b - a) : strlen(a));
+		}
+		runs = b ? strstr(b, " runs)") : NULL;
+		if (runs) {
+			const char *n = runs;
+			while (n > b && isdigit((unsigned char)n[-1]))
+				n--;
+			if (n < runs)
+				r->repeats = atoi(n);
+		}
+		return;
+	}
+	if ((q = td_stat_scan_decimal(p, &v)) != NULL) {
+		const char *s = skip_ws(q);
+		if (starts_with(s, "+-")) { /* -r: "0.000654 +- 0.000327 seconds ..." */
+			double dummy;
+			s = td_stat_scan_decimal(skip_ws(s + 2), &dummy);
+			s = s ? skip_ws(s) : q;
+		}
+		if (starts_with(s, "seconds time elapsed")) {
+			r->kind = R_ELAPSED;
+			r->secs = v;
+			return;
+		}
+		if (starts_with(s, "seconds user")) {
+			r->kind = R_USER;
+			r->secs = v;
+			return;
+		}
+		if (starts_with(s, "seconds sys")) {
+			r->kind = R_SYS;
+			r->secs = v;
+			return;
+		}
+	}
+	if (starts_with(p, "perf version ")) {
+		r->kind = R_VERSION;
+		r->text = xstrndup(p + 13, token_end(p + 13) - (p + 13));
+		return;
+	}
+	if (!strcmp(p, "(...)") || !strcmp(p, "...") || !strcmp(p, "[...]") ||
+	    !strcmp(p, "<snip>") || !strcmp(p, "[snip]")) {
+		r->kind = R_ELISION;
+		return;
+	}
+	if (*p == '#') {
+		/* perf indents its metric lines; '#' in column 0 is a comment */
+		q = skip_ws(p + 1);
+		if (p > line && td_stat_scan_decimal(q, &v) && parse_text_body(p, r))
+			return;
+		rec_release(r);
+		rec_init(r, r->line);
+		r->kind = R_COMMENT;
+		return;
+	}
+
+	/* interval time */
+	q = p;
+	if ((t = scan_time(q, &v)) != NULL && is_end_or_ws(t) && *skip_ws(t)) {
+		r->time = v;
+		q = skip_ws(t);
+	}
+	/* aggregation label */
+	t = token_end(q);
+	if (is_cpu_label(q, t - q)) {
+		r->skind = TD_SCOPE_CPU;
+		r->label = xstrndup(q, t - q);
+		q = skip_ws(t);
+	} else if (is_aggr_label(q, t - q, &r->skind)) {
+		const char *n = skip_ws(t), *ne = token_end(n);
+		size_t i;
+		for (i = 0; n + i < ne && isdigit((unsigned char)n[i]); i++)
+			;
+		if (n + i == ne && i > 0 && *skip_ws(ne)) {
+			r->label = xstrndup(q, t - q);
+			r->cpus = atoi(n);
+			q = skip_ws(ne);
+		} else {
+			r->skind = TD_SCOPE_TOTAL;
+		}
+	} else if (!isdigit((unsigned char)*q) && *q != '<' && *q != '#') {
+		/* --per-thread: "comm-tid" right-aligned; comm may hold spaces */
+		const char *s = q;
+		int i;
+		for (i = 0; i < 6 && *s; i++) {
+			const char *se = token_end(s), *n = skip_ws(se);
+			double dummy;
+			const char *ce;
+			if (is_thread_label(s, se - s) &&
+			    (starts_with(n, "<not ") ||
+			     ((ce = td_stat_scan_count(n, &dummy)) != NULL && is_end_or_ws(ce)))) {
+				r->skind = TD_SCOPE_THREAD;
+				r->label = xstrndup(q, se - q);
+				q = n;
+				break;
+			}
+			s = n;
+		}
+	}
+	if (parse_text_body(q, r))
+		return;
+	/* not a perf line: maybe the wrapped tail of the previous one */
+	rec_release(r);
+	rec_init(r, r->line);
+	r->fmt = F_TEXT;
+	if (parse_continuation(p, r))
+		return;
+	rec_release(r);
+	rec_init(r, r->line);
+	r->kind = R_OTHER;
+}
+
+/* ---------------- CSV ---------------- */
+
+struct fields {
+	char **f;
+	size_t n, alloc;
+};
+
+static void fields_release(struct fields *fs)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		free(fs->f[i]);
+	free(fs->f);
+	memset(fs, 0, sizeof(*fs));
+}
+
+static void split_fields(const char *line, const char *sep, struct fields *fs)
+{
+	size_t sl = strlen(sep);
+	const char *p = line, *q;
+
+	for (;;) {
+		q = strstr(p, sep);
+		TD_GROW(fs->f, fs->alloc, fs->n + 1);
+		if (!q) {
+			fs->f[fs->n++] = xstrdup(p);
+			break;
+		}
+		fs->f[fs->n++] = xstrndup(p, q - p);
+		p = q + sl;
+	}
+	/* trim: perf pads the interval time */
+	for (size_t i = 0; i < fs->n; i++) {
+		char *s = fs->f[i], *b = s;
+		size_t n;
+		while (*b == ' ' || *b == '\t')
+			b++;
+		n = strlen(b);
+		while (n && (b[n - 1] == ' ' || b[n - 1] == '\t' || b[n - 1] == '\r'))
+			n--;
+		memmove(s, b, n);
+		s[n] = '\0';
+	}
+}
+
+/* A plain number as -x prints it ("%.2f", "%.0f"; decimal '.' or ','). */
+static int csv_number(const char *s, double *v)
+{
+	const char *e = td_stat_scan_decimal(s, v);
+	return e && !*e;
+}
+
+static int is_csv_time(const char *s, double *v)
+{
+	const char *e = scan_time(s, v);
+	return e && !*e;
+}
+
+static int is_csv_count(const char *s)
+{
+	double v;
+	return !strcmp(s, "<not counted>") || !strcmp(s, "<not supported>") || csv_number(s, &v);
+}
+
+/*
+ * Parse one CSV row with separator sep.  Returns 1 when it is perf's
+ * (kind COUNT or METRIC), 0 when not, -1 when it starts like perf's but
+ * is cut short or malformed (r->err says how).
+ */
+static int parse_csv(const char *line, const char *sep, struct rec *r)
+{
+	struct fields fs = { 0 };
+	size_t i = 0, j;
+	double v;
+	int ret = 0;
+	char **f;
+
+	if (!strstr(line, sep))
+		return 0;
+	split_fields(line, sep, &fs);
+	f = fs.f;
+	r->fmt = F_CSV;
+	r->nfields = (int)fs.n;
+	if (fs.n >= 2 && is_csv_time(f[0], &v)) {
+		r->time = v;
+		i = 1;
+	}
+	if (i < fs.n && is_cpu_label(f[i], strlen(f[i]))) {
+		r->skind = TD_SCOPE_CPU;
+		r->label = xstrdup(f[i++]);
+	} else if (i + 1 < fs.n && is_aggr_label(f[i], strlen(f[i]), &r->skind) &&
+		   f[i + 1][0] && strspn(f[i + 1], "0123456789") == strlen(f[i + 1])) {
+		r->label = xstrdup(f[i]);
+		r->cpus = atoi(f[i + 1]);
+		i += 2;
+	} else if (i < fs.n && f[i][0] && !is_csv_count(f[i]) && is_thread_label(f[i], strlen(f[i]))) {
+		r->skind = TD_SCOPE_THREAD;
+		r->label = xstrdup(f[i++]);
+	} else {
+		r->skind = TD_SCOPE_TOTAL;
+	}
+	if (i >= fs.n || (f[i][0] && !is_csv_count(f[i])))
+		goto out; /* not a row of perf's */
+	if (i + 3 > fs.n) {
+		ret = -1;
+		r->err = xstrdup("truncated CSV row: fewer fields than perf writes (count, unit, event, ...)");
+		goto out;
+	}
+	if (!f[i][0] && !f[i + 1][0] && !f[i + 2][0]) {
+		/* metric-only row: the value is the first non-empty field */
+		for (j = i + 3; j < fs.n && !f[j][0]; j++)
+			;
+		if (j + 1 >= fs.n || !csv_number(f[j], &v))
+			goto out;
+		r->kind = R_METRIC;
+		r->has_metric = 1;
+		r->mvalue = v;
+		set_metric_text(r, f[j + 1], strlen(f[j + 1]));
+		if (j + 2 < fs.n && f[j + 2][0])
+			r->mthreshold = xstrdup(f[j + 2]);
+		ret = 1;
+		goto out;
+	}
+	if (!f[i][0])
+		goto out;
+	if (!strcmp(f[i], "<not counted>"))
+		r->status = TD_COUNT_NOT_COUNTED;
+	else if (!strcmp(f[i], "<not supported>"))
+		r->status = TD_COUNT_NOT_SUPPORTED;
+	else
+		csv_number(f[i], &r->value);
+	if (f[i + 1][0] && !is_unit_word(f[i + 1], strlen(f[i + 1])))
+		goto out;
+	r->unit = f[i + 1][0] ? xstrdup(f[i + 1]) : NULL;
+	/* the event may itself hold the separator: "cpu/X,cmask=1/" */
+	{
+		struct strbuf ev = STRBUF_INIT;
+		size_t slashes = 0, k;
+		j = i + 2;
+		strbuf_addstr(&ev, f[j]);
+		for (k = 0; k < ev.len; k++)
+			slashes += ev.buf[k] == '/';
+		while (slashes % 2 == 1 && j + 1 < fs.n) {
+			strbuf_addstr(&ev, sep);
+			strbuf_addstr(&ev, f[++j]);
+			for (k = 0, slashes = 0; k < ev.len; k++)
+				slashes += ev.buf[k] == '/';
+		}
+		if (!is_event_name(ev.buf, ev.len)) {
+			strbuf_release(&ev);
+			goto out;
+		}
+		r->event = strbuf_detach(&ev, NULL);
+		j++;
+	}
+	/* -r: variance "2.93%" */
+	if (j < fs.n && f[j][0] && f[j][strlen(f[j]) - 1] == '%') {
+		char *t = xstrndup(f[j], strlen(f[j]) - 1);
+		if (csv_number(t, &v))
+			r->variance = v;
+		free(t);
+		j++;
+	}
+	if (j < fs.n && f[j][0]) {
+		if (!csv_number(f[j], &v)) {
+			ret = -1;
+			r->err = xstrdup("CSV row: run-time is not a number");
+			goto out;
+		}
+		r->running_ns = v;
+	}
+	if (j + 1 < fs.n && f[j + 1][0]) {
+		if (!csv_number(f[j + 1], &v)) {
+			ret = -1;
+			r->err = xstrdup("CSV row: pcnt-running is not a number");
+			goto out;
+		}
+		r->pct = v;
+	}
+	if (j + 3 < fs.n && f[j + 2][0] && csv_number(f[j + 2], &v)) {
+		r->has_metric = 1;
+		r->mvalue = v;
+		set_metric_text(r, f[j + 3], strlen(f[j + 3]));
+		if (j + 4 < fs.n && f[j + 4][0])
+			r->mthreshold = xstrdup(f[j + 4]);
+	}
+	r->kind = R_COUNT;
+	ret = 1;
+out:
+	fields_release(&fs);
+	if (ret == 0) {
+		int lno = r->line;
+		rec_release(r);
+		rec_init(r, lno);
+	}
+	return ret;
+}
+
+/* ---------------- JSON (one flat object per line) ---------------- */
+
+struct kv {
+	char key[32];
+	char val[256];
+	int is_string;
+};
+
+/* Parse {"k" : v, ...}; tolerant of perf 6.1's ", }".  0 or -1 (err). */
+static int parse_flat_object(const char *p, struct kv *kv, size_t max, size_t *n, const char **err)
+{
+	*n = 0;
+	p = skip_ws(p);
+	if (*p++ != '{')
+		return *err = "expected '{'", -1;
+	for (;;) {
+		size_t kl = 0, vl = 0;
+		struct kv *e;
+		p = skip_ws(p);
+		if (*p == '}')
+			return 0;
+		if (*p != '"')
+			return *err = "expected a quoted key", -1;
+		if (*n >= max)
+			return *err = "too many keys", -1;
+		e = &kv[(*n)++];
+		memset(e, 0, sizeof(*e));
+		for (p++; *p && *p != '"'; p++)
+			if (kl < sizeof(e->key) - 1)
+				e->key[kl++] = *p;
+		if (*p != '"')
+			return *err = "unterminated key", -1;
+		p = skip_ws(p + 1);
+		if (*p != ':')
+			return *err = "expected ':' after a key", -1;
+		p = skip_ws(p + 1);
+		if (*p == '"') {
+			e->is_string = 1;
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
+				if (vl < sizeof(e->val) - 1)
+					e->val[vl++] = *p;
+			}
+			if (*p != '"')
+				return *err = "unterminated string", -1;
+			p++;
+		} else {
+			while (*p && *p != ',' && *p != '}' && !isspace((unsigned char)*p))
+				if (vl < sizeof(e->val) - 1)
+					e->val[vl++] = *p++;
+				else
+					p++;
+			if (!vl)
+				return *err = "missing value", -1;
+		}
+		p = skip_ws(p);
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '}')
+			return 0;
+		return *err = "expected ',' or '}'", -1;
+	}
+}
+
+static const struct kv *kv_get(const struct kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return &kv[i];
+	return NULL;
+}
+
+static int kv_number(const struct kv *e, double *v)
+{
+	return e && csv_number(e->val, v);
+}
+
+static int parse_json(const char *line, struct rec *r)
+{
+	struct kv kv[24];
+	size_t n;
+	const char *err = NULL;
+	const struct kv *e;
+	static const struct { const char *key; enum td_scope_kind kind; } aggr[] = {
+		{ "core", TD_SCOPE_CORE }, { "die", TD_SCOPE_DIE }, { "socket", TD_SCOPE_SOCKET },
+		{ "node", TD_SCOPE_NODE }, { "cache", TD_SCOPE_CORE }, { "cluster", TD_SCOPE_CORE },
+	};
+	size_t i;
+	double v;
+
+	r->fmt = F_JSON;
+	if (parse_flat_object(line, kv, TD_ARRAY_SIZE(kv), &n, &err) < 0) {
+		if (strstr(line, "\"counter-value\"") || strstr(line, "\"metric-value\"") ||
+		    strstr(line, "\"event\"")) {
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "malformed perf JSON line: %s", err);
+			r->err = strbuf_detach(&sb, NULL);
+			r->kind = R_BAD;
+			return -1;
+		}
+		return 0;
+	}
+	if (kv_number(kv_get(kv, n, "interval"), &v))
+		r->time = v;
+	if ((e = kv_get(kv, n, "cpu")) != NULL) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s%s", isdigit((unsigned char)e->val[0]) ? "CPU" : "", e->val);
+		r->skind = TD_SCOPE_CPU;
+		r->label = strbuf_detach(&sb, NULL);
+	} else if ((e = kv_get(kv, n, "thread")) != NULL) {
+		r->skind = TD_SCOPE_THREAD;
+		r->label = xstrdup(e->val);
+	} else {
+		for (i = 0; i < TD_ARRAY_SIZE(aggr); i++)
+			if ((e = kv_get(kv, n, aggr[i].key)) != NULL) {
+				r->skind = aggr[i].kind;
+				r->label = xstrdup(e->val);
+				if (kv_number(kv_get(kv, n, "aggregate-number"), &v))
+					r->cpus = (int)v;
+				break;
+			}
+	}
+	if ((e = kv_get(kv, n, "metric-value")) != NULL && kv_number(e, &v)) {
+		const struct kv *u = kv_get(kv, n, "metric-unit");
+		if (u && u->val[0]) {
+			r->has_metric = 1;
+			r->mvalue = v;
+			set_metric_text(r, u->val, strlen(u->val));
+			if ((e = kv_get(kv, n, "metric-threshold")) != NULL)
+				r->mthreshold = xstrdup(e->val);
+		}
+	}
+	if ((e = kv_get(kv, n, "counter-value")) != NULL) {
+		const struct kv *ev = kv_get(kv, n, "event");
+		if (!ev || !ev->val[0]) {
+			r->err = xstrdup("perf JSON line has a counter-value but no event");
+			r->kind = R_BAD;
+			return -1;
+		}
+		if (!strcmp(e->val, "<not counted>"))
+			r->status = TD_COUNT_NOT_COUNTED;
+		else if (!strcmp(e->val, "<not supported>"))
+			r->status = TD_COUNT_NOT_SUPPORTED;
+		else if (!csv_number(e->val, &r->value)) {
+			r->err = xstrdup("perf JSON line: counter-value is not a number");
+			r->kind = R_BAD;
+			return -1;
+		}
+		r->event = xstrdup(ev->val);
+		if ((e = kv_get(kv, n, "unit")) != NULL && e->val[0])
+			r->unit = xstrdup(e->val);
+		if (kv_number(kv_get(kv, n, "event-runtime"), &v))
+			r->running_ns = v;
+		if (kv_number(kv_get(kv, n, "pcnt-running"), &v))
+			r->pct = v;
+		if (kv_number(kv_get(kv, n, "variance"), &v))
+			r->variance = v;
+		r->kind = R_COUNT;
+		return 1;
+	}
+	if (r->has_metric) {
+		r->kind = R_METRIC;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---------------- dispatch ---------------- */
+
+static const char csv_seps[] = ",;\t|:!^~@&*+=$";
+
+void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
+	       struct rec *r)
+{
+	const char *p = skip_ws(line);
+	int ret;
+
+	if (*p == '{') {
+		ret = parse_json(p, r);
+		if (ret)
+			return;
+		rec_release(r);
+		rec_init(r, r->line);
+	}
+	if (csv_sep && *csv_sep) {
+		ret = parse_csv(line, csv_sep, r);
+		if (ret > 0)
+			return;
+		if (ret < 0) {
+			r->kind = R_BAD;
+			return;
+		}
+	}
+	if (*p && (isdigit((unsigned char)*p) || *p == '<' || isalpha((unsigned char)*p))) {
+		const char *s;
+		for (s = csv_seps; *s; s++) {
+			char sep[2] = { *s, '\0' };
+			if (csv_sep && !strcmp(sep, csv_sep))
+				continue;
+			if (!strchr(line, *s))
+				continue;
+			ret = parse_csv(line, sep, r);
+			/* a new CSV block must show all of perf's columns */
+			if (ret > 0 && (r->kind != R_COUNT || r->nfields >= 5 + (!isnan(r->time)) +
+					(r->label != NULL))) {
+				if (found_sep && found_len > 1)
+					snprintf(found_sep, found_len, "%s", sep);
+				return;
+			}
+			rec_release(r);
+			rec_init(r, r->line);
+		}
+	}
+	parse_text(line, r);
+}

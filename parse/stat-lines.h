@@ -1,0 +1,73 @@
+/*
+ * Internal to parse/: one line of perf stat output, recognized.
+ *
+ * The perf stat parser works in two passes.  The first (stat-lines.c)
+ * looks at every line alone and says what it is: a count, a metric perf
+ * printed, a block header, the elapsed time, a wrapped continuation, or
+ * prose.  The second (stat.c) groups the recognized lines into sessions
+ * and scopes, which needs to see neighbours (a wrapped metric name, where
+ * a pasted block ends).
+ */
+#ifndef TD_PARSE_STAT_LINES_H
+#define TD_PARSE_STAT_LINES_H
+
+#include "parse/parse.h"
+
+enum rec_kind {
+	R_OTHER = 0,  /* prose, commands, anything else */
+	R_BLANK,
+	R_COMMENT,    /* "# started on ...", "#  time  counts unit events" */
+	R_ELISION,    /* "(...)", "...": an author left lines out */
+	R_HEADER,     /* " Performance counter stats for 'x' (3 runs):" */
+	R_COUNT,      /* a counter reading, maybe with a metric annotation */
+	R_METRIC,     /* a metric annotation alone on its line */
+	R_CONT,       /* a wrapped line: metric name and/or "(71.07%)" */
+	R_ELAPSED,    /* "1.001 seconds time elapsed" */
+	R_USER,       /* "0.0002 seconds user" */
+	R_SYS,        /* "0.0017 seconds sys" */
+	R_VERSION,    /* "perf version 6.16.12" */
+	R_BAD,        /* a line of CSV/JSON output that is malformed (err says why) */
+};
+
+enum rec_fmt { F_TEXT = 0, F_CSV, F_JSON };
+
+struct rec {
+	enum rec_kind kind;
+	enum rec_fmt fmt;
+	int line;
+	int nfields;               /* CSV: fields in the row */
+	double time;               /* interval time or NAN */
+	enum td_scope_kind skind;
+	char *label;               /* CPU3, S0-D0-C1, comm-tid */
+	int cpus;
+	/* count */
+	char *event, *unit;
+	enum td_count_status status;
+	double value, running_ns, pct, variance;
+	/* perf's metric annotation */
+	int has_metric;
+	double mvalue;
+	char *mname, *munit, *mthreshold, *mpmu;
+	/* header: target; version: the version string */
+	char *text;
+	int repeats;
+	double secs;
+	char *err;
+};
+
+void rec_init(struct rec *r, int line);
+void rec_release(struct rec *r);
+
+/*
+ * Recognize one line (already stripped of mail quoting and colour codes).
+ * csv_sep: the separator of the CSV block being read, or NULL; on a new
+ * CSV line *found_sep receives the separator that fits.
+ */
+void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
+	       struct rec *r);
+
+/* Numbers as perf prints them (exposed for the unit tests). */
+const char *td_stat_scan_count(const char *p, double *out);
+const char *td_stat_scan_decimal(const char *p, double *out);
+
+#endif

@@ -1,0 +1,391 @@
+/*
+ * perf stat output -> count model: the second pass.
+ *
+ * Every line has been recognized alone (stat-lines.c); here the lines are
+ * grouped into sessions.  A session starts at a "Performance counter
+ * stats" header, at the first line of a CSV or JSON block, or at a text
+ * count line that is followed by more of them (authors often paste the
+ * counts without the header).  It ends at the elapsed-time lines, at
+ * prose, at a change of format, or when interval times go backwards.
+ *
+ * The input may be a mail or a README: prose around the runs, mail
+ * quoting ("> > > "), colour codes, and lines that a mailer wrapped (the
+ * name of a metric, or the multiplexing "(71.07%)", moved to the next
+ * line).  Quoting and colours are removed before recognition; wrapped
+ * pieces are attached to the line they came from here.
+ */
+#include "parse/parse.h"
+#include "parse/stat-lines.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct builder {
+	const char *name;
+	struct td_stat_file *f;
+	struct td_stat *cur;
+	enum rec_fmt fmt;
+	int ended;                /* elapsed time seen: the block is over */
+	int has_content;
+	struct td_scope *last_scope;
+	long last_count;          /* index in last_scope, -1 none */
+	long dangling;            /* perf metric in last_scope waiting for its name */
+	char *metric_pmu;         /* "(cpu_core)" of a perf >= 6.3 group line */
+	char *pending_version;
+	double last_time;
+	int max_fields;           /* CSV: widest row of the block */
+};
+
+/* Remove colour codes and mail quoting; returns a new string. */
+static char *clean_line(const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i = 0;
+
+	while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
+		n--;
+	/* mail quoting: "> > > text" */
+	while (i < n && s[i] == '>') {
+		i++;
+		if (i < n && s[i] == ' ')
+			i++;
+	}
+	for (; i < n; i++) {
+		if (s[i] == '\033' && i + 1 < n && s[i + 1] == '[') {
+			i += 2;
+			while (i < n && !isalpha((unsigned char)s[i]))
+				i++;
+			continue;
+		}
+		strbuf_addch(&sb, s[i]);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void close_session(struct builder *b)
+{
+	struct td_stat *st = b->cur;
+	size_t i, j;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_scopes; i++) {
+		struct td_scope *s = &st->scopes[i];
+		for (j = 0; j < s->nr_counts; j++) {
+			const char *p = s->counts[j].pmu;
+			if (p && (!strcmp(p, "cpu_core") || !strcmp(p, "cpu_atom")))
+				st->hybrid = 1;
+			if (!isnan(s->counts[j].variance_pct))
+				st->has_variance = 1;
+		}
+		for (j = 0; j < s->nr_perf_metrics; j++) {
+			const char *n = s->perf_metrics[j].name;
+			if (!strcasecmp(n, "bad speculation") || !strcasecmp(n, "frontend bound") ||
+			    !strcasecmp(n, "backend bound"))
+				st->legacy_topdown = 1;
+		}
+	}
+	if (!b->has_content) /* a header with nothing after it */
+		td_stat_file_drop_last(b->f);
+	b->cur = NULL;
+	b->ended = 0;
+	b->has_content = 0;
+	b->last_scope = NULL;
+	b->last_count = -1;
+	b->dangling = -1;
+	b->max_fields = 0;
+	free(b->metric_pmu);
+	b->metric_pmu = NULL;
+}
+
+static void open_session(struct builder *b, enum rec_fmt fmt, int line)
+{
+	static const char *const names[] = { "text", "csv", "json" };
+
+	close_session(b);
+	b->cur = td_stat_add_session(b->f, b->name, names[fmt]);
+	b->cur->line = line;
+	b->fmt = fmt;
+	b->last_time = -INFINITY;
+	if (b->pending_version) {
+		b->cur->perf_version = b->pending_version;
+		b->pending_version = NULL;
+	}
+}
+
+/* Is the next significant line another count or metric of this format? */
+static int followed_by_counts(const struct rec *recs, size_t n, size_t i)
+{
+	for (i++; i < n; i++) {
+		switch (recs[i].kind) {
+		case R_BLANK: case R_CONT: case R_ELISION:
+			continue;
+		case R_COUNT: case R_METRIC: case R_ELAPSED:
+			return recs[i].fmt == F_TEXT;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void add_count(struct builder *b, const struct rec *r)
+{
+	struct td_scope *s = td_stat_scope(b->cur, r->skind, r->label, r->time);
+	struct td_count *c = td_scope_add_count(s, r->event);
+
+	s->cpus = r->cpus;
+	c->value = r->status == TD_COUNT_OK ? r->value : NAN;
+	c->status = r->status;
+	c->unit = r->unit ? xstrdup(r->unit) : NULL;
+	c->running_pct = r->pct;
+	c->running_ns = r->running_ns;
+	c->variance_pct = r->variance;
+	c->line = r->line;
+	b->last_scope = s;
+	b->last_count = (long)(s->nr_counts - 1);
+	b->has_content = 1;
+	free(b->metric_pmu);
+	b->metric_pmu = NULL;
+}
+
+static void add_metric(struct builder *b, const struct rec *r)
+{
+	struct td_scope *s;
+	struct td_perf_metric *m;
+	struct td_count *c = NULL;
+
+	if (r->label || !isnan(r->time) || !b->last_scope)
+		s = td_stat_scope(b->cur, r->skind, r->label, r->time);
+	else
+		s = b->last_scope;
+	if (s == b->last_scope && b->last_count >= 0)
+		c = &s->counts[b->last_count];
+	m = td_scope_add_perf_metric(s, r->mname, r->munit, r->mvalue);
+	m->line = r->line;
+	m->threshold = r->mthreshold ? xstrdup(r->mthreshold) : NULL;
+	if (r->mpmu) {
+		free(b->metric_pmu);
+		b->metric_pmu = xstrdup(r->mpmu);
+	}
+	if (b->metric_pmu)
+		m->pmu = xstrdup(b->metric_pmu);
+	else if (c && c->pmu)
+		m->pmu = xstrdup(c->pmu);
+	m->group = c ? c->group : -1;
+	if (r->kind == R_METRIC && c && !isnan(r->pct) && isnan(c->running_pct))
+		c->running_pct = r->pct; /* "(50.00%)" after the metric */
+	b->dangling = m->name[0] ? -1 : (long)(s->nr_perf_metrics - 1);
+	if (s != b->last_scope) {
+		b->last_scope = s;
+		b->last_count = -1;
+	}
+	b->has_content = 1;
+}
+
+/* A wrapped metric name or "(71.07%)" belongs to the line before. */
+static void add_continuation(struct builder *b, const struct rec *r)
+{
+	struct td_scope *s = b->last_scope;
+
+	if (!b->cur || !s)
+		return;
+	if (r->mname && b->dangling >= 0 && (size_t)b->dangling < s->nr_perf_metrics) {
+		struct td_perf_metric *m = &s->perf_metrics[b->dangling];
+		free(m->name);
+		m->name = xstrdup(r->mname);
+		b->dangling = -1;
+	} else if (r->mname) {
+		return; /* a lone word that continues nothing */
+	}
+	if (!isnan(r->pct) && b->last_count >= 0) {
+		struct td_count *c = &s->counts[b->last_count];
+		if (isnan(c->running_pct))
+			c->running_pct = r->pct;
+	}
+	if (!isnan(r->variance) && b->last_count >= 0) {
+		struct td_count *c = &s->counts[b->last_count];
+		if (isnan(c->variance_pct))
+			c->variance_pct = r->variance;
+	}
+}
+
+static int starts_with_digit(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return isdigit((unsigned char)*s);
+}
+
+/* The second pass; returns 0 or -1 with err set. */
+static int build(struct builder *b, struct rec *recs, char **lines, size_t n, int unterminated,
+		 struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rec *r = &recs[i];
+
+		switch (r->kind) {
+		case R_BAD:
+			strbuf_addf(err, "%s:%d: %s", b->name, r->line, r->err);
+			return -1;
+		case R_HEADER:
+			open_session(b, F_TEXT, r->line);
+			b->cur->target = xstrdup(r->text);
+			b->cur->repeats = r->repeats;
+			break;
+		case R_VERSION:
+			free(b->pending_version);
+			b->pending_version = xstrdup(r->text);
+			break;
+		case R_COUNT:
+		case R_METRIC:
+			if (b->cur && (b->fmt != r->fmt || b->ended ||
+				       (!isnan(r->time) && r->time < b->last_time) ||
+				       (b->has_content && isnan(r->time) == b->cur->interval)))
+				close_session(b);
+			if (!b->cur) {
+				if (r->fmt == F_TEXT && !r->has_metric && !followed_by_counts(recs, n, i))
+					break; /* a lone count-like line in prose */
+				open_session(b, r->fmt, r->line);
+			}
+			if (r->fmt == F_CSV && r->kind == R_COUNT) {
+				if (r->nfields > b->max_fields)
+					b->max_fields = r->nfields;
+			}
+			b->last_time = r->time;
+			if (r->kind == R_COUNT) {
+				add_count(b, r);
+				if (r->has_metric)
+					add_metric(b, r);
+			} else {
+				add_metric(b, r);
+			}
+			break;
+		case R_CONT:
+			add_continuation(b, r);
+			break;
+		case R_ELAPSED:
+			if (b->cur) {
+				b->cur->elapsed_s = r->secs;
+				b->ended = 1;
+			}
+			break;
+		case R_USER:
+			if (b->cur)
+				b->cur->user_s = r->secs;
+			break;
+		case R_SYS:
+			if (b->cur)
+				b->cur->sys_s = r->secs;
+			break;
+		case R_ELISION:
+			if (b->cur)
+				b->cur->elided = 1;
+			break;
+		case R_BLANK:
+		case R_COMMENT:
+			break;
+		case R_OTHER:
+			if (b->cur && b->fmt != F_TEXT && starts_with_digit(lines[i]) &&
+			    (i + 1 == n && unterminated)) {
+				strbuf_addf(err, "%s:%d: truncated %s line (the file ends in the middle of it)",
+					    b->name, r->line, b->fmt == F_CSV ? "CSV" : "JSON");
+				return -1;
+			}
+			if (b->cur)
+				close_session(b);
+			break;
+		}
+	}
+	close_session(b);
+	return 0;
+}
+
+struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *name,
+				   struct strbuf *err)
+{
+	struct builder b;
+	struct rec *recs = NULL;
+	char **lines = NULL;
+	size_t nr = 0, alloc = 0, lalloc = 0, i;
+	const char *p = data, *end = data + len;
+	char csv_sep[16] = "";
+	int unterminated = len && data[len - 1] != '\n';
+	const char *nul = memchr(data, '\0', len);
+	struct td_stat_file *f;
+
+	if (!name)
+		name = "-";
+	if (nul) {
+		strbuf_addf(err, "%s: offset %zu: binary data (a NUL byte), not perf stat output",
+			    name, (size_t)(nul - data));
+		return NULL;
+	}
+	/* first pass: recognize every line */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct rec *r;
+		char found[16] = "";
+
+		TD_GROW(recs, alloc, nr + 1);
+		TD_GROW(lines, lalloc, nr + 1);
+		lines[nr] = clean_line(p, n);
+		r = &recs[nr];
+		rec_init(r, (int)nr + 1);
+		rec_parse(lines[nr], csv_sep[0] ? csv_sep : NULL, found, sizeof(found), r);
+		if (r->fmt == F_CSV && (r->kind == R_COUNT || r->kind == R_METRIC) && found[0])
+			memcpy(csv_sep, found, sizeof(csv_sep));
+		else if (r->kind != R_BLANK && r->fmt != F_CSV && r->kind != R_COMMENT)
+			csv_sep[0] = '\0';
+		nr++;
+		p = nl ? nl + 1 : end;
+	}
+
+	memset(&b, 0, sizeof(b));
+	b.name = name;
+	b.f = f = xcalloc(1, sizeof(*f));
+	b.last_count = b.dangling = -1;
+	if (build(&b, recs, lines, nr, unterminated, err) < 0) {
+		td_stat_file_free(f);
+		f = NULL;
+	} else if (!f->nr_sessions) {
+		size_t first = 0;
+		while (first < nr && recs[first].kind == R_BLANK)
+			first++;
+		strbuf_addf(err, "%s:%zu: no perf stat output found (expected perf stat's text, "
+			    "its -x CSV or its -j JSON output)", name, first < nr ? first + 1 : (size_t)1);
+		td_stat_file_free(f);
+		f = NULL;
+	}
+	free(b.pending_version);
+	free(b.metric_pmu);
+	for (i = 0; i < nr; i++) {
+		rec_release(&recs[i]);
+		free(lines[i]);
+	}
+	free(recs);
+	free(lines);
+	return f;
+}
+
+struct td_stat_file *td_stat_parse_file(const char *path, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct td_stat_file *f;
+
+	if (td_read_file(&sb, path) < 0) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		strbuf_release(&sb);
+		return NULL;
+	}
+	f = td_stat_parse(sb.buf, sb.len, path, err);
+	strbuf_release(&sb);
+	return f;
+}
