@@ -1,4 +1,5 @@
 # report/: the report document and its renderers (report/report.h)
 libtdperf_a_SOURCES += report/report.h report/build.c
-# HTML and charts (owned by the charts/HTML work)
-libtdperf_a_SOURCES += report/html.c report/plot.c
+# charts (gnuplot), HTML report and diff
+libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c \
+	report/html.c report/html-template.c report/html-parts.c report/html-tree.c

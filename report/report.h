@@ -43,4 +43,155 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err);
  */
 int td_report_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err);
 
+/* ---- charts, HTML report and diff (report/plot*.c, html*.c, diff*.c) ---- */
+
+/*
+ * Top-Down components as every chart draws them: a fixed bottom-to-top order
+ * (Retiring, Bad Speculation, Frontend Bound, Backend Bound, SMT contention,
+ * anything else) and a fixed colour per component, Level-2 nodes in shades of
+ * their Level-1 parent's colour (report/plot-palette.c).
+ */
+enum td_family {
+	TD_FAMILY_RETIRING, TD_FAMILY_BAD_SPEC, TD_FAMILY_FRONTEND,
+	TD_FAMILY_BACKEND, TD_FAMILY_SMT, TD_FAMILY_OTHER
+};
+/* The family of a node id ("tma_" prefix and case ignored); parent_id may be NULL. */
+enum td_family td_component_family(const char *id, const char *parent_id);
+/* "#rrggbb" for a node: its family, its level and its rank among its siblings. */
+const char *td_component_colour(const char *id, const char *parent_id, int level, int rank);
+
+/* One chart, independent of gnuplot (report/plot-data.c builds them). */
+enum td_chart_kind {
+	TD_CHART_STACKED,   /* one stacked bar per row */
+	TD_CHART_AREA,      /* stacked areas over rows[].x (interval timeline) */
+	TD_CHART_SIGNED     /* one bar per row, rows coloured, may be negative */
+};
+struct td_chart_series {
+	char *id, *name;
+	const char *colour;
+};
+struct td_chart_row {
+	char *label;
+	double x;           /* time in seconds (TD_CHART_AREA) */
+	double *values;     /* one per series, NAN where not computable */
+	const char *colour; /* TD_CHART_SIGNED: the bar's colour */
+};
+struct td_chart {
+	char *stem;         /* file name stem, e.g. "topdown-l1" */
+	char *title, *ylabel, *xlabel;
+	enum td_chart_kind kind;
+	double ymin, ymax;  /* NAN = let gnuplot choose */
+	struct td_chart_series *series;
+	size_t nseries, series_alloc;
+	struct td_chart_row *rows;
+	size_t nrows, rows_alloc;
+	struct strbuf notes; /* one line per approximation or missing value */
+};
+struct td_chart_list {
+	struct td_chart **items;
+	size_t nr, alloc;
+};
+struct td_chart *td_chart_new(const char *stem, const char *title, enum td_chart_kind kind);
+void td_chart_add_series(struct td_chart *c, const char *id, const char *name, const char *colour);
+/* Add a row; its values start as NAN. Returns the row. */
+struct td_chart_row *td_chart_add_row(struct td_chart *c, const char *label);
+void td_chart_free(struct td_chart *c);
+void td_chart_list_add(struct td_chart_list *list, struct td_chart *c);
+void td_chart_list_release(struct td_chart_list *list);
+/*
+ * Every chart the report document supports: Top-Down Level 1 and Level 2
+ * bars (one bar per non-interval scope), the CPI stack, and one timeline per
+ * group of interval scopes.
+ */
+void td_charts_for_report(json_t *doc, struct td_chart_list *out);
+/*
+ * Level-'level' stacked bars, one per non-interval scope of the JSON array
+ * 'scopes' that has that level; NULL when none has.  A component missing on
+ * one side is NAN there (with a note), never zero.
+ */
+struct td_chart *td_chart_topdown(json_t *scopes, int level, const char *stem, const char *title);
+/* CPI stack bars (td_report_cpi_stack) of each scope whose CPI is known. */
+struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const char *title);
+/* "cpu_core CPU3", "app-1234", or the scope id. */
+void td_scope_label(struct strbuf *sb, json_t *scope);
+int td_scope_is_interval(json_t *scope);
+
+/*
+ * The CPI stack of one scope: CPI x each Level-'level' fraction, taken from
+ * the scope's stacks.cpi when the stack analyses filled it, else computed
+ * from the Top-Down nodes and the CPI info metric (or cycles/instructions).
+ * Returns a JSON object {"cpi", "cycles", "instructions", "source",
+ * "approximate", "components": [{"id","name","parent","value"}...]} or, when
+ * CPI is unknown, {"cpi": null, "reason": "..."}.  Caller decrefs.
+ */
+json_t *td_report_cpi_stack(json_t *scope, int level);
+/* The scope the summary and diff talk about: the first "total" scope, else the first. */
+json_t *td_report_main_scope(json_t *doc);
+/* Number in a JSON value, NAN for null/absent/not a number. */
+double td_json_num(json_t *v);
+const char *td_json_str(json_t *obj, const char *key);
+
+/* Width in pixels the chart is drawn at (bars get wider with more rows). */
+int td_chart_width(const struct td_chart *c);
+/* Write chart data (STEM.dat) and gnuplot script (STEM.gp) into dir. */
+int td_chart_write(const struct td_chart *c, const char *dir, const char *format, struct strbuf *err);
+/*
+ * Run gnuplot on each chart's script in dir (fork/exec, no shell).  Returns
+ * 0; 1 when gnuplot is not installed (err says so); -1 on failure.
+ */
+int td_charts_render(const struct td_chart_list *charts, const char *dir, const char *format,
+		     struct strbuf *err);
+/* Rewrite a gnuplot SVG for inlining in HTML: no XML prolog, ids prefixed. */
+void td_svg_inline(struct strbuf *out, const char *svg, const char *id_prefix);
+
+/* ---- HTML pieces shared by the report and the diff (report/html-parts.c) ---- */
+void td_html_pct(struct strbuf *sb, double frac);   /* "41.1%" or "n/a" */
+void td_html_num(struct strbuf *sb, double v);      /* "1,234,567", "2.77" or "n/a" */
+void td_html_short(struct strbuf *sb, double v);    /* "30.9 G" for big counts */
+/* CSS stacked bar of one chart row; scale: value -> % of the bar width. */
+void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, double scale,
+		      const char *cls);
+void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row);
+void td_html_warnings(struct strbuf *sb, json_t *list);
+/* Charts rendered by gnuplot to SVG in a scratch directory, kept inline. */
+struct td_html_charts {
+	struct td_chart_list list;
+	char **svg;           /* inline SVG per chart, NULL where none */
+	struct strbuf status; /* why there are no charts, when there are none */
+};
+void td_html_charts_render(struct td_html_charts *hc);
+/* Append chart 'stem' as a <figure> with its notes; returns 0 when it has no SVG. */
+int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const char *stem);
+void td_html_charts_release(struct td_html_charts *hc);
+/* report/html-tree.c: the collapsible tree, raw events, scope and interval tables. */
+void td_html_tree(struct strbuf *sb, json_t *scope);
+void td_html_events(struct strbuf *sb, json_t *scope);
+void td_html_scope_table(struct strbuf *sb, json_t *doc, struct td_chart *l1);
+void td_html_interval_table(struct strbuf *sb, json_t *doc);
+
+/* ---- HTML templates (report/html-template.c, scheme in docs/html-templates.md) ---- */
+struct td_template;
+struct td_template *td_template_new(void);
+/* Set a slot to an HTML fragment (inserted verbatim) or to text (escaped). */
+void td_template_set_html(struct td_template *t, const char *slot, const char *html);
+void td_template_set_text(struct td_template *t, const char *slot, const char *text);
+/* Expand templates/NAME into out. Returns 0, or -1 with err naming file and line. */
+int td_template_expand(struct td_template *t, const char *name, struct strbuf *out, struct strbuf *err);
+void td_template_free(struct td_template *t);
+
+/* ---- tdperf diff (report/diff*.c, JSON documented in docs/diff-schema.md) ---- */
+/*
+ * Compare two report documents: the common Level-1/2 schema side by side,
+ * the absolute CPI stacks and the attribution of the CPI and cycle
+ * differences to components, one-sided nodes, approximation and
+ * multiplexing changes.  scope_a/scope_b pick scopes by id (NULL = main).
+ * Returns the diff document, or NULL with err set.
+ */
+json_t *td_diff_build(json_t *a, const char *label_a, const char *scope_a,
+		      json_t *b, const char *label_b, const char *scope_b, struct strbuf *err);
+void td_diff_render_text(json_t *diff, FILE *out);
+int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err);
+/* The comparison charts of a diff document. */
+void td_charts_for_diff(json_t *diff, struct td_chart_list *out);
+
 #endif /* TD_REPORT_H */

@@ -1,0 +1,716 @@
+/*
+ * Chart data from the report document: which charts apply, their rows and
+ * series, and the CPI stack of a scope.  Nothing here knows gnuplot
+ * (report/plot.c writes the scripts) or HTML.
+ *
+ * Values in charts are percentages of pipeline slots (fractions x 100) or
+ * cycles per instruction; a value that is not computable stays NAN and the
+ * chart carries a note saying which and why, so a chart never shows a
+ * silent zero.
+ */
+#include "config.h"
+#include "report/report.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+double td_json_num(json_t *v)
+{
+	return v && json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *td_json_str(json_t *obj, const char *key)
+{
+	json_t *v = obj ? json_object_get(obj, key) : NULL;
+
+	return v && json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+struct td_chart *td_chart_new(const char *stem, const char *title, enum td_chart_kind kind)
+{
+	struct td_chart *c = xcalloc(1, sizeof(*c));
+
+	c->stem = xstrdup(stem);
+	c->title = xstrdup(title);
+	c->kind = kind;
+	c->ymin = NAN;
+	c->ymax = NAN;
+	strbuf_init(&c->notes, 0);
+	return c;
+}
+
+void td_chart_add_series(struct td_chart *c, const char *id, const char *name, const char *colour)
+{
+	size_t i;
+
+	TD_GROW(c->series, c->series_alloc, c->nseries + 1);
+	c->series[c->nseries].id = xstrdup(id);
+	c->series[c->nseries].name = xstrdup(name ? name : id);
+	c->series[c->nseries].colour = colour;
+	c->nseries++;
+	/* rows added before this series get a NAN for it */
+	for (i = 0; i < c->nrows; i++) {
+		c->rows[i].values = xrealloc(c->rows[i].values, c->nseries * sizeof(double));
+		c->rows[i].values[c->nseries - 1] = NAN;
+	}
+}
+
+struct td_chart_row *td_chart_add_row(struct td_chart *c, const char *label)
+{
+	struct td_chart_row *r;
+	size_t i;
+
+	TD_GROW(c->rows, c->rows_alloc, c->nrows + 1);
+	r = &c->rows[c->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->label = xstrdup(label);
+	r->x = NAN;
+	r->values = xmalloc((c->nseries ? c->nseries : 1) * sizeof(double));
+	for (i = 0; i < c->nseries; i++)
+		r->values[i] = NAN;
+	return r;
+}
+
+void td_chart_free(struct td_chart *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nseries; i++) {
+		free(c->series[i].id);
+		free(c->series[i].name);
+	}
+	for (i = 0; i < c->nrows; i++) {
+		free(c->rows[i].label);
+		free(c->rows[i].values);
+	}
+	free(c->series);
+	free(c->rows);
+	free(c->stem);
+	free(c->title);
+	free(c->ylabel);
+	free(c->xlabel);
+	strbuf_release(&c->notes);
+	free(c);
+}
+
+void td_chart_list_release(struct td_chart_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		td_chart_free(list->items[i]);
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+void td_chart_list_add(struct td_chart_list *list, struct td_chart *c)
+{
+	TD_GROW(list->items, list->alloc, list->nr + 1);
+	list->items[list->nr++] = c;
+}
+
+static int series_index(const struct td_chart *c, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < c->nseries; i++)
+		if (!strcmp(c->series[i].id, id))
+			return (int)i;
+	return -1;
+}
+
+/* ---- scopes ---- */
+
+int td_scope_is_interval(json_t *scope)
+{
+	const char *kind = td_json_str(scope, "kind");
+
+	return (kind && !strcmp(kind, "interval")) || json_is_number(json_object_get(scope, "time"));
+}
+
+json_t *td_report_main_scope(json_t *doc)
+{
+	json_t *scopes = json_object_get(doc, "scopes"), *s;
+	size_t i;
+
+	json_array_foreach(scopes, i, s) {
+		const char *kind = td_json_str(s, "kind");
+
+		if (kind && !strcmp(kind, "total") && !td_scope_is_interval(s))
+			return s;
+	}
+	json_array_foreach(scopes, i, s)
+		if (!td_scope_is_interval(s))
+			return s;
+	return json_array_get(scopes, 0);
+}
+
+/* How a scope is called on a chart axis: "cpu_core CPU3", "app-1234", "total". */
+void td_scope_label(struct strbuf *sb, json_t *scope)
+{
+	const char *pmu = td_json_str(scope, "pmu");
+	const char *label = td_json_str(scope, "label");
+
+	if (pmu)
+		strbuf_addstr(sb, pmu);
+	if (label) {
+		if (sb->len)
+			strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, label);
+	}
+	if (!sb->len) {
+		const char *id = td_json_str(scope, "id");
+
+		strbuf_addstr(sb, id ? id : "total");
+	}
+}
+
+/* ---- which nodes form a stack ---- */
+
+static int node_level(json_t *node)
+{
+	double l = td_json_num(json_object_get(node, "level"));
+
+	return isnan(l) ? 0 : (int)l;
+}
+
+static int has_child_up_to(json_t *nodes, const char *id, int level)
+{
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(nodes, i, n) {
+		const char *parent = td_json_str(n, "parent");
+
+		if (parent && !strcmp(parent, id) && node_level(n) <= level)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A node belongs to the Level-'level' stack when it sits at that level, or
+ * above it with no child at or above it (AMD's SMT contention has no Level
+ * 2, so it stays whole in a Level-2 stack and the stack still sums to 1).
+ */
+static int in_stack(json_t *nodes, json_t *node, int level)
+{
+	int l = node_level(node);
+	const char *id = td_json_str(node, "id");
+
+	if (l < 1 || l > level || !id)
+		return 0;
+	return l == level || !has_child_up_to(nodes, id, level);
+}
+
+/* Rank of a node among the nodes with the same parent, in document order. */
+static int sibling_rank(json_t *nodes, json_t *node)
+{
+	const char *parent = td_json_str(node, "parent");
+	json_t *n;
+	size_t i;
+	int rank = 0;
+
+	json_array_foreach(nodes, i, n) {
+		const char *p;
+
+		if (n == node)
+			return rank;
+		p = td_json_str(n, "parent");
+		if ((!p && !parent) || (p && parent && !strcmp(p, parent)))
+			rank++;
+	}
+	return rank;
+}
+
+struct stack_key {
+	enum td_family family;
+	int parent_rank, rank, level;
+};
+
+static int key_before(const struct stack_key *a, const struct stack_key *b)
+{
+	if (a->family != b->family)
+		return a->family < b->family;
+	if (a->parent_rank != b->parent_rank)
+		return a->parent_rank < b->parent_rank;
+	if (a->level != b->level)
+		return a->level < b->level;
+	return a->rank < b->rank;
+}
+
+static struct stack_key node_key(json_t *nodes, json_t *node)
+{
+	struct stack_key k;
+	const char *parent = td_json_str(node, "parent");
+	json_t *n;
+	size_t i;
+
+	k.family = td_component_family(td_json_str(node, "id"), parent);
+	k.level = node_level(node);
+	k.rank = sibling_rank(nodes, node);
+	k.parent_rank = -1;
+	if (parent)
+		json_array_foreach(nodes, i, n) {
+			const char *id = td_json_str(n, "id");
+
+			if (id && !strcmp(id, parent))
+				k.parent_rank = sibling_rank(nodes, n);
+		}
+	return k;
+}
+
+/*
+ * Add the series of the Level-'level' stack of one scope to c, keeping the
+ * fixed family order: a new series is inserted before the first existing
+ * one that sorts after it.
+ */
+struct stack_keys {
+	struct stack_key *k;
+	size_t alloc;
+};
+
+static void add_stack_series(struct td_chart *c, struct stack_keys *sk, json_t *nodes, int level)
+{
+	json_t *n;
+	size_t i, j, k;
+
+	json_array_foreach(nodes, i, n) {
+		const char *id = td_json_str(n, "id");
+		struct stack_key key;
+		struct td_chart_series tmp;
+
+		if (!in_stack(nodes, n, level) || series_index(c, id) >= 0)
+			continue;
+		key = node_key(nodes, n);
+		TD_GROW(sk->k, sk->alloc, c->nseries + 1);
+		td_chart_add_series(c, id, td_json_str(n, "name"),
+				    td_component_colour(id, td_json_str(n, "parent"), key.level, key.rank));
+		sk->k[c->nseries - 1] = key;
+		/* bubble the new series (and its row column) into place */
+		for (j = c->nseries - 1; j > 0 && key_before(&sk->k[j], &sk->k[j - 1]); j--) {
+			struct stack_key kt = sk->k[j];
+
+			sk->k[j] = sk->k[j - 1];
+			sk->k[j - 1] = kt;
+			tmp = c->series[j];
+			c->series[j] = c->series[j - 1];
+			c->series[j - 1] = tmp;
+			for (k = 0; k < c->nrows; k++) {
+				double v = c->rows[k].values[j];
+
+				c->rows[k].values[j] = c->rows[k].values[j - 1];
+				c->rows[k].values[j - 1] = v;
+			}
+		}
+	}
+}
+
+static void note_node(struct td_chart *c, const char *row, json_t *n)
+{
+	const char *name = td_json_str(n, "name");
+	const char *reason = td_json_str(n, "reason");
+
+	if (!name)
+		name = td_json_str(n, "id");
+	if (isnan(td_json_num(json_object_get(n, "value"))))
+		strbuf_addf(&c->notes, "%s: %s not computable: %s\n", row, name,
+			    reason ? reason : "no reason given");
+	else if (json_is_true(json_object_get(n, "approximate")))
+		strbuf_addf(&c->notes, "%s: %s is approximate%s%s\n", row, name,
+			    reason ? ": " : "", reason ? reason : "");
+}
+
+/* Fill row r of c with the scope's stack values (x 'scale'). */
+static void fill_stack_row(struct td_chart *c, struct td_chart_row *r, json_t *nodes, int level,
+			   double scale)
+{
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(nodes, i, n) {
+		int idx;
+
+		if (!in_stack(nodes, n, level))
+			continue;
+		idx = series_index(c, td_json_str(n, "id"));
+		if (idx < 0)
+			continue;
+		r->values[idx] = td_json_num(json_object_get(n, "value")) * scale;
+		note_node(c, r->label, n);
+	}
+}
+
+static int scope_has_level(json_t *scope, int level)
+{
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (node_level(n) == level)
+			return 1;
+	return 0;
+}
+
+struct td_chart *td_chart_topdown(json_t *scopes, int level, const char *stem, const char *title)
+{
+	struct stack_keys keys = { NULL, 0 };
+	struct td_chart *c;
+	json_t *s;
+	size_t i;
+
+	c = td_chart_new(stem, title, TD_CHART_STACKED);
+	c->ylabel = xstrdup("% of pipeline slots");
+	c->ymin = 0;
+	c->ymax = 100;
+	json_array_foreach(scopes, i, s) {
+		json_t *nodes = json_object_get(s, "nodes");
+		struct strbuf label = STRBUF_INIT;
+
+		if (td_scope_is_interval(s) || !scope_has_level(s, level))
+			continue;
+		add_stack_series(c, &keys, nodes, level);
+		td_scope_label(&label, s);
+		fill_stack_row(c, td_chart_add_row(c, label.buf), nodes, level, 100.0);
+		strbuf_release(&label);
+	}
+	free(keys.k);
+	if (!c->nrows || !c->nseries) {
+		td_chart_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* ---- CPI ---- */
+
+/* Event name without a PMU wrapper ("cpu_core/X/") or modifiers (":u"), lower case. */
+static void plain_event_name(char *buf, size_t size, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	size_t i = 0;
+
+	if (slash && slash[1])
+		name = slash + 1;
+	for (; *name && *name != '/' && *name != ':' && i + 1 < size; name++)
+		buf[i++] = tolower((unsigned char)*name);
+	buf[i] = '\0';
+}
+
+static double event_value(json_t *scope, const char *const *names)
+{
+	json_t *e;
+	size_t i, k;
+	char buf[128];
+
+	for (k = 0; names[k]; k++)
+		json_array_foreach(json_object_get(scope, "events"), i, e) {
+			const char *name = td_json_str(e, "name");
+
+			if (!name)
+				continue;
+			plain_event_name(buf, sizeof(buf), name);
+			if (!strcmp(buf, names[k]))
+				return td_json_num(json_object_get(e, "value"));
+		}
+	return NAN;
+}
+
+static const char *const cycle_events[] = {
+	"cycles", "cpu-cycles", "cpu_clk_unhalted.thread", "cpu_clk_unhalted.thread_p",
+	"cpu_clk_unhalted.core", "cpu_clk_unhalted.core_p", "ls_not_halted_cyc", NULL
+};
+static const char *const instruction_events[] = {
+	"instructions", "inst_retired.any", "inst_retired.any_p", "ex_ret_instr", NULL
+};
+
+/* An info metric by id or name ("cpi", "tma_info_thread_cpi", "CPI"). */
+static double metric_value(json_t *scope, const char *want)
+{
+	json_t *m;
+	size_t i;
+	size_t wl = strlen(want);
+
+	json_array_foreach(json_object_get(scope, "metrics"), i, m) {
+		const char *id = td_json_str(m, "id");
+		const char *name = td_json_str(m, "name");
+		size_t l = id ? strlen(id) : 0;
+
+		if ((id && l >= wl && !strcasecmp(id + l - wl, want) &&
+		     (l == wl || id[l - wl - 1] == '_')) ||
+		    (name && !strcasecmp(name, want)))
+			return td_json_num(json_object_get(m, "value"));
+	}
+	return NAN;
+}
+
+/* The stack analyses' own CPI stack, when they put one in the scope. */
+static json_t *cpi_stack_from_stacks(json_t *scope, int level)
+{
+	json_t *cpi = json_object_get(json_object_get(scope, "stacks"), "cpi");
+	json_t *comps, *c, *out, *list;
+	size_t i;
+
+	if (!json_is_object(cpi))
+		return NULL;
+	comps = json_object_get(cpi, "components");
+	if (!json_is_array(comps) || !json_array_size(comps) ||
+	    isnan(td_json_num(json_object_get(cpi, "cpi"))))
+		return NULL;
+	out = json_object();
+	list = json_array();
+	json_object_set_new(out, "cpi", json_real(td_json_num(json_object_get(cpi, "cpi"))));
+	json_object_set(out, "cycles", json_object_get(cpi, "cycles") ? json_object_get(cpi, "cycles") : json_null());
+	json_object_set(out, "instructions",
+			json_object_get(cpi, "instructions") ? json_object_get(cpi, "instructions") : json_null());
+	json_object_set_new(out, "source", json_string("stacks.cpi"));
+	json_object_set_new(out, "approximate", json_boolean(json_is_true(json_object_get(cpi, "approximate"))));
+	json_array_foreach(comps, i, c) {
+		json_t *lv = json_object_get(c, "level");
+
+		/* a stack with per-level components: keep the asked level's leaves */
+		if (json_is_number(lv) && !in_stack(comps, c, level))
+			continue;
+		json_array_append(list, c);
+	}
+	json_object_set_new(out, "components", list);
+	return out;
+}
+
+json_t *td_report_cpi_stack(json_t *scope, int level)
+{
+	json_t *from_stacks = cpi_stack_from_stacks(scope, level);
+	json_t *nodes = json_object_get(scope, "nodes"), *n, *out, *list;
+	double cpi, cycles, insns;
+	const char *how;
+	int approximate = 0;
+	size_t i;
+
+	if (from_stacks)
+		return from_stacks;
+	cycles = event_value(scope, cycle_events);
+	insns = event_value(scope, instruction_events);
+	cpi = metric_value(scope, "cpi");
+	how = "the CPI info metric";
+	if (isnan(cpi)) {
+		double ipc = metric_value(scope, "ipc");
+
+		if (!isnan(ipc) && ipc > 0) {
+			cpi = 1.0 / ipc;
+			how = "1 / the IPC info metric";
+		}
+	}
+	if (isnan(cpi) && cycles > 0 && insns > 0) {
+		cpi = cycles / insns;
+		how = "cycles / instructions events";
+	}
+	out = json_object();
+	if (isnan(cpi) || !(cpi > 0)) {
+		json_object_set_new(out, "cpi", json_null());
+		json_object_set_new(out, "reason",
+				    json_string("no CPI: neither a CPI or IPC info metric nor both thread "
+						"cycles and instructions were counted"));
+		return out;
+	}
+	if (isnan(cycles) && insns > 0)
+		cycles = cpi * insns;
+	if (isnan(insns) && cycles > 0)
+		insns = cycles / cpi;
+	json_object_set_new(out, "cpi", json_real(cpi));
+	json_object_set_new(out, "cycles", isnan(cycles) ? json_null() : json_real(cycles));
+	json_object_set_new(out, "instructions", isnan(insns) ? json_null() : json_real(insns));
+	json_object_set_new(out, "cpi_from", json_string(how));
+	json_object_set_new(out, "source", json_string("computed"));
+	list = json_array();
+	json_array_foreach(nodes, i, n) {
+		json_t *c;
+		double f;
+
+		if (!in_stack(nodes, n, level))
+			continue;
+		f = td_json_num(json_object_get(n, "value"));
+		c = json_pack("{s:O, s:O, s:O, s:i}", "id", json_object_get(n, "id"),
+			      "name", json_object_get(n, "name") ? json_object_get(n, "name") : json_object_get(n, "id"),
+			      "parent", json_object_get(n, "parent") ? json_object_get(n, "parent") : json_null(),
+			      "level", node_level(n));
+		json_object_set_new(c, "value", isnan(f) ? json_null() : json_real(cpi * f));
+		json_object_set_new(c, "fraction", isnan(f) ? json_null() : json_real(f));
+		if (isnan(f))
+			json_object_set(c, "reason", json_object_get(n, "reason") ? json_object_get(n, "reason") : json_null());
+		if (json_is_true(json_object_get(n, "approximate")))
+			approximate = 1;
+		json_array_append_new(list, c);
+	}
+	json_object_set_new(out, "approximate", json_boolean(approximate));
+	json_object_set_new(out, "components", list);
+	return out;
+}
+
+struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const char *title)
+{
+	struct stack_keys keys = { NULL, 0 };
+	struct td_chart *c = td_chart_new(stem, title, TD_CHART_STACKED);
+	json_t *s;
+	size_t i;
+
+	c->ylabel = xstrdup("cycles per instruction");
+	c->ymin = 0;
+	json_array_foreach(scopes, i, s) {
+		json_t *stack, *comps, *comp;
+		struct strbuf label = STRBUF_INIT;
+		struct td_chart_row *r;
+		size_t j;
+
+		if (td_scope_is_interval(s) || !scope_has_level(s, 1))
+			continue;
+		td_scope_label(&label, s);
+		stack = td_report_cpi_stack(s, level);
+		if (isnan(td_json_num(json_object_get(stack, "cpi")))) {
+			const char *why = td_json_str(stack, "reason");
+
+			strbuf_addf(&c->notes, "%s: left out, %s\n", label.buf, why ? why : "CPI unknown");
+			goto next;
+		}
+		comps = json_object_get(stack, "components");
+		add_stack_series(c, &keys, comps, level);
+		r = td_chart_add_row(c, label.buf);
+		json_array_foreach(comps, j, comp) {
+			int idx = series_index(c, td_json_str(comp, "id"));
+
+			if (idx >= 0)
+				r->values[idx] = td_json_num(json_object_get(comp, "value"));
+			if (isnan(td_json_num(json_object_get(comp, "value"))))
+				note_node(c, label.buf, comp);
+		}
+		if (json_is_true(json_object_get(stack, "approximate")))
+			strbuf_addf(&c->notes, "%s: approximate (built from approximate nodes)\n", label.buf);
+		if (td_json_str(stack, "cpi_from"))
+			strbuf_addf(&c->notes, "%s: CPI %.3f from %s\n", label.buf,
+				    td_json_num(json_object_get(stack, "cpi")), td_json_str(stack, "cpi_from"));
+next:
+		json_decref(stack);
+		strbuf_release(&label);
+	}
+	free(keys.k);
+	if (!c->nrows || !c->nseries) {
+		td_chart_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* ---- interval timelines ---- */
+
+/* Interval scopes are grouped by PMU and label (per-CPU intervals: one timeline per CPU). */
+static void group_key(struct strbuf *sb, json_t *scope)
+{
+	const char *pmu = td_json_str(scope, "pmu"), *label = td_json_str(scope, "label");
+
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s\t%s", pmu ? pmu : "", label ? label : "");
+}
+
+static void stem_from(struct strbuf *stem, const char *base, const char *key)
+{
+	strbuf_addstr(stem, base);
+	if (!*key || !strcmp(key, "\t"))
+		return;
+	strbuf_addch(stem, '-');
+	for (; *key; key++) {
+		int ch = (unsigned char)*key;
+
+		if (isalnum(ch) || ch == '_')
+			strbuf_addch(stem, tolower(ch));
+		else if (stem->len && stem->buf[stem->len - 1] != '-')
+			strbuf_addch(stem, '-');
+	}
+	while (stem->len && stem->buf[stem->len - 1] == '-')
+		strbuf_setlen(stem, stem->len - 1);
+}
+
+static void timeline_charts(json_t *doc, struct td_chart_list *out)
+{
+	json_t *scopes = json_object_get(doc, "scopes"), *s, *t;
+	struct strbuf key = STRBUF_INIT, other = STRBUF_INIT;
+	size_t i, j;
+	char *done = xcalloc(json_array_size(scopes) + 1, 1);
+
+	json_array_foreach(scopes, i, s) {
+		struct strbuf stem = STRBUF_INIT, title = STRBUF_INIT;
+		struct stack_keys keys = { NULL, 0 };
+		struct td_chart *c;
+		size_t count = 0;
+
+		if (done[i] || !td_scope_is_interval(s))
+			continue;
+		group_key(&key, s);
+		json_array_foreach(scopes, j, t) {
+			if (j < i || done[j] || !td_scope_is_interval(t))
+				continue;
+			group_key(&other, t);
+			if (!strcmp(key.buf, other.buf))
+				count++;
+		}
+		stem_from(&stem, "timeline", key.buf);
+		strbuf_addstr(&title, "Top-Down Level 1 over time");
+		if (strcmp(key.buf, "\t")) {
+			struct strbuf l = STRBUF_INIT;
+
+			td_scope_label(&l, s);
+			strbuf_addf(&title, ", %s", l.buf);
+			strbuf_release(&l);
+		}
+		c = td_chart_new(stem.buf, title.buf, TD_CHART_AREA);
+		c->ylabel = xstrdup("% of pipeline slots");
+		c->xlabel = xstrdup("time (s)");
+		c->ymin = 0;
+		c->ymax = 100;
+		json_array_foreach(scopes, j, t) {
+			struct td_chart_row *r;
+			char label[64];
+
+			if (j < i || done[j] || !td_scope_is_interval(t))
+				continue;
+			group_key(&other, t);
+			if (strcmp(key.buf, other.buf))
+				continue;
+			done[j] = 1;
+			add_stack_series(c, &keys, json_object_get(t, "nodes"), 1);
+			snprintf(label, sizeof(label), "%.6g", td_json_num(json_object_get(t, "time")));
+			r = td_chart_add_row(c, label);
+			r->x = td_json_num(json_object_get(t, "time"));
+			fill_stack_row(c, r, json_object_get(t, "nodes"), 1, 100.0);
+		}
+		free(keys.k);
+		if (count < 2 || !c->nseries) {
+			/* one interval is a point, not a timeline: the bars show it */
+			td_chart_free(c);
+		} else {
+			td_chart_list_add(out, c);
+		}
+		strbuf_release(&stem);
+		strbuf_release(&title);
+	}
+	free(done);
+	strbuf_release(&key);
+	strbuf_release(&other);
+}
+
+void td_charts_for_report(json_t *doc, struct td_chart_list *out)
+{
+	struct td_chart *c;
+
+	json_t *scopes = json_object_get(doc, "scopes");
+
+	if ((c = td_chart_topdown(scopes, 1, "topdown-l1", "Top-Down Level 1")))
+		td_chart_list_add(out, c);
+	if ((c = td_chart_topdown(scopes, 2, "topdown-l2", "Top-Down Level 2")))
+		td_chart_list_add(out, c);
+	if ((c = td_chart_cpi(scopes, 1, "cpi-stack", "CPI stack (cycles per instruction)")))
+		td_chart_list_add(out, c);
+	timeline_charts(doc, out);
+}
