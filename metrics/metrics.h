@@ -284,6 +284,9 @@ struct td_threads_result {
 	size_t nr_aggregated;
 	int all_sync_fallback;          /* every thread was > 50 % sync: all aggregated */
 	enum td_thread_comp dominant;   /* largest aggregate component */
+	enum td_thread_comp dominant_own; /* largest besides runnable and unknown:
+	                                   the workload's own bottleneck when the
+	                                   CPUs were oversubscribed */
 	unsigned long nr_events;
 	char **notes;                   /* approximations and gaps, one sentence each */
 	size_t nr_notes;

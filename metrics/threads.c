@@ -58,6 +58,7 @@ struct tstate {
 	enum thread_state state;
 	uint64_t since;          /* start of the current state */
 	uint64_t start, end;
+	uint64_t exit_time;      /* sched_process_exit seen, else 0 */
 	int have_start;
 	struct interval *iv;
 	size_t nr_iv, alloc_iv;
@@ -219,6 +220,31 @@ static int move(struct tstate *t, enum thread_state s, uint64_t now, int comp)
 }
 
 /*
+ * A thread asleep with no recorded wakeup is about to run again.  A
+ * thread that exits wakes its joiner (the kernel's futex wake on the
+ * CLONE_CHILD_CLEARTID address) after perf has stopped tracing it, so that
+ * wakeup is never recorded: when another thread of the same process exited
+ * during the sleep, the sleep was a pthread_join, i.e. sync until that
+ * exit, and runnable from then on.
+ */
+static void resolve_unseen_wakeup(struct td_threads *b, struct tstate *t, uint64_t now)
+{
+	uint64_t woken = 0;
+	size_t i;
+
+	if ((t->state != ST_SLEEP_S && t->state != ST_SLEEP_ANY) || t->pid <= 0)
+		return;
+	for (i = 0; i < b->nr_th; i++) {
+		struct tstate *o = &b->th[i];
+		if (o != t && o->pid == t->pid && o->exit_time > t->since &&
+		    o->exit_time <= now && o->exit_time > woken)
+			woken = o->exit_time;
+	}
+	if (woken)
+		move(t, ST_RUNNABLE, woken, TD_TC_SYNC);
+}
+
+/*
  * An event recorded in the context of 'tid' proves the thread was on a CPU
  * at that moment.  If we believed it off-CPU (its switch-in was not
  * recorded, as in per-task recordings without switch events), it must have
@@ -236,6 +262,7 @@ static struct tstate *current_task(struct td_threads *b, int pid, int tid, uint6
 	if (t->state != ST_RUNNING && t->state != ST_DEAD) {
 		if (t->state != ST_UNSEEN)
 			t->nr_inferred_in++;
+		resolve_unseen_wakeup(b, t, now);
 		move(t, ST_RUNNING, now, -1);
 	}
 	return t;
@@ -280,8 +307,11 @@ static void on_switch(struct td_threads *b, const struct td_sched_event *e)
 		 * up in its own context.
 		 */
 		next = thread(b, e->next_tid, 0);
-		if (next && move(next, ST_RUNNING, e->time, -1))
-			next->nr_switch_in++;
+		if (next) {
+			resolve_unseen_wakeup(b, next, e->time);
+			if (move(next, ST_RUNNING, e->time, -1))
+				next->nr_switch_in++;
+		}
 	}
 }
 
@@ -321,6 +351,8 @@ static void replay(struct td_threads *b, const struct td_sched_event *e)
 {
 	struct tstate *t;
 
+	if (!e->time && e->kind != TD_SCHED_COMM && e->kind != TD_SCHED_FORK)
+		return; /* synthesized or untimed: says nothing about when */
 	switch (e->kind) {
 	case TD_SCHED_SWITCH:
 		on_switch(b, e);
@@ -331,32 +363,46 @@ static void replay(struct td_threads *b, const struct td_sched_event *e)
 		t = thread(b, e->tid, 1);
 		if (e->pid > 0)
 			t->pid = e->pid;
+		resolve_unseen_wakeup(b, t, e->time);
 		if (move(t, ST_RUNNING, e->time, -1))
 			t->nr_switch_in++;
 		break;
 	case TD_SCHED_SWITCH_OUT:
+		/*
+		 * perf writes the record just after the sched_switch
+		 * tracepoint, which has already taken the thread off the CPU
+		 * with its exact state; the record only matters when the
+		 * tracepoint was not recorded.
+		 */
+		if (e->tid <= 0)
+			break;
+		t = thread(b, e->tid, 1);
+		if (t->state != ST_RUNNING && t->state != ST_UNSEEN)
+			break;
 		t = current_task(b, e->pid, e->tid, e->time);
-		if (t && t->state == ST_RUNNING)
-			move(t, e->preempt ? ST_RUNNABLE : ST_SLEEP_ANY, e->time, -1);
+		move(t, e->preempt ? ST_RUNNABLE : ST_SLEEP_ANY, e->time, -1);
 		break;
 	case TD_SCHED_WAKEUP:
 		on_wakeup(b, e);
 		break;
 	case TD_SCHED_FORK:
-		current_task(b, e->pid, e->tid, e->time);
+		if (e->time)
+			current_task(b, e->pid, e->tid, e->time);
 		if (e->target_tid <= 0)
 			break;
 		t = thread(b, e->target_tid, 1);
 		if (e->target_pid > 0)
 			t->pid = e->target_pid;
 		set_comm(t, e->comm);
-		if (t->state == ST_UNSEEN)
+		if (t->state == ST_UNSEEN && e->time)
 			move(t, ST_RUNNABLE, e->time, -1); /* until its first switch-in */
 		break;
 	case TD_SCHED_EXIT:
 		t = current_task(b, e->pid, e->tid, e->time);
-		if (t)
+		if (t) {
+			t->exit_time = e->time;
 			move(t, ST_DEAD, e->time, -1);
+		}
 		break;
 	case TD_SCHED_COMM:
 		if (e->tid <= 0)
@@ -521,10 +567,14 @@ static void build_region(struct td_threads *b, struct td_threads_result *r)
 		for (c = 0; c < TD_TC_NR; c++)
 			r->aggregate[c] += t->comp[c];
 	}
-	r->dominant = TD_TC_RUNNING;
-	for (c = 0; c < TD_TC_NR; c++)
+	r->dominant = r->dominant_own = TD_TC_RUNNING;
+	for (c = 0; c < TD_TC_NR; c++) {
 		if (r->aggregate[c] > r->aggregate[r->dominant])
 			r->dominant = (enum td_thread_comp)c;
+		if (c != TD_TC_RUNNABLE && c != TD_TC_UNKNOWN &&
+		    r->aggregate[c] > r->aggregate[r->dominant_own])
+			r->dominant_own = (enum td_thread_comp)c;
+	}
 }
 
 static void build_groups(struct td_threads_result *r)

@@ -193,5 +193,28 @@ void td_diff_render_text(json_t *diff, FILE *out);
 int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err);
 /* The comparison charts of a diff document. */
 void td_charts_for_diff(json_t *diff, struct td_chart_list *out);
+/* ---- the thread analysis: per-thread stacks and sweeps (paper 002) ---- */
+struct td_threads_result;
+/*
+ * Read the sched events of a perf.data file into the thread analysis
+ * (report/threads-load.c).  Returns 1 with *out filled, 0 when the file
+ * holds no sched:sched_switch events (nothing to analyse), -1 with err set
+ * when the file cannot be read.
+ */
+int td_threads_load(const char *perf_data, struct td_threads_result *out, struct strbuf *err);
+/*
+ * The document's "threads" object for one result (docs/report-schema.md).
+ * 'oncpu_reason' says why on-CPU time is not split into Top-Down components.
+ */
+json_t *td_threads_json(const struct td_threads_result *r, const char *oncpu_reason);
+/*
+ * Fill doc's "threads" (and "sweep") members from a run directory (its
+ * perf.data with sched events; sweep.json of 'tdperf record --sweep') or
+ * from a perf.data file given directly.  Leaves them null when nothing
+ * applies.  Returns 0, or -1 with err set on unreadable input.
+ */
+int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *err);
+/* Text rendering of doc's "threads" and "sweep" (report/text-threads.c). */
+void td_report_text_threads(json_t *doc, struct strbuf *out);
 
 #endif /* TD_REPORT_H */

@@ -332,6 +332,7 @@ static void all_sync_threads_fall_back_to_aggregating_all(void **state)
 	assert_ms(r.aggregate[TD_TC_RUNNING], 12);
 	assert_ms(r.aggregate[TD_TC_SLEEP], 3);
 	assert_int_equal(r.dominant, TD_TC_SYNC);
+	assert_int_equal(r.dominant_own, TD_TC_SYNC);
 	for (i = 0; i < r.nr_notes; i++)
 		noted |= strstr(r.notes[i], "more than half") != NULL;
 	assert_true(noted);
@@ -352,6 +353,9 @@ static void events_are_sorted_by_time(void **state)
 	assert_ms(find(&r, 100)->life[TD_TC_RUNNING], 1 + 4);
 	assert_ms(find(&r, 100)->life[TD_TC_RUNNABLE], 4);
 	assert_int_equal(r.nr_events, 4);
+	/* runnable 4 of 9 leads, but the workload's own bottleneck is running */
+	assert_int_equal(r.dominant, TD_TC_RUNNING);
+	assert_int_equal(r.dominant_own, TD_TC_RUNNING);
 	td_threads_result_release(&r);
 }
 
@@ -403,6 +407,62 @@ static void switch_out_records_without_state(void **state)
 	td_threads_result_release(&r);
 }
 
+/*
+ * perf writes a PERF_RECORD_SWITCH "out" right after the sched_switch
+ * tracepoint of the same switch: it must not count as the thread being
+ * back on a CPU.  100 sleeps 2-6 in S until 101 of its process wakes it.
+ */
+static void switch_out_record_after_the_tracepoint_changes_nothing(void **state)
+{
+	struct td_threads *b = td_threads_new();
+	struct td_threads_result r;
+	struct td_sched_event e;
+
+	exec_comm(b, 1, 100, "app");
+	fork_thread(b, 1, 100, 100, 101, "app");
+	switch_in(b, 1, 100, 101);
+	switch_out(b, 2, 100, 100, 'S', 0);
+	e = ev(TD_SCHED_SWITCH_OUT, 2, 100, 100);
+	td_threads_add(b, &e);
+	wake(b, 6, 100, 101, 100);
+	switch_in(b, 7, 100, 100);
+	exit_thread(b, 8, 100, 100);
+	exit_thread(b, 8, 100, 101);
+	td_threads_finish(b, &r);
+	assert_int_equal(find(&r, 100)->nr_inferred_in, 0);
+	assert_ms(find(&r, 100)->life[TD_TC_SYNC], 4);
+	assert_ms(find(&r, 100)->life[TD_TC_RUNNABLE], 1);
+	assert_ms(find(&r, 100)->life[TD_TC_UNKNOWN], 0);
+	td_threads_result_release(&r);
+}
+
+/*
+ * An exiting thread wakes its joiner after perf stopped tracing it, so the
+ * wakeup is missing.  Main (100) sleeps 2-9 with no wakeup recorded; its
+ * worker 101 exits at 7; main is switched in at 9: sync 2-7, runnable 7-9.
+ * A sleep with no exit of the process inside it stays "sleep".
+ */
+static void join_wakeup_is_inferred_from_the_exit(void **state)
+{
+	struct td_threads *b = td_threads_new();
+	struct td_threads_result r;
+
+	exec_comm(b, 1, 100, "app");
+	fork_thread(b, 1, 100, 100, 101, "app");
+	switch_in(b, 1, 100, 101);
+	switch_out(b, 2, 100, 100, 'S', 0);
+	exit_thread(b, 7, 100, 101);
+	switch_in(b, 9, 100, 100);
+	switch_out(b, 10, 100, 100, 'S', 0);
+	switch_in(b, 12, 100, 100);
+	exit_thread(b, 13, 100, 100);
+	td_threads_finish(b, &r);
+	assert_ms(find(&r, 100)->life[TD_TC_SYNC], 5);
+	assert_ms(find(&r, 100)->life[TD_TC_RUNNABLE], 2);
+	assert_ms(find(&r, 100)->life[TD_TC_SLEEP], 2);
+	td_threads_result_release(&r);
+}
+
 /* No events at all: an empty, well-formed result. */
 static void no_events_give_an_empty_result(void **state)
 {
@@ -440,6 +500,8 @@ int main(void)
 		cmocka_unit_test(events_are_sorted_by_time),
 		cmocka_unit_test(missing_switch_ins_are_inferred_and_noted),
 		cmocka_unit_test(switch_out_records_without_state),
+		cmocka_unit_test(switch_out_record_after_the_tracepoint_changes_nothing),
+		cmocka_unit_test(join_wakeup_is_inferred_from_the_exit),
 		cmocka_unit_test(no_events_give_an_empty_result),
 		cmocka_unit_test(component_ids_are_the_documented_ones),
 	};
