@@ -193,6 +193,7 @@ void td_diff_render_text(json_t *diff, FILE *out);
 int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err);
 /* The comparison charts of a diff document. */
 void td_charts_for_diff(json_t *diff, struct td_chart_list *out);
+
 /* ---- the thread analysis: per-thread stacks and sweeps (paper 002) ---- */
 struct td_threads_result;
 /*
