@@ -12,3 +12,5 @@ check_PROGRAMS += tests/tools/stat-dump
 tests_tools_stat_dump_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0300-stat-parse.sh
 EXTRA_DIST += tests/e2e/t0300-stat-parse.sh
+TESTS += tests/e2e/t0401-perfdata-stat.sh
+EXTRA_DIST += tests/e2e/t0401-perfdata-stat.sh

@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@ static const char usage[] =
 	"                       the default is file order\n"
 	"  -s, --summary        only the header, events, features and counts\n"
 	"      --header         only the header, events and features\n"
+	"      --stat           a 'perf stat record' file as counts (what\n"
+	"                       'perf stat report' shows): one line per count\n"
 	"  -h, --help           this text\n";
 
 /* Record counts for the summary: per type, and samples per event. */
@@ -262,12 +265,92 @@ static void print_counts(struct td_pd *pd, const struct dump_counts *c, struct s
 		strbuf_addf(out, "summary: unknown-id SAMPLE %" PRIu64 "\n", c->unknown_id);
 }
 
+/* Free what td_pd_read_stat returned (the parse.h count model). */
+static void free_stat_file(struct td_stat_file *f)
+{
+	size_t i, k, c;
+
+	for (i = 0; i < f->nr_sessions; i++) {
+		struct td_stat *st = &f->sessions[i];
+
+		for (k = 0; k < st->nr_scopes; k++) {
+			for (c = 0; c < st->scopes[k].nr_counts; c++) {
+				free(st->scopes[k].counts[c].event);
+				free(st->scopes[k].counts[c].pmu);
+				free(st->scopes[k].counts[c].modifiers);
+				free(st->scopes[k].counts[c].unit);
+			}
+			free(st->scopes[k].counts);
+			free(st->scopes[k].perf_metrics);
+			free(st->scopes[k].label);
+		}
+		free(st->scopes);
+		free(st->source);
+		free(st->format);
+		free(st->target);
+		free(st->perf_version);
+	}
+	free(f->sessions);
+	free(f);
+}
+
+/*
+ * --stat: "count TIME SCOPE EVENT VALUE UNIT running=PCT" per count, TIME
+ * "-" for totals, SCOPE "total" or the CPU/thread label, VALUE with up to
+ * 6 decimals or <not counted>/<not supported>, UNIT "-" when none.
+ */
+static int dump_stat(const char *path)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct td_stat_file *f = td_pd_read_stat(path, &err);
+	size_t i, k, c;
+
+	if (!f) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	strbuf_addf(&out, "# tdperf dump 1 stat: %s\n", path);
+	for (i = 0; i < f->nr_sessions; i++) {
+		const struct td_stat *st = &f->sessions[i];
+
+		strbuf_addf(&out, "session: interval=%d elapsed=%.9f target=%s\n", st->interval,
+			    st->elapsed_s, st->target ? st->target : "-");
+		for (k = 0; k < st->nr_scopes; k++) {
+			const struct td_scope *sc = &st->scopes[k];
+
+			for (c = 0; c < sc->nr_counts; c++) {
+				const struct td_count *n = &sc->counts[c];
+
+				strbuf_addstr(&out, "count ");
+				if (isnan(sc->time))
+					strbuf_addstr(&out, "-");
+				else
+					strbuf_addf(&out, "%.9f", sc->time);
+				strbuf_addf(&out, " %s %s ", sc->label ? sc->label : "total", n->event);
+				if (n->status == TD_COUNT_OK)
+					strbuf_addf(&out, "%.6f", n->value);
+				else
+					strbuf_addstr(&out, n->status == TD_COUNT_NOT_COUNTED ?
+						      "<not-counted>" : "<not-supported>");
+				strbuf_addf(&out, " %s running=%.2f\n", n->unit ? n->unit : "-",
+					    n->running_pct);
+			}
+		}
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	free_stat_file(f);
+	return 0;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "time-order", no_argument, NULL, 't' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "header", no_argument, NULL, 'H' },
+		{ "stat", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -275,7 +358,7 @@ int cmd_dump(int argc, char **argv)
 	struct dump_counts counts;
 	const struct td_pd_record *r;
 	struct td_pd *pd;
-	int time_order = 0, summary = 0, header_only = 0, c, ret;
+	int time_order = 0, summary = 0, header_only = 0, stat = 0, c, ret;
 	unsigned flags;
 
 	optind = 1;
@@ -284,12 +367,15 @@ int cmd_dump(int argc, char **argv)
 		case 't': time_order = 1; break;
 		case 's': summary = 1; break;
 		case 'H': header_only = 1; break;
+		case 'S': stat = 1; break;
 		case 'h': return td_usage_ok(usage);
 		default: return td_usage_error(usage, "unknown option");
 		}
 	}
 	if (optind + 1 != argc)
 		return td_usage_error(usage, "expected one FILE");
+	if (stat)
+		return dump_stat(argv[optind]);
 	flags = time_order ? TD_PD_KEEP_RAW : (TD_PD_FILE_ORDER | TD_PD_KEEP_RAW);
 	pd = td_pd_open(argv[optind], flags, &err);
 	if (!pd) {

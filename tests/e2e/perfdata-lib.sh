@@ -62,3 +62,46 @@ compare_trace() {
 	test -s perf.trace && diff -u perf.trace td.trace >trace.diff || {
 		head -n 20 trace.diff; return 1; }
 }
+
+# perf_stat_lines FILE OUT: perf stat report's counts as
+# "TIME SCOPE EVENT VALUE" lines (TIME "-" and SCOPE "total" when absent;
+# VALUE as printed, separators removed, "NS"/"NC" for <not supported> and
+# <not counted>), and "elapsed S".
+perf_stat_lines() {
+	LC_ALL=C "$PERF" stat report -i "$1" 2>&1 | awk '
+		{ sub(/#.*/, "") }
+		/seconds time elapsed/ { print "elapsed", $1; next }
+		/Performance counter stats/ || NF == 0 { next }
+		{
+			time = "-"; scope = "total"; i = 1
+			if ($1 ~ /^[0-9]+\.[0-9]+$/ && NF > 2 && ($2 ~ /^[0-9,.]+$/ || $2 ~ /^</)) { time = $1; i = 2 }
+			if ($i ~ /^CPU[0-9]+$/) { scope = $i; i++ }
+			if ($i == "<not") { v = ($(i + 1) == "supported>") ? "NS" : "NC"; i += 2 }
+			else { v = $i; gsub(/,/, "", v); i++; if ($i == "msec") i++ }
+			print time, scope, $i, v
+		}' >"$2"
+}
+
+# td_stat_lines FILE OUT: the same from tdperf dump --stat, rounded as perf
+# prints (2 decimals for msec, integers otherwise).
+td_stat_lines() {
+	"$TDPERF" dump --stat "$1" | awk '
+		/^session:/ { for (i = 1; i <= NF; i++) if ($i ~ /^elapsed=/) { e = substr($i, 9) } next }
+		/^count / {
+			v = $5
+			if (v == "<not-supported>") v = "NS"
+			else if (v == "<not-counted>") v = "NC"
+			else if ($6 == "msec") v = sprintf("%.2f", v)
+			else v = sprintf("%.0f", v)
+			print $2, $3, $4, v
+		}
+		END { if (e != "nan") print "elapsed", e }' >"$2"
+}
+
+# compare_stat FILE: counts, intervals and elapsed time equal perf stat report's.
+compare_stat() {
+	perf_stat_lines "$1" perf.stat &&
+	td_stat_lines "$1" td.stat &&
+	sort perf.stat >a && sort td.stat >b &&
+	test -s a && diff -u a b
+}
