@@ -328,24 +328,8 @@ struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err)
 	free(s.thread_pid);
 	free(s.thread_comm);
 	if (ret < 0) {
-		size_t i, k;
-
 		strbuf_addstr(err, td_pd_error(pd));
-		for (i = 0; i < st->nr_scopes; i++) {
-			for (k = 0; k < st->scopes[i].nr_counts; k++) {
-				free(st->scopes[i].counts[k].event);
-				free(st->scopes[i].counts[k].unit);
-			}
-			free(st->scopes[i].counts);
-			free(st->scopes[i].label);
-		}
-		free(st->scopes);
-		free(st->source);
-		free(st->format);
-		free(st->perf_version);
-		free(st->target);
-		free(f->sessions);
-		free(f);
+		td_stat_file_free(f);
 		f = NULL;
 	}
 	td_pd_close(pd);

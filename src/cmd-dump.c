@@ -265,35 +265,6 @@ static void print_counts(struct td_pd *pd, const struct dump_counts *c, struct s
 		strbuf_addf(out, "summary: unknown-id SAMPLE %" PRIu64 "\n", c->unknown_id);
 }
 
-/* Free what td_pd_read_stat returned (the parse.h count model). */
-static void free_stat_file(struct td_stat_file *f)
-{
-	size_t i, k, c;
-
-	for (i = 0; i < f->nr_sessions; i++) {
-		struct td_stat *st = &f->sessions[i];
-
-		for (k = 0; k < st->nr_scopes; k++) {
-			for (c = 0; c < st->scopes[k].nr_counts; c++) {
-				free(st->scopes[k].counts[c].event);
-				free(st->scopes[k].counts[c].pmu);
-				free(st->scopes[k].counts[c].modifiers);
-				free(st->scopes[k].counts[c].unit);
-			}
-			free(st->scopes[k].counts);
-			free(st->scopes[k].perf_metrics);
-			free(st->scopes[k].label);
-		}
-		free(st->scopes);
-		free(st->source);
-		free(st->format);
-		free(st->target);
-		free(st->perf_version);
-	}
-	free(f->sessions);
-	free(f);
-}
-
 /*
  * --stat: "count TIME SCOPE EVENT VALUE UNIT running=PCT" per count, TIME
  * "-" for totals, SCOPE "total" or the CPU/thread label, VALUE with up to
@@ -340,7 +311,7 @@ static int dump_stat(const char *path)
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
-	free_stat_file(f);
+	td_stat_file_free(f);
 	return 0;
 }
 
