@@ -9,3 +9,6 @@ TESTS += tests/unit/test_threads
 tests_unit_test_threads_LDADD = $(UNIT_LIBS)
 tests_unit_test_threads_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+
+# roofline (metrics/metrics.h, roofline section)
+libtdperf_a_SOURCES += metrics/roofline-peaks.c

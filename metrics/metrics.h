@@ -300,4 +300,82 @@ void td_threads_add(struct td_threads *b, const struct td_sched_event *ev);
 void td_threads_finish(struct td_threads *b, struct td_threads_result *out);
 void td_threads_result_release(struct td_threads_result *r);
 
+/* ==================== roofline (metrics/roofline*.c) ==================== */
+/*
+ * The roofline of a run (docs/roofline.md): performance P = FLOPs / time
+ * against operational intensity I_x = FLOPs / bytes moved at memory level x,
+ * under the machine's roofs: compute peaks per precision and vector width
+ * (pi) and bandwidths per level (beta).  P <= min(pi, I_x * beta_x) for
+ * every level; the roof giving the smallest bound at the run's point is the
+ * binding one.  Paper 003's extensions that counters allow tighten these:
+ * roofs scaled by a measured utilization U (U*pi, U*beta) and stall roofs
+ * (1 - stalled cycles / cycles) for the out-of-order buffers.
+ *
+ * Peaks never come from counters: they come from 'tdperf calibrate' (a
+ * per-machine cache file, docs/calibration.md) or a table value.
+ *
+ * Name prefix: td_rl_, td_peaks_.
+ */
+enum td_rl_prec { TD_RL_SP, TD_RL_DP, TD_RL_NR_PREC };
+enum td_rl_width { TD_RL_SCALAR, TD_RL_V128, TD_RL_V256, TD_RL_V512, TD_RL_NR_WIDTH };
+enum td_rl_level { TD_RL_L1, TD_RL_L2, TD_RL_L3, TD_RL_DRAM, TD_RL_NR_LEVEL };
+/* Out-of-order buffers whose "full" cycles give stall roofs (paper 003). */
+enum td_rl_buffer { TD_RL_ROB, TD_RL_RS, TD_RL_SB, TD_RL_LB, TD_RL_LFB, TD_RL_NR_BUFFER };
+/* Resources whose measured utilization scales a roof. */
+enum td_rl_resource { TD_RL_U_FP, TD_RL_U_L1, TD_RL_U_L2, TD_RL_U_L3, TD_RL_U_DRAM, TD_RL_NR_RESOURCE };
+
+/* Names used in files and JSON: "sp", "dp"; "scalar", "128", "256", "512";
+ * "L1", "L2", "L3", "DRAM"; "rob", "rs", "sb", "lb", "lfb"; "fp", "l1".. */
+const char *td_rl_prec_name(enum td_rl_prec p);
+const char *td_rl_width_name(enum td_rl_width w);
+const char *td_rl_level_name(enum td_rl_level l);
+const char *td_rl_buffer_name(enum td_rl_buffer b);
+const char *td_rl_resource_name(enum td_rl_resource r);
+
+/*
+ * One calibrated figure over several repetitions: 'value' is the best one
+ * (highest throughput, lowest latency: noise on a shared machine only ever
+ * makes a benchmark slower), 'spread' is (max - min) / median.  value is
+ * NAN when not measured (e.g. no AVX-512 on this CPU).
+ */
+struct td_measurement {
+	double value, median, min, max, spread;
+	int reps;
+};
+
+/* The machine's roofs for one thread count, as read from a calibration. */
+struct td_peaks {
+	char *source;            /* file it came from, or "table" */
+	char *cpu_key;           /* cache key, see td_peaks_cpu_key() */
+	char *cpu_name;          /* "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz" */
+	char *date;              /* ISO 8601 UTC of the measurement */
+	char *mode;              /* "default" or "quick" */
+	int threads;
+	struct td_measurement clock_ghz;                     /* core clock while measuring */
+	struct td_measurement gflops[TD_RL_NR_PREC][TD_RL_NR_WIDTH];
+	struct td_measurement load_gbs[TD_RL_NR_LEVEL];      /* GB/s = 1e9 bytes/s */
+	struct td_measurement store_gbs[TD_RL_NR_LEVEL];
+	struct td_measurement latency_ns[TD_RL_NR_LEVEL];
+	double working_set[TD_RL_NR_LEVEL];                  /* bytes per thread */
+};
+
+void td_peaks_init(struct td_peaks *p);
+void td_peaks_release(struct td_peaks *p);
+/*
+ * The cache key of a CPU: "<vendor>-<family>-<MODEL hex>-<stepping>_<name
+ * with every run of other characters than [A-Za-z0-9.] made one '-'>", e.g.
+ * "GenuineIntel-6-55-4_Intel-R-Xeon-R-Gold-6130-CPU-2.10GHz".  Caller frees.
+ */
+char *td_peaks_cpu_key(const char *vendor, int family, int model, int stepping, const char *name);
+/* $XDG_CACHE_HOME/tdperf (or ~/.cache/tdperf); caller frees. */
+char *td_peaks_cache_dir(void);
+/* The calibration file of a CPU key: td_peaks_cache_dir()/calibration-KEY.json. */
+char *td_peaks_cache_path(const char *cpu_key);
+/*
+ * Read the entry for 'threads' threads (0: the single-thread entry, else the
+ * closest count) from a calibration file.  Returns 0, or -1 with
+ * "FILE: what is wrong" in err (missing file: errno ENOENT kept).
+ */
+int td_peaks_load(const char *path, int threads, struct td_peaks *p, struct strbuf *err);
+
 #endif /* TD_METRICS_H */
