@@ -292,6 +292,9 @@ struct bench {
 	double target_s;
 	int reps;
 	int runs, disturbed;     /* repetitions kept, and how many were preempted */
+	struct work clock_work;
+	double clock[64];        /* GHz samples taken along the way */
+	size_t nr_clock;
 	struct td_cal_result *r;
 };
 
@@ -535,6 +538,35 @@ static void progress(struct bench *b, const char *what)
 		fprintf(stderr, "tdperf calibrate: %.2f s: %s\n", now_s() - t0, what);
 }
 
+/*
+ * The clock is sampled before every FP and memory measurement, not once:
+ * turbo frequency moves with what the other cores do, and FLOPs per cycle
+ * divide the best FP rate by the best clock seen over the same period.
+ */
+static void sample_clock(struct bench *b)
+{
+	if (!b->clock_work.count || b->nr_clock >= TD_ARRAY_SIZE(b->clock))
+		return;
+	run_reps(b, &b->clock_work, 1, 1, 1e-9, 0, &b->clock[b->nr_clock++]);
+}
+
+static void start_clock(struct bench *b)
+{
+	if (!td_cal_clock_supported()) {
+		add_warning(b->r, "core clock not measured on this architecture: no per-cycle figures");
+		return;
+	}
+	b->clock_work.kind = W_CLOCK;
+	size_work(b, &b->clock_work, b->target_s / 2);
+	for (int i = 0; i < 2; i++)
+		sample_clock(b);
+}
+
+static void finish_clock(struct bench *b)
+{
+	b->r->peaks.clock_ghz = b->nr_clock ? summarize(b->clock, (int)b->nr_clock, 1) : not_measured();
+}
+
 static void measure_flops(struct bench *b)
 {
 	struct td_peaks *p = &b->r->peaks;
@@ -550,6 +582,7 @@ static void measure_flops(struct bench *b)
 		for (int pr = 0; pr < TD_RL_NR_PREC; pr++) {
 			struct work wk = { .kind = W_FP, .prec = pr, .width = w };
 
+			sample_clock(b);
 			p->gflops[pr][w] = measure(b, &wk, b->reps, 1e-9);
 		}
 	}
@@ -567,6 +600,7 @@ static void measure_memory(struct bench *b, const double ws[TD_RL_NR_LEVEL])
 		if (isnan(ws[l]))
 			continue;
 		progress(b, td_rl_level_name(l));
+		sample_clock(b);
 		ld.bytes = st.bytes = ch.bytes = (size_t)ws[l];
 		p->load_gbs[l] = measure(b, &ld, b->reps, 1e-9);
 		p->store_gbs[l] = measure(b, &st, b->reps, 1e-9);
@@ -629,20 +663,6 @@ static void measure_sweep(struct bench *b, double max_ws)
 	}
 }
 
-static void measure_clock(struct bench *b)
-{
-	struct work w = { .kind = W_CLOCK };
-	double v[64];
-
-	if (!td_cal_clock_supported()) {
-		b->r->peaks.clock_ghz = not_measured();
-		add_warning(b->r, "core clock not measured on this architecture: no per-cycle figures");
-		return;
-	}
-	size_work(b, &w, b->target_s);
-	run_reps(b, &w, 1, b->reps, 1e-9, 0, v);
-	b->r->peaks.clock_ghz = summarize(v, b->reps, 1);
-}
 
 static double load_average(void)
 {
@@ -732,11 +752,13 @@ int td_calibrate(const struct td_cal_opts *opts, struct td_cal_result *r, struct
 	r->peaks.mode = xstrdup(opts->quick ? "quick" : "default");
 	r->peaks.date = utc_now();
 	progress(&b, "clock");
-	measure_clock(&b);
+	start_clock(&b);
 	measure_flops(&b);
 	measure_memory(&b, ws);
 	if (!opts->quick)
 		measure_sweep(&b, ws[TD_RL_DRAM]);
+	sample_clock(&b);
+	finish_clock(&b);
 	progress(&b, "done");
 	if (b.disturbed)
 		add_warning(r, "%d of %d repetitions ran while a benchmark thread was preempted, even after "
