@@ -75,6 +75,7 @@ struct td_threads {
 	size_t index_size;       /* power of two */
 	uint64_t first, last;    /* first and last timestamp seen */
 	unsigned long nr_missing_state; /* switch-outs without a recorded state */
+	int have_switch_in;      /* PERF_RECORD_SWITCH "in" records were given */
 };
 
 static const char *const comp_ids[TD_TC_NR] = {
@@ -118,6 +119,8 @@ void td_threads_add(struct td_threads *b, const struct td_sched_event *ev)
 	e = &b->ev[b->nr_ev++];
 	*e = *ev;
 	e->comm = ev->comm ? xstrdup(ev->comm) : NULL;
+	if (ev->kind == TD_SCHED_SWITCH_IN)
+		b->have_switch_in = 1;
 }
 
 static size_t hash_tid(int tid, size_t size)
@@ -299,7 +302,13 @@ static void on_switch(struct td_threads *b, const struct td_sched_event *e)
 			b->nr_missing_state++;
 		move(prev, state_after_switch_out(e->prev_state), e->time, -1);
 	}
-	if (e->next_tid > 0) {
+	/*
+	 * With switch records, the switch-in is the record (written once the
+	 * thread is on the CPU); sched_switch's next_pid fires a few
+	 * microseconds earlier, before the context switch itself.  Use it
+	 * only when there are no switch records (system-wide recordings).
+	 */
+	if (e->next_tid > 0 && !b->have_switch_in) {
 		/*
 		 * In a per-task recording only the workload's own threads are
 		 * worth tracking; an unknown next task (another program, a
