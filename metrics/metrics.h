@@ -185,48 +185,48 @@ void td_tree_result_release(struct td_tree_result *r);
  * with event sequences built by hand (tests/unit/test_threads.c) and fed
  * from any source: the perf.data reader (report/threads-load.c), or a test.
  *
- * Name prefix: td_threads_, td_sched_.
+ * Name prefix: td_threads_, td_thread_, TD_TEV_ (event kinds), TD_TC_ (components).
  */
 #include <stdint.h>
 
 /* What happened, as far as the thread analysis cares. */
-enum td_sched_kind {
-	TD_SCHED_SWITCH,     /* sched:sched_switch: prev_tid leaves its CPU in
+enum td_thread_event_kind {
+	TD_TEV_SWITCH,     /* sched:sched_switch: prev_tid leaves its CPU in
 	                        prev_state, next_tid enters it */
-	TD_SCHED_SWITCH_IN,  /* PERF_RECORD_SWITCH "in": tid enters a CPU
+	TD_TEV_SWITCH_IN,  /* PERF_RECORD_SWITCH "in": tid enters a CPU
 	                        (per-task recordings see no switch-ins otherwise) */
-	TD_SCHED_SWITCH_OUT, /* PERF_RECORD_SWITCH "out": tid leaves; 'preempt'
+	TD_TEV_SWITCH_OUT, /* PERF_RECORD_SWITCH "out": tid leaves; 'preempt'
 	                        set when it was still runnable */
-	TD_SCHED_WAKEUP,     /* sched_waking / sched_wakeup / sched_wakeup_new:
+	TD_TEV_WAKEUP,     /* sched_waking / sched_wakeup / sched_wakeup_new:
 	                        the current task (pid/tid) wakes target_tid */
-	TD_SCHED_FORK,       /* sched_process_fork or PERF_RECORD_FORK: the
+	TD_TEV_FORK,       /* sched_process_fork or PERF_RECORD_FORK: the
 	                        current task creates target_tid (target_pid when
 	                        known, else -1), named 'comm' */
-	TD_SCHED_EXIT,       /* sched_process_exit or PERF_RECORD_EXIT: tid ends */
-	TD_SCHED_COMM,       /* PERF_RECORD_COMM: tid is now called 'comm' */
+	TD_TEV_EXIT,       /* sched_process_exit or PERF_RECORD_EXIT: tid ends */
+	TD_TEV_COMM,       /* PERF_RECORD_COMM: tid is now called 'comm' */
 };
 
 /*
  * One event.  pid/tid name the task that was current on the CPU when the
  * event was recorded (the sample's PERF_SAMPLE_TID: pid is the process,
- * tid the thread); for TD_SCHED_COMM they name the renamed thread.
+ * tid the thread); for TD_TEV_COMM they name the renamed thread.
  * -1 means unknown; tid 0 is the idle task and is never a workload thread.
  */
-struct td_sched_event {
-	enum td_sched_kind kind;
+struct td_thread_event {
+	enum td_thread_event_kind kind;
 	uint64_t time;       /* ns, perf clock; 0 = unknown (synthesized records) */
 	int cpu;             /* -1 unknown */
 	int pid, tid;        /* current task */
-	int prev_tid, next_tid; /* TD_SCHED_SWITCH */
-	char prev_state;     /* TD_SCHED_SWITCH: 'R' (preempted), 'S' (sleeping),
+	int prev_tid, next_tid; /* TD_TEV_SWITCH */
+	char prev_state;     /* TD_TEV_SWITCH: 'R' (preempted), 'S' (sleeping),
 	                        'D' (uninterruptible), 'X'/'Z' (dead), 'T', 'I',
 	                        'P', ... as perf script prints it; '?' unknown */
-	int preempt;         /* TD_SCHED_SWITCH_OUT */
-	int target_tid;      /* TD_SCHED_WAKEUP: woken; TD_SCHED_FORK: created */
-	int target_pid;      /* TD_SCHED_FORK: process of the new task, -1 unknown */
-	int wakeup_new;      /* TD_SCHED_WAKEUP from sched_wakeup_new */
-	int exec;            /* TD_SCHED_COMM caused by exec() */
-	const char *comm;    /* TD_SCHED_FORK, TD_SCHED_COMM (copied) */
+	int preempt;         /* TD_TEV_SWITCH_OUT */
+	int target_tid;      /* TD_TEV_WAKEUP: woken; TD_TEV_FORK: created */
+	int target_pid;      /* TD_TEV_FORK: process of the new task, -1 unknown */
+	int wakeup_new;      /* TD_TEV_WAKEUP from sched_wakeup_new */
+	int exec;            /* TD_TEV_COMM caused by exec() */
+	const char *comm;    /* TD_TEV_FORK, TD_TEV_COMM (copied) */
 };
 
 /*
@@ -295,7 +295,7 @@ struct td_threads_result {
 struct td_threads;
 struct td_threads *td_threads_new(void);
 /* Feed one event; any order (they are sorted by time in td_threads_finish). */
-void td_threads_add(struct td_threads *b, const struct td_sched_event *ev);
+void td_threads_add(struct td_threads *b, const struct td_thread_event *ev);
 /* Replay the events, build the stacks into out and free the builder. */
 void td_threads_finish(struct td_threads *b, struct td_threads_result *out);
 void td_threads_result_release(struct td_threads_result *r);

@@ -24,7 +24,7 @@
  * their life in sync (typically a main thread waiting in pthread_join) are
  * shown but left out of the aggregate and of the region.
  *
- * The module is written against struct td_sched_event (metrics.h), not
+ * The module is written against struct td_thread_event (metrics.h), not
  * against perf.data, so that tests/unit/test_threads.c can drive it with
  * event sequences built by hand; report/threads-load.c feeds it from the
  * perf.data reader.
@@ -66,7 +66,7 @@ struct tstate {
 };
 
 struct td_threads {
-	struct td_sched_event *ev;
+	struct td_thread_event *ev;
 	size_t nr_ev, alloc_ev;
 	/* threads, found by tid through an open-addressing index */
 	struct tstate *th;
@@ -111,15 +111,15 @@ struct td_threads *td_threads_new(void)
 	return b;
 }
 
-void td_threads_add(struct td_threads *b, const struct td_sched_event *ev)
+void td_threads_add(struct td_threads *b, const struct td_thread_event *ev)
 {
-	struct td_sched_event *e;
+	struct td_thread_event *e;
 
 	TD_GROW(b->ev, b->alloc_ev, b->nr_ev + 1);
 	e = &b->ev[b->nr_ev++];
 	*e = *ev;
 	e->comm = ev->comm ? xstrdup(ev->comm) : NULL;
-	if (ev->kind == TD_SCHED_SWITCH_IN)
+	if (ev->kind == TD_TEV_SWITCH_IN)
 		b->have_switch_in = 1;
 }
 
@@ -291,7 +291,7 @@ static enum thread_state state_after_switch_out(char state)
 	}
 }
 
-static void on_switch(struct td_threads *b, const struct td_sched_event *e)
+static void on_switch(struct td_threads *b, const struct td_thread_event *e)
 {
 	struct tstate *prev = current_task(b, e->pid, e->prev_tid > 0 ? e->prev_tid : e->tid,
 					   e->time);
@@ -330,7 +330,7 @@ static void on_switch(struct td_threads *b, const struct td_sched_event *e)
  * threads that are not asleep (the second of sched_waking + sched_wakeup,
  * or a wakeup racing with the switch-out) change nothing.
  */
-static void on_wakeup(struct td_threads *b, const struct td_sched_event *e)
+static void on_wakeup(struct td_threads *b, const struct td_thread_event *e)
 {
 	struct tstate *waker = current_task(b, e->pid, e->tid, e->time);
 	struct tstate *t = thread(b, e->target_tid, 0);
@@ -356,17 +356,17 @@ static void on_wakeup(struct td_threads *b, const struct td_sched_event *e)
 	move(t, ST_RUNNABLE, e->time, comp);
 }
 
-static void replay(struct td_threads *b, const struct td_sched_event *e)
+static void replay(struct td_threads *b, const struct td_thread_event *e)
 {
 	struct tstate *t;
 
-	if (!e->time && e->kind != TD_SCHED_COMM && e->kind != TD_SCHED_FORK)
+	if (!e->time && e->kind != TD_TEV_COMM && e->kind != TD_TEV_FORK)
 		return; /* synthesized or untimed: says nothing about when */
 	switch (e->kind) {
-	case TD_SCHED_SWITCH:
+	case TD_TEV_SWITCH:
 		on_switch(b, e);
 		break;
-	case TD_SCHED_SWITCH_IN:
+	case TD_TEV_SWITCH_IN:
 		if (e->tid <= 0)
 			break;
 		t = thread(b, e->tid, 1);
@@ -376,7 +376,7 @@ static void replay(struct td_threads *b, const struct td_sched_event *e)
 		if (move(t, ST_RUNNING, e->time, -1))
 			t->nr_switch_in++;
 		break;
-	case TD_SCHED_SWITCH_OUT:
+	case TD_TEV_SWITCH_OUT:
 		/*
 		 * perf writes the record just after the sched_switch
 		 * tracepoint, which has already taken the thread off the CPU
@@ -391,10 +391,10 @@ static void replay(struct td_threads *b, const struct td_sched_event *e)
 		t = current_task(b, e->pid, e->tid, e->time);
 		move(t, e->preempt ? ST_RUNNABLE : ST_SLEEP_ANY, e->time, -1);
 		break;
-	case TD_SCHED_WAKEUP:
+	case TD_TEV_WAKEUP:
 		on_wakeup(b, e);
 		break;
-	case TD_SCHED_FORK:
+	case TD_TEV_FORK:
 		if (e->time)
 			current_task(b, e->pid, e->tid, e->time);
 		if (e->target_tid <= 0)
@@ -406,14 +406,14 @@ static void replay(struct td_threads *b, const struct td_sched_event *e)
 		if (t->state == ST_UNSEEN && e->time)
 			move(t, ST_RUNNABLE, e->time, -1); /* until its first switch-in */
 		break;
-	case TD_SCHED_EXIT:
+	case TD_TEV_EXIT:
 		t = current_task(b, e->pid, e->tid, e->time);
 		if (t) {
 			t->exit_time = e->time;
 			move(t, ST_DEAD, e->time, -1);
 		}
 		break;
-	case TD_SCHED_COMM:
+	case TD_TEV_COMM:
 		if (e->tid <= 0)
 			break;
 		if (e->time) {
@@ -432,8 +432,8 @@ static void replay(struct td_threads *b, const struct td_sched_event *e)
 /* Sort events by time; events at the same time keep their input order. */
 static int cmp_event(const void *a, const void *b)
 {
-	const struct td_sched_event *x = *(const struct td_sched_event *const *)a;
-	const struct td_sched_event *y = *(const struct td_sched_event *const *)b;
+	const struct td_thread_event *x = *(const struct td_thread_event *const *)a;
+	const struct td_thread_event *y = *(const struct td_thread_event *const *)b;
 
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
@@ -637,7 +637,7 @@ static void add_notes(struct td_threads *b, struct td_threads_result *r)
 
 void td_threads_finish(struct td_threads *b, struct td_threads_result *r)
 {
-	struct td_sched_event **order;
+	struct td_thread_event **order;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));

@@ -1,7 +1,7 @@
 /*
  * Feeding the thread analysis (metrics/threads.c) from a perf.data file:
  * sched tracepoints and PERF_RECORD_SWITCH/COMM/FORK/EXIT records, read
- * with our perf.data reader (parse/parse.h), become struct td_sched_event.
+ * with our perf.data reader (parse/parse.h), become struct td_thread_event.
  *
  * What is used, and why:
  *   sched:sched_switch      prev_state tells preempted (R) from sleeping (S)
@@ -113,9 +113,9 @@ static int tp_int(const struct td_pd_sample *s, const char *name)
 	return (int)v;
 }
 
-static struct td_sched_event base_event(enum td_sched_kind kind, const struct td_pd_sample *s)
+static struct td_thread_event base_event(enum td_thread_event_kind kind, const struct td_pd_sample *s)
 {
-	struct td_sched_event e;
+	struct td_thread_event e;
 
 	memset(&e, 0, sizeof(e));
 	e.kind = kind;
@@ -130,12 +130,12 @@ static struct td_sched_event base_event(enum td_sched_kind kind, const struct td
 
 static void feed_tracepoint(struct feeder *f, enum tp_kind kind, const struct td_pd_sample *s)
 {
-	struct td_sched_event e;
+	struct td_thread_event e;
 
 	f->nr_sched++;
 	switch (kind) {
 	case TP_SWITCH:
-		e = base_event(TD_SCHED_SWITCH, s);
+		e = base_event(TD_TEV_SWITCH, s);
 		e.prev_tid = tp_int(s, "prev_pid");
 		e.next_tid = tp_int(s, "next_pid");
 		e.prev_state = prev_state_letter(f, s);
@@ -145,19 +145,19 @@ static void feed_tracepoint(struct feeder *f, enum tp_kind kind, const struct td
 	case TP_WAKEUP_NEW:
 		if (kind == TP_WAKEUP && f->have_waking)
 			return; /* the waking event already told, from the right context */
-		e = base_event(TD_SCHED_WAKEUP, s);
+		e = base_event(TD_TEV_WAKEUP, s);
 		e.target_tid = tp_int(s, "pid");
 		e.wakeup_new = kind == TP_WAKEUP_NEW;
 		break;
 	case TP_FORK:
-		e = base_event(TD_SCHED_FORK, s);
+		e = base_event(TD_TEV_FORK, s);
 		e.target_tid = tp_int(s, "child_pid");
 		strbuf_reset(&f->tmp);
 		if (td_pd_tp_str(s, "child_comm", &f->tmp) == 0)
 			e.comm = f->tmp.buf;
 		break;
 	case TP_EXIT:
-		e = base_event(TD_SCHED_EXIT, s);
+		e = base_event(TD_TEV_EXIT, s);
 		break;
 	default:
 		return;
@@ -167,7 +167,7 @@ static void feed_tracepoint(struct feeder *f, enum tp_kind kind, const struct td
 
 static void feed_record(struct feeder *f, const struct td_pd_record *r)
 {
-	struct td_sched_event e;
+	struct td_thread_event e;
 	struct td_pd_sample none;
 	const struct td_pd_sample *s;
 
@@ -179,18 +179,18 @@ static void feed_record(struct feeder *f, const struct td_pd_record *r)
 		return;
 	case TD_PD_SWITCH:
 		f->have_switch_records = 1;
-		e = base_event((r->misc & MISC_SWITCH_OUT) ? TD_SCHED_SWITCH_OUT : TD_SCHED_SWITCH_IN, s);
+		e = base_event((r->misc & MISC_SWITCH_OUT) ? TD_TEV_SWITCH_OUT : TD_TEV_SWITCH_IN, s);
 		e.preempt = !!(r->misc & MISC_SWITCH_OUT_PREEMPT);
 		break;
 	case TD_PD_COMM:
-		e = base_event(TD_SCHED_COMM, s);
+		e = base_event(TD_TEV_COMM, s);
 		e.pid = (int)r->u.comm.pid;
 		e.tid = (int)r->u.comm.tid;
 		e.exec = r->u.comm.exec;
 		e.comm = r->u.comm.comm;
 		break;
 	case TD_PD_FORK:
-		e = base_event(TD_SCHED_FORK, s);
+		e = base_event(TD_TEV_FORK, s);
 		e.time = r->u.fork.time;
 		e.pid = (int)r->u.fork.ppid;
 		e.tid = (int)r->u.fork.ptid;

@@ -1,7 +1,7 @@
 /*
  * Unit tests for metrics/threads.c: per-thread stacks from scheduler
  * events.  Every test builds an event sequence by hand, in the shape the
- * perf.data feeder produces (struct td_sched_event, metrics.h), with times
+ * perf.data feeder produces (struct td_thread_event, metrics.h), with times
  * in whole milliseconds so that the expected components can be worked out
  * on paper; each test states that arithmetic in its comments.
  */
@@ -17,9 +17,9 @@
 
 #define MS 1000000ull
 
-static struct td_sched_event ev(enum td_sched_kind kind, uint64_t ms, int pid, int tid)
+static struct td_thread_event ev(enum td_thread_event_kind kind, uint64_t ms, int pid, int tid)
 {
-	struct td_sched_event e;
+	struct td_thread_event e;
 
 	memset(&e, 0, sizeof(e));
 	e.kind = kind;
@@ -34,7 +34,7 @@ static struct td_sched_event ev(enum td_sched_kind kind, uint64_t ms, int pid, i
 
 static void exec_comm(struct td_threads *b, uint64_t ms, int pid, const char *comm)
 {
-	struct td_sched_event e = ev(TD_SCHED_COMM, ms, pid, pid);
+	struct td_thread_event e = ev(TD_TEV_COMM, ms, pid, pid);
 
 	e.exec = 1;
 	e.comm = comm;
@@ -44,7 +44,7 @@ static void exec_comm(struct td_threads *b, uint64_t ms, int pid, const char *co
 /* tid (of pid) switched out in 'state' by a sched_switch tracepoint to next. */
 static void switch_out(struct td_threads *b, uint64_t ms, int pid, int tid, char state, int next)
 {
-	struct td_sched_event e = ev(TD_SCHED_SWITCH, ms, pid, tid);
+	struct td_thread_event e = ev(TD_TEV_SWITCH, ms, pid, tid);
 
 	e.prev_tid = tid;
 	e.prev_state = state;
@@ -54,14 +54,14 @@ static void switch_out(struct td_threads *b, uint64_t ms, int pid, int tid, char
 
 static void switch_in(struct td_threads *b, uint64_t ms, int pid, int tid)
 {
-	struct td_sched_event e = ev(TD_SCHED_SWITCH_IN, ms, pid, tid);
+	struct td_thread_event e = ev(TD_TEV_SWITCH_IN, ms, pid, tid);
 
 	td_threads_add(b, &e);
 }
 
 static void wake(struct td_threads *b, uint64_t ms, int pid, int tid, int target)
 {
-	struct td_sched_event e = ev(TD_SCHED_WAKEUP, ms, pid, tid);
+	struct td_thread_event e = ev(TD_TEV_WAKEUP, ms, pid, tid);
 
 	e.target_tid = target;
 	td_threads_add(b, &e);
@@ -70,7 +70,7 @@ static void wake(struct td_threads *b, uint64_t ms, int pid, int tid, int target
 static void fork_thread(struct td_threads *b, uint64_t ms, int pid, int tid, int child,
 			const char *comm)
 {
-	struct td_sched_event e = ev(TD_SCHED_FORK, ms, pid, tid);
+	struct td_thread_event e = ev(TD_TEV_FORK, ms, pid, tid);
 
 	e.target_tid = child;
 	e.target_pid = pid;
@@ -80,7 +80,7 @@ static void fork_thread(struct td_threads *b, uint64_t ms, int pid, int tid, int
 
 static void exit_thread(struct td_threads *b, uint64_t ms, int pid, int tid)
 {
-	struct td_sched_event e = ev(TD_SCHED_EXIT, ms, pid, tid);
+	struct td_thread_event e = ev(TD_TEV_EXIT, ms, pid, tid);
 
 	td_threads_add(b, &e);
 }
@@ -389,14 +389,14 @@ static void switch_out_records_without_state(void **state)
 {
 	struct td_threads *b = td_threads_new();
 	struct td_threads_result r;
-	struct td_sched_event e;
+	struct td_thread_event e;
 
 	exec_comm(b, 1, 100, "app");
-	e = ev(TD_SCHED_SWITCH_OUT, 2, 100, 100);
+	e = ev(TD_TEV_SWITCH_OUT, 2, 100, 100);
 	e.preempt = 1;
 	td_threads_add(b, &e);
 	switch_in(b, 3, 100, 100);
-	e = ev(TD_SCHED_SWITCH_OUT, 4, 100, 100);
+	e = ev(TD_TEV_SWITCH_OUT, 4, 100, 100);
 	td_threads_add(b, &e);
 	switch_in(b, 7, 100, 100);
 	exit_thread(b, 8, 100, 100);
@@ -416,13 +416,13 @@ static void switch_out_record_after_the_tracepoint_changes_nothing(void **state)
 {
 	struct td_threads *b = td_threads_new();
 	struct td_threads_result r;
-	struct td_sched_event e;
+	struct td_thread_event e;
 
 	exec_comm(b, 1, 100, "app");
 	fork_thread(b, 1, 100, 100, 101, "app");
 	switch_in(b, 1, 100, 101);
 	switch_out(b, 2, 100, 100, 'S', 0);
-	e = ev(TD_SCHED_SWITCH_OUT, 2, 100, 100);
+	e = ev(TD_TEV_SWITCH_OUT, 2, 100, 100);
 	td_threads_add(b, &e);
 	wake(b, 6, 100, 101, 100);
 	switch_in(b, 7, 100, 100);
