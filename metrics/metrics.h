@@ -378,4 +378,78 @@ char *td_peaks_cache_path(const char *cpu_key);
  */
 int td_peaks_load(const char *path, int threads, struct td_peaks *p, struct strbuf *err);
 
+/* ---- the analysis (metrics/roofline.c) ---- */
+
+/* What a run (or one interval) gives the roofline; names in td_rl_qty_name(). */
+enum td_rl_qty {
+	TD_RL_Q_SECONDS,      /* "seconds": wall time */
+	TD_RL_Q_CYCLES,       /* "cycles": core cycles (stall fractions) */
+	TD_RL_Q_FLOPS,        /* "flops": all FP operations, when not split */
+	TD_RL_Q_FLOPS_SPLIT,  /* "flops_sp_scalar" .. "flops_dp_512": 8 of them, */
+	TD_RL_Q_BYTES = TD_RL_Q_FLOPS_SPLIT + TD_RL_NR_PREC * TD_RL_NR_WIDTH, /* index prec * 4 + width */
+	TD_RL_Q_STALL = TD_RL_Q_BYTES + TD_RL_NR_LEVEL,     /* "bytes_l1" .. "bytes_dram" */
+	TD_RL_Q_UTIL = TD_RL_Q_STALL + TD_RL_NR_BUFFER,     /* "stall_rob" .. "stall_lfb": cycles full */
+	TD_RL_NR_QTY = TD_RL_Q_UTIL + TD_RL_NR_RESOURCE,    /* "util_fp" .. "util_dram": 0..1 */
+};
+#define TD_RL_Q_FLOPS_PW(p, w) (TD_RL_Q_FLOPS_SPLIT + (p) * TD_RL_NR_WIDTH + (w))
+/* "seconds", "flops_dp_512", "bytes_l2", "stall_rob", "util_dram", ... */
+const char *td_rl_qty_name(enum td_rl_qty q);
+/* The quantity of a name, -1 when unknown. */
+int td_rl_qty_lookup(const char *name);
+
+struct td_rl_input {
+	double v[TD_RL_NR_QTY];        /* NAN = not measured */
+	const char *note[TD_RL_NR_QTY]; /* approximation made by the formula used, or NULL */
+};
+void td_rl_input_init(struct td_rl_input *in);
+
+enum td_rl_roof_kind {
+	TD_RL_ROOF_COMPUTE,  /* horizontal: GFLOP/s */
+	TD_RL_ROOF_MEMORY,   /* diagonal: GB/s times intensity */
+	TD_RL_ROOF_UTIL,     /* a roof scaled by a measured utilization (paper 003) */
+	TD_RL_ROOF_STALL,    /* the roofline scaled by 1 - cycles a buffer was full / cycles */
+};
+const char *td_rl_roof_kind_name(enum td_rl_roof_kind k); /* "compute", "memory", "utilization", "stall" */
+
+struct td_rl_roof {
+	char *id;            /* "fp_dp_512", "fp_mix", "bw_L2", "util_dram", "stall_rob" */
+	char *label;         /* "L2 bandwidth 113.5 GB/s" */
+	enum td_rl_roof_kind kind;
+	int level;           /* memory level (memory roofs, level utilizations), else -1 */
+	double peak;         /* the line: GFLOP/s (compute) or GB/s (memory) before scaling */
+	double scale;        /* utilization or stall factor applied (1 for the original roofs) */
+	double bound;        /* GFLOP/s this roof allows at the run's point; INFINITY when it does
+	                        not constrain (no traffic), NAN when not computable */
+	int classic;         /* one of the roofs of the original model that decide 'binding' */
+	int reference;       /* drawn for reference only (peaks of other precisions/widths) */
+	int violated;        /* bound < measured performance: its approximation does not hold */
+	char *note;          /* approximation or reason, or NULL */
+};
+
+struct td_rl_result {
+	double gflops;       /* measured performance, NAN with 'reason' when not computable */
+	double flops, seconds;
+	double intensity[TD_RL_NR_LEVEL]; /* FLOP/byte per level, NAN when traffic not counted */
+	double attainable;   /* min over the classic roofs at the point (GFLOP/s) */
+	double efficiency;   /* gflops / attainable */
+	int binding;         /* index in roofs of the binding classic roof, -1 none */
+	int tightest;        /* index of the lowest roof of any kind not violated, -1 none */
+	struct td_rl_roof *roofs;
+	size_t nr_roofs;
+	char **notes;        /* every approximation made, one sentence each */
+	size_t nr_notes;
+	char *reason;        /* why there is no point, when gflops is NAN */
+};
+
+/*
+ * Place a run on the roofline of 'peaks' (docs/roofline.md): its
+ * performance and intensities, the roofs (per precision and width, per
+ * level, utilization and stall roofs where the input has them), the
+ * binding roof and the tightest one.  Always fills out (release it);
+ * returns 0 when there is a point, -1 when not (out->reason says why).
+ */
+int td_rl_analyze(const struct td_peaks *peaks, const struct td_rl_input *in,
+		  struct td_rl_result *out);
+void td_rl_result_release(struct td_rl_result *r);
+
 #endif /* TD_METRICS_H */
