@@ -52,19 +52,54 @@ check_levels() {
 }
 
 # Other work on the machine (make check -j, other users) slows benchmarks
-# down at random; a calibration is taken as this machine's when one of
-# three attempts passes every check (each attempt is shown in the log).
-test_expect_success 'calibrate --quick gives plausible figures (best of 3 attempts)' '
-	for attempt in 1 2 3; do
-		rm -rf cache &&
-		"$TDPERF" calibrate --quick >out 2>err || exit 1
-		echo "attempt $attempt:"
-		if check_flops_bounds && check_sp_dp && check_levels; then
-			exit 0
-		fi
-	done
-	exit 1
+# down at random.  A calibration is judged on the first of three attempts
+# that passes every check (each attempt is in the log).  When none does and
+# every attempt said its benchmark threads were preempted (thread CPU time
+# well below wall time, even after retries), the machine is too busy for
+# any verdict: the checks are skipped saying so, instead of failing on
+# noise.  On a quiet machine a wrong calibration fails them.
+busy=0 plausible=0
+for attempt in 1 2 3; do
+	rm -rf cache
+	"$TDPERF" calibrate --quick >out 2>err || break
+	echo "# attempt $attempt:"
+	(check_flops_bounds && check_sp_dp && check_levels) >checks.log 2>&1
+	status=$?
+	sed "s/^/# /" checks.log
+	if [ $status = 0 ]; then
+		plausible=1
+		break
+	fi
+	if grep -q "repetitions ran while a benchmark thread was preempted" out; then
+		busy=$((busy + 1))
+	fi
+done >attempts.log 2>&1
+cat attempts.log
+
+test_expect_success 'calibrate --quick runs and saves a calibration' '
+	test -f out && ls cache/tdperf/calibration-*.json
 '
+
+if [ $plausible = 0 ] && [ $busy = 3 ]; then
+	for t in 'the figures are plausible' 'double-precision FLOPs per cycle are within the ISA bounds' \
+		 'single precision does twice the FLOPs of double at each vector width' \
+		 'load bandwidth falls and latency rises from L1 to DRAM'; do
+		test_skip "$t" "machine too busy: all 3 calibrations were preempted ($(uptime | sed "s/.*load/load/"))"
+	done
+else
+	test_expect_success 'the figures are plausible (first of 3 attempts passing all checks)' '
+		test $plausible = 1
+	'
+	test_expect_success 'double-precision FLOPs per cycle are within the ISA bounds' '
+		check_flops_bounds
+	'
+	test_expect_success 'single precision does twice the FLOPs of double at each vector width' '
+		check_sp_dp
+	'
+	test_expect_success 'load bandwidth falls and latency rises from L1 to DRAM' '
+		check_levels
+	'
+fi
 
 test_expect_success 'it is saved per CPU model under XDG_CACHE_HOME' '
 	ls cache/tdperf/calibration-*.json >files &&
@@ -83,18 +118,6 @@ test_expect_success 'the file says what CPU, when, how and how repeatable' '
 	test -n "$(cal ".entries[0].memory_method")" &&
 	test "$(cal "[.entries[0].flops[].gflops.reps] | min")" -ge 3 &&
 	test "$(cal "[.entries[0].memory[].load_gbs.spread] | map(select(. == null)) | length")" = 0
-'
-
-test_expect_success 'double-precision FLOPs per cycle are within the ISA bounds' '
-	check_flops_bounds
-'
-
-test_expect_success 'single precision does twice the FLOPs of double at each vector width' '
-	check_sp_dp
-'
-
-test_expect_success 'load bandwidth falls and latency rises from L1 to DRAM' '
-	check_levels
 '
 
 test_expect_success 'DRAM working set is larger than the last-level cache' '
@@ -117,25 +140,38 @@ test_expect_success '--format json prints the calibration document' '
 
 # Repeatability: another quick run agrees with the first within 35 % on the
 # DP peak at the widest width and on L1 and DRAM load bandwidth.  Measured
-# between runs on this 2-core VM when quiet: a few % (see the roofline
-# report); the margin and the three attempts cover a machine shared with
-# other work.
-test_expect_success 'another run agrees within 35 % (stated tolerance, best of 3)' '
-	for attempt in 1 2 3; do
-		"$TDPERF" calibrate --quick --no-save --format json >again.json || exit 1
-		echo "attempt $attempt:"
-		agree=1
-		for q in "[.entries[0].flops[] | select(.precision == \"dp\")] | last | .gflops.value" \
-			 ".entries[0].memory[] | select(.level == \"L1\") | .load_gbs.value" \
-			 ".entries[0].memory[] | select(.level == \"DRAM\") | .load_gbs.value"; do
-			a=$(cal "$q") b=$(jq -r "$q" again.json)
-			echo "$q: $a vs $b"
-			awk -v a="$a" -v b="$b" "BEGIN { r = a / b; exit !(r > 1 / 1.35 && r < 1.35) }" || agree=0
-		done
-		[ $agree = 1 ] && exit 0
+# between runs on this 2-core VM when quiet: a few % (see bench/
+# calibrate-repeat.sh); the margin and the three attempts cover a machine
+# shared with other work, and a machine too busy to measure (every attempt
+# preempted) skips the verdict as above.
+agree=0 busy=0
+for attempt in 1 2 3; do
+	"$TDPERF" calibrate --quick --no-save --format json >again.json || break
+	echo "# attempt $attempt:"
+	ok=1
+	for q in "[.entries[0].flops[] | select(.precision == \"dp\")] | last | .gflops.value" \
+		 ".entries[0].memory[] | select(.level == \"L1\") | .load_gbs.value" \
+		 ".entries[0].memory[] | select(.level == \"DRAM\") | .load_gbs.value"; do
+		a=$(cal "$q") b=$(jq -r "$q" again.json)
+		echo "# $q: $a vs $b"
+		awk -v a="$a" -v b="$b" "BEGIN { r = a / b; exit !(r > 1 / 1.35 && r < 1.35) }" || ok=0
 	done
-	exit 1
-'
+	if [ $ok = 1 ]; then
+		agree=1
+		break
+	fi
+	if jq -r ".entries[0].warnings[]" again.json | grep -q "preempted"; then
+		busy=$((busy + 1))
+	fi
+done >repeat.log 2>&1
+cat repeat.log
+if [ $agree = 0 ] && [ $busy = 3 ]; then
+	test_skip 'another run agrees within 35 %' "machine too busy: all 3 runs were preempted"
+else
+	test_expect_success 'another run agrees within 35 % (stated tolerance, first of 3 attempts)' '
+		test $agree = 1
+	'
+fi
 
 test_expect_success '--threads 2 adds an entry and keeps the single-thread one' '
 	"$TDPERF" calibrate --quick --threads 2 >out2 &&
