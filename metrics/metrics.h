@@ -5,7 +5,7 @@
  *    evaluated many times.  Names (events, #literals, other metrics) are
  *    resolved through a caller-supplied lookup, so the evaluator knows
  *    nothing about where counts come from.
- *  - td_table: one microarchitecture's formula table (metrics/tables/*.json,
+ *  - td_table: one microarchitecture's formula table (metrics/tables/NAME.json,
  *    format in docs/tables.md): identification, pipeline width, counter
  *    resources, event encodings, Top-Down nodes and info metrics.
  *  - td_tree: evaluation of a table's Top-Down tree on one set of counts:
@@ -68,6 +68,17 @@ void td_expr_print(const struct td_expr *e, struct strbuf *sb);
 
 struct td_table;
 
+/*
+ * One way to compute a metric.  A metric lists one or more; the evaluator
+ * uses the first whose names can all be looked up (docs/tables.md).
+ */
+struct td_formula {
+	const char *text;        /* MetricExpr dialect */
+	const struct td_expr *expr;
+	int approximate;         /* drops a term of the exact definition */
+	const char *note;        /* where it comes from / what differs, or NULL */
+};
+
 /* One Top-Down node (level >= 1) or info metric (level 0). */
 struct td_metric {
 	const char *id;          /* canonical id: "frontend_bound", "l1_bound", "ipc" */
@@ -82,8 +93,11 @@ struct td_metric {
 	const char *locate_with; /* precise events to sample it by, or NULL */
 	const char *groups;      /* ';'-separated metric groups, or NULL */
 	int is_fraction;         /* value is a fraction of its domain (tree nodes) */
-	const struct td_expr *expr;
+	const struct td_expr *expr;           /* == formulas[0].expr */
 	const struct td_expr *threshold_expr;
+	const struct td_formula *formulas;    /* formulas[0] is 'formula' */
+	size_t nr_formulas;
+	const char *domain;      /* tree nodes: "slots", "clocks", ...; else NULL */
 };
 
 /* Counter placement of one event. */
@@ -105,6 +119,13 @@ struct td_event {
 	int taken_alone;         /* must be alone in its group */
 	int group_leader;        /* must lead its group (slots) */
 	const char *description;
+	/* raw encoding (0 / NULL when not applicable) */
+	unsigned event_code, umask, cmask;
+	int inv, edge, any;
+	const char *msr;         /* "0x1a6" ... or NULL */
+	const char *msr_value;
+	int retire_latency;      /* a ":retire_latency" input (sampled, not counted) */
+	double default_value;    /* retire latency default; NAN when none */
 };
 
 struct td_table_info {
@@ -118,6 +139,8 @@ struct td_table_info {
 	int gp_counters_smt;     /* ... with SMT on */
 	int fixed_counters;
 	const char *source;      /* where the formulas came from, with version */
+	const char *pmu;         /* "cpu", "cpu_core", "cpu_atom" */
+	const char *missing;     /* what this PMU cannot measure, or NULL */
 };
 
 /* Load a table file; NULL with "FILE: what is wrong" in err. */
@@ -130,6 +153,38 @@ void td_table_free(struct td_table *t);
  * The result is owned by the library (cached); do not free.
  */
 const struct td_table *td_table_find(const char *cpu, struct strbuf *err);
+/*
+ * Same for hybrid parts: core_type "core" (P-core) or "atom" (E-core)
+ * picks among the tables matching cpu; NULL behaves as td_table_find.
+ * cpu may also carry the PMU as "alderlake/cpu_atom".
+ */
+const struct td_table *td_table_find_core(const char *cpu, const char *core_type,
+					  struct strbuf *err);
+/* Does the table's CPUID pattern list match this CPUID string? */
+int td_table_matches_cpuid(const struct td_table *t, const char *cpuid);
+/* Per-microarchitecture facts merged from an extra file ("params"). */
+double td_table_param(const struct td_table *t, const char *name, double dflt);
+const char *td_table_param_string(const struct td_table *t, const char *name);
+
+/* ==================== importer (tdperf tables import) ==================== */
+
+struct td_import_opts {
+	const char *output;      /* table file to write (atomically) */
+	const char *name, *display, *vendor, *perf_name, *core_type, *pmu;
+	const char *source;      /* provenance line stored in the table */
+	const char *missing;     /* what the PMU cannot measure */
+	const char *unit;        /* perf metrics: take only this "Unit" (cpu_atom) */
+	const char *mapfile, *map_key; /* CPUID patterns: rows whose file contains key */
+	double slots;            /* pipeline width */
+	const char **perfmon; size_t nr_perfmon;           /* Intel metrics JSON */
+	const char **perf_metrics; size_t nr_perf_metrics; /* perf JSON files/dirs */
+	const char **events; size_t nr_events;             /* event lists */
+	const char **extra; size_t nr_extra;               /* merged last */
+	const char **cpuid; size_t nr_cpuid;
+	const char **aliases; size_t nr_aliases;
+};
+/* Build a table from the sources; -1 with the reason in err. */
+int td_table_import(const struct td_import_opts *o, struct strbuf *err);
 /* Names of all built-in tables (NULL-terminated, owned by the library). */
 const char *const *td_table_names(void);
 /* Path of the file a table was loaded from (to copy into run directories). */
@@ -141,7 +196,20 @@ const struct td_metric *td_table_metric(const struct td_table *t, size_t i);
 const struct td_metric *td_table_find_metric(const struct td_table *t, const char *id);
 size_t td_table_nr_events(const struct td_table *t);
 const struct td_event *td_table_event(const struct td_table *t, size_t i);
+/*
+ * Find an event by its formula name (case-insensitive), its perf_name, or
+ * perf's spelling of it ("cpu_core/topdown-fe-bound/", "TOPDOWN.SLOTS:u").
+ */
 const struct td_event *td_table_find_event(const struct td_table *t, const char *name);
+
+/*
+ * Evaluate an ad-hoc expression against a table: names are looked up in
+ * env first (so env can override metrics), then resolved as the table's
+ * metrics (evaluated recursively with alternatives).  Sets *approximate
+ * when a correction term or approximate formula was used (may be NULL).
+ */
+double td_table_eval_expr(const struct td_table *t, const struct td_expr *e,
+			  const struct td_env *env, struct strbuf *why, int *approximate);
 
 /* ==================== tree evaluation ==================== */
 
@@ -152,6 +220,9 @@ struct td_node_value {
 	int flagged;             /* above threshold with its whole path flagged */
 	int bottleneck;          /* on the bottleneck path */
 	int approximate;         /* computed without a correction term, etc. */
+	const char *formula_used; /* text of the formula that produced value */
+	int formula_index;       /* index into metric->formulas */
+	int threshold_met;       /* own threshold true (before gating) */
 };
 
 struct td_tree_result {
@@ -168,7 +239,15 @@ struct td_tree_result {
 
 struct td_tree_opts {
 	int max_level;           /* 0 = all levels */
+	int no_info;             /* skip info metrics */
 };
+
+/*
+ * Optional literals the env may know, used by the sanity checks to name
+ * the likely cause: "#multiplexed" (1 when counters were time-shared),
+ * "#nmi_watchdog", "#virtualized", "#smt_on".  "#slots" falls back to the
+ * table's slots_per_cycle.
+ */
 
 /*
  * Evaluate a table's tree and info metrics.  env resolves events and

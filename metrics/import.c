@@ -1,0 +1,1769 @@
+/*
+ * The table importer: builds a tdperf formula table (docs/tables.md) from
+ * published vendor data, so that the built-in tables are generated, never
+ * typed by hand.
+ *
+ * Sources:
+ *  - Intel perfmon metrics JSON (<PLAT>/metrics/NAME_metrics.json): TMA nodes
+ *    are taken from "BaseFormula" (fractions, metric references by name),
+ *    other metrics from "Formula" with its aliases substituted;
+ *  - perf pmu-events metrics JSON (AMD pipeline metrics, perf's Intel
+ *    E-core metrics), already in the MetricExpr dialect;
+ *  - event lists (perfmon core events JSON or perf pmu-events JSON) for the
+ *    raw encodings and counter constraints of every event a formula uses;
+ *  - a mapfile (perfmon's or perf's) for the CPUID patterns;
+ *  - extra files merged last (alternatives, params, extra metrics).
+ *
+ * Everything is collected as jansson objects; formulas are parsed with our
+ * own parser to check them, rename metric references and rescale
+ * thresholds.
+ */
+#include "metrics/table-int.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <stdio.h>
+
+struct imp {
+	const struct td_import_opts *o;
+	json_t *metrics;   /* array of metric objects, output order */
+	json_t *evdb;      /* UPPER base name -> source event object */
+	json_t *events;    /* output events by name */
+	json_t *params;
+	struct strbuf source;  /* provenance collected from the inputs */
+	struct strbuf dropped; /* what was left out and why */
+	int nr_dropped;
+	const char *pmu;
+};
+
+/* ---------------- small helpers ---------------- */
+
+static const char *jstr(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static void lower(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	for (; *s; s++)
+		strbuf_addch(sb, (char)tolower((unsigned char)*s));
+}
+
+static void upper(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	for (; *s; s++)
+		strbuf_addch(sb, (char)toupper((unsigned char)*s));
+}
+
+static void note_dropped(struct imp *im, const char *id, const char *why)
+{
+	im->nr_dropped++;
+	if (td_verbose)
+		note("import: leaving out %s: %s", id, why);
+	if (im->dropped.len < 4000)
+		strbuf_addf(&im->dropped, "%s%s", im->dropped.len ? ", " : "", id);
+}
+
+static json_t *find_metric(struct imp *im, const char *id)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(im->metrics, i, m)
+		if (!strcmp(jstr(m, "id"), id))
+			return m;
+	return NULL;
+}
+
+/* ---------------- canonical names ---------------- */
+
+/*
+ * Level 1-2 ids are the same on every vendor; vendors' names for the same
+ * nodes map onto them.
+ */
+static const struct { const char *from, *to; } canonical_ids[] = {
+	{ "frontend_latency", "fetch_latency" },
+	{ "frontend_bound_latency", "fetch_latency" },
+	{ "frontend_bound_by_latency", "fetch_latency" },
+	{ "frontend_bandwidth", "fetch_bandwidth" },
+	{ "frontend_bound_bandwidth", "fetch_bandwidth" },
+	{ "frontend_bound_by_bandwidth", "fetch_bandwidth" },
+	{ "bad_speculation_mispredicts", "branch_mispredicts" },
+	{ "bad_speculation_from_mispredicts", "branch_mispredicts" },
+	{ "bad_speculation_pipeline_restarts", "machine_clears" },
+	{ "bad_speculation_from_pipeline_restarts", "machine_clears" },
+	{ "backend_bound_memory", "memory_bound" },
+	{ "backend_bound_by_memory", "memory_bound" },
+	{ "load_store_bound", "memory_bound" },
+	{ "backend_bound_cpu", "core_bound" },
+	{ "backend_bound_by_cpu", "core_bound" },
+	{ "retiring_fastpath", "light_operations" },
+	{ "retiring_from_fastpath", "light_operations" },
+	{ "base", "light_operations" },
+	{ "retiring_microcode", "heavy_operations" },
+	{ "retiring_from_microcode", "heavy_operations" },
+	{ "ms_uops", "heavy_operations" },
+	/* info metrics users look for by a short name */
+	{ "info_thread_ipc", "ipc" },
+	{ "info_thread_cpi", "cpi" },
+	{ "info_thread_uoppi", "uops_per_instr" },
+	{ "info_frontend_dsb_coverage", "dsb_coverage" },
+};
+
+/* One line per Level 1-2 node, in our own words. */
+static const struct { const char *id, *name, *text; } node_words[] = {
+	{ "frontend_bound", "Frontend Bound",
+	  "Issue slots left empty because the frontend delivered no uop while the backend could take one." },
+	{ "bad_speculation", "Bad Speculation",
+	  "Issue slots spent on uops that never retire, plus the slots lost recovering from the wrong path." },
+	{ "backend_bound", "Backend Bound",
+	  "Issue slots left empty because the backend had no room for new uops (memory or execution resources)." },
+	{ "retiring", "Retiring",
+	  "Issue slots filled by uops that eventually retired: the useful work." },
+	{ "smt_contention", "SMT Contention",
+	  "Dispatch slots the core gave to the other hardware thread." },
+	{ "fetch_latency", "Fetch Latency",
+	  "Frontend slots lost while instruction fetch stalled (instruction cache or TLB misses, resteers)." },
+	{ "fetch_bandwidth", "Fetch Bandwidth",
+	  "Frontend slots lost because decode or the uop cache delivered fewer uops than the issue width." },
+	{ "branch_mispredicts", "Branch Mispredicts",
+	  "Slots wasted on the wrong path after mispredicted branches and on the recovery from them." },
+	{ "machine_clears", "Machine Clears",
+	  "Slots wasted by pipeline flushes other than branch mispredictions (memory ordering, self-modifying code, nukes)." },
+	{ "memory_bound", "Memory Bound",
+	  "Backend slots stalled on loads or stores waiting for the memory hierarchy." },
+	{ "core_bound", "Core Bound",
+	  "Backend slots stalled on the execution core itself: busy ports, dividers, long dependency chains." },
+	{ "light_operations", "Light Operations",
+	  "Retired slots of simple instructions, about one uop each." },
+	{ "heavy_operations", "Heavy Operations",
+	  "Retired slots of instructions that take several uops or the microcode sequencer." },
+};
+
+/* Default thresholds for Level 1-2 nodes when the source has none (TMA's values). */
+static const struct { const char *id; double limit; } default_thresholds[] = {
+	{ "frontend_bound", 0.15 }, { "bad_speculation", 0.15 }, { "backend_bound", 0.20 },
+	{ "retiring", 0.70 }, { "smt_contention", 0.10 },
+	{ "fetch_latency", 0.10 }, { "fetch_bandwidth", 0.10 }, { "branch_mispredicts", 0.10 },
+	{ "machine_clears", 0.10 }, { "memory_bound", 0.20 }, { "core_bound", 0.10 },
+	{ "light_operations", 0.60 }, { "heavy_operations", 0.10 },
+};
+
+static const char *canonical_id(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(canonical_ids); i++)
+		if (!strcmp(canonical_ids[i].from, id))
+			return canonical_ids[i].to;
+	return id;
+}
+
+/* "Info_Frontend_DSB_Coverage" -> "DSB Coverage"; "L1_Bound" -> "L1 Bound" */
+static void display_name(struct strbuf *sb, const char *metric_name)
+{
+	const char *s = metric_name;
+	size_t i;
+
+	strbuf_reset(sb);
+	if (!strncmp(s, "Info_", 5)) {
+		const char *u = strchr(s + 5, '_');
+
+		s = u ? u + 1 : s + 5;
+	} else if (!strncmp(s, "tma_", 4)) {
+		s += 4;
+	}
+	for (i = 0; s[i]; i++)
+		strbuf_addch(sb, s[i] == '_' ? ' ' : s[i]);
+}
+
+/* ---------------- event names ---------------- */
+
+static const struct { const char *perfmon, *perf; } topdown_names[] = {
+	{ "PERF_METRICS.FRONTEND_BOUND", "topdown-fe-bound" },
+	{ "PERF_METRICS.BAD_SPECULATION", "topdown-bad-spec" },
+	{ "PERF_METRICS.RETIRING", "topdown-retiring" },
+	{ "PERF_METRICS.BACKEND_BOUND", "topdown-be-bound" },
+	{ "PERF_METRICS.HEAVY_OPERATIONS", "topdown-heavy-ops" },
+	{ "PERF_METRICS.BRANCH_MISPREDICTS", "topdown-br-mispredict" },
+	{ "PERF_METRICS.FETCH_LATENCY", "topdown-fetch-lat" },
+	{ "PERF_METRICS.MEMORY_BOUND", "topdown-mem-bound" },
+};
+
+static int is_topdown(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(topdown_names); i++)
+		if (!strcasecmp(topdown_names[i].perf, name))
+			return 1;
+	return 0;
+}
+
+/*
+ * perfmon's "UOPS_DECODED.DEC0:c1", "INST_RETIRED.ANY_P:SUP",
+ * "TOPDOWN.SLOTS:perf_metrics" -> the names our formulas use (perf's
+ * spelling): "cpu@UOPS_DECODED.DEC0,cmask=1@", "INST_RETIRED.ANY_P:k",
+ * "TOPDOWN.SLOTS".
+ */
+static void perfmon_event_name(struct imp *im, const char *in, struct strbuf *out)
+{
+	struct strbuf base = STRBUF_INIT, terms = STRBUF_INIT, suffix = STRBUF_INIT;
+	const char *colon = strchr(in, ':');
+	size_t i;
+
+	strbuf_reset(out);
+	strbuf_add(&base, in, colon ? (size_t)(colon - in) : strlen(in));
+	for (i = 0; i < TD_ARRAY_SIZE(topdown_names); i++)
+		if (!strcasecmp(base.buf, topdown_names[i].perfmon)) {
+			strbuf_addstr(out, topdown_names[i].perf);
+			goto done;
+		}
+	while (colon) {
+		const char *m = colon + 1, *end = strchr(m, ':');
+		size_t n = end ? (size_t)(end - m) : strlen(m);
+		char mod[64];
+
+		if (n >= sizeof(mod))
+			n = sizeof(mod) - 1;
+		memcpy(mod, m, n);
+		mod[n] = '\0';
+		colon = end;
+		if (!strcasecmp(mod, "perf_metrics"))
+			continue;
+		if (!strcasecmp(mod, "sup")) {
+			strbuf_addstr(&suffix, ":k");
+		} else if (!strcasecmp(mod, "user")) {
+			strbuf_addstr(&suffix, ":u");
+		} else if (!strcasecmp(mod, "retire_latency")) {
+			strbuf_addstr(&suffix, ":R");
+		} else if (!strcasecmp(mod, "percore")) {
+			strbuf_addstr(&suffix, ":percore");
+		} else if (!strncasecmp(mod, "ocr_msr_val=", 12)) {
+			strbuf_addf(&terms, ",offcore_rsp=%s", mod + 12);
+		} else if (!strncmp(mod, "eq", 2) && isdigit((unsigned char)mod[2])) {
+			strbuf_addf(&terms, ",eq=%s", mod + 2);
+		} else if (mod[0] == 'c' && isdigit((unsigned char)mod[1])) {
+			strbuf_addf(&terms, ",cmask=%s", mod + 1);
+		} else if (mod[0] == 'e' && isdigit((unsigned char)mod[1])) {
+			if (strcmp(mod + 1, "0"))
+				strbuf_addstr(&terms, ",edge");
+		} else if (mod[0] == 'i' && isdigit((unsigned char)mod[1])) {
+			if (strcmp(mod + 1, "0"))
+				strbuf_addstr(&terms, ",inv");
+		} else if (mod[0] == 'u' && mod[1] == '0') {
+			strbuf_addf(&terms, ",umask=%s", mod + 1);
+		} else {
+			strbuf_addf(&suffix, ":%s", mod);
+		}
+	}
+	if (terms.len)
+		strbuf_addf(out, "%s@%s%s@%s", im->pmu, base.buf, terms.buf, suffix.buf);
+	else
+		strbuf_addf(out, "%s%s", base.buf, suffix.buf);
+done:
+	strbuf_release(&base);
+	strbuf_release(&terms);
+	strbuf_release(&suffix);
+}
+
+/* ---------------- formula rewriting ---------------- */
+
+/* "4k_aliasing": digits followed by a letter or '_' (not a number like 1e9, 0x1f) */
+static int starts_name(const char *p)
+{
+	char *end;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return 0;
+	strtod(p, &end);
+	return isalpha((unsigned char)*end) || *end == '_';
+}
+
+/*
+ * Rewrite the words of a perfmon formula with map(); numbers, operators
+ * and spacing are kept.  Returns -1 (reason in err) when map() fails.
+ */
+static int rewrite_words(const char *text, struct strbuf *out, struct strbuf *err,
+			 int (*map)(void *ctx, const char *word, struct strbuf *to, struct strbuf *err),
+			 void *ctx)
+{
+	const char *p = text;
+	struct strbuf word = STRBUF_INIT, to = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_reset(out);
+	while (*p && !rc) {
+		if ((isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) &&
+		    !starts_name(p)) {
+			const char *start = p;
+
+			while (isalnum((unsigned char)*p) || *p == '.' ||
+			       ((*p == '+' || *p == '-') && p - start >= 1 &&
+				(p[-1] == 'e' || p[-1] == 'E') && !(start[0] == '0' && start[1] == 'x')))
+				strbuf_addch(out, *p++);
+		} else if (isalnum((unsigned char)*p) || *p == '_' || *p == '#' || *p == '$') {
+			strbuf_reset(&word);
+			while (isalnum((unsigned char)*p) || (*p && strchr("_.#:=$[]", *p)))
+				strbuf_addch(&word, *p++);
+			strbuf_reset(&to);
+			if (!strcmp(word.buf, "if") || !strcmp(word.buf, "else") ||
+			    !strcmp(word.buf, "min") || !strcmp(word.buf, "max")) {
+				strbuf_addstr(out, word.buf);
+				continue;
+			}
+			rc = map(ctx, word.buf, &to, err);
+			strbuf_addstr(out, to.buf);
+		} else {
+			strbuf_addch(out, *p++);
+		}
+	}
+	strbuf_release(&word);
+	strbuf_release(&to);
+	return rc;
+}
+
+/* Constants perfmon names, as our literals. */
+static int constant_name(const char *name, struct strbuf *to)
+{
+	static const struct { const char *from, *to; } constants[] = {
+		{ "HYPERTHREADING_ON", "#smt_on" }, { "smt_on", "#smt_on" },
+		{ "SYSTEM_TSC_FREQ", "#system_tsc_freq" },
+		{ "SOCKET_COUNT", "#num_packages" }, { "socket_count", "#num_packages" },
+		{ "THREADS_PER_CORE", "(#smt_on + 1)" }, { "threads", "(#smt_on + 1)" },
+		{ "CORES_PER_SOCKET", "(#num_cores / #num_packages)" },
+		{ "DURATIONTIMEINMILLISECONDS", "(duration_time * 1000)" },
+		{ "DURATIONTIMEINSECONDS", "duration_time" },
+		{ "duration_time", "duration_time" },
+		{ "num_cpus", "#num_cpus" }, { "NUM_CPUS", "#num_cpus" },
+		{ "tsc", "TSC" }, { "TSC", "TSC" },
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(constants); i++)
+		if (!strcmp(name, constants[i].from)) {
+			strbuf_addstr(to, constants[i].to);
+			return 0;
+		}
+	if (isdigit((unsigned char)name[0])) {
+		strbuf_addstr(to, name);
+		return 0;
+	}
+	return -1;
+}
+
+struct perfmon_ctx {
+	struct imp *im;
+	json_t *metric;          /* the perfmon metric object */
+	json_t *ids;             /* lower(MetricName) -> our id */
+	int alias_mode;          /* Formula with aliases instead of BaseFormula */
+};
+
+static void add_event_token(struct imp *im, const char *perfmon_name, struct strbuf *to)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	perfmon_event_name(im, perfmon_name, &name);
+	td_expr_print_name(to, name.buf);
+	strbuf_release(&name);
+}
+
+static int perfmon_word(void *vctx, const char *word, struct strbuf *to, struct strbuf *err)
+{
+	struct perfmon_ctx *cx = vctx;
+	json_t *list, *e;
+	size_t i;
+
+	if (cx->alias_mode) {
+		list = json_object_get(cx->metric, "Events");
+		json_array_foreach(list, i, e)
+			if (jstr(e, "Alias") && !strcmp(jstr(e, "Alias"), word)) {
+				if (!strcasecmp(jstr(e, "Name"), "TSC"))
+					strbuf_addstr(to, "TSC");
+				else
+					add_event_token(cx->im, jstr(e, "Name"), to);
+				return 0;
+			}
+		list = json_object_get(cx->metric, "Constants");
+		json_array_foreach(list, i, e)
+			if (jstr(e, "Alias") && !strcmp(jstr(e, "Alias"), word)) {
+				if (constant_name(jstr(e, "Name"), to)) {
+					strbuf_addf(err, "constant %s", jstr(e, "Name"));
+					return -1;
+				}
+				return 0;
+			}
+		if (!constant_name(word, to))
+			return 0;
+		strbuf_addf(err, "unknown alias '%s'", word);
+		return -1;
+	}
+	if (!strncmp(word, "tma_", 4)) {
+		const char *id = jstr(cx->ids, word + 4);
+
+		if (!id) {
+			strbuf_addf(err, "refers to unknown metric '%s'", word);
+			return -1;
+		}
+		strbuf_addstr(to, id);
+		return 0;
+	}
+	if (!constant_name(word, to))
+		return 0;
+	list = json_object_get(cx->metric, "Events");
+	json_array_foreach(list, i, e)
+		if (jstr(e, "Name") && !strcasecmp(jstr(e, "Name"), word)) {
+			add_event_token(cx->im, jstr(e, "Name"), to);
+			return 0;
+		}
+	strbuf_addf(err, "unknown name '%s'", word);
+	return -1;
+}
+
+/* ---------------- thresholds ---------------- */
+
+static int bound_is_fraction(struct imp *im, const struct td_expr *e, json_t *fraction_ids)
+{
+	(void)im;
+	return e->op == TD_OP_NAME && json_is_true(json_object_get(fraction_ids, e->name));
+}
+
+/* Compare a fraction-valued metric with a percent number: rescale the number. */
+static void rescale_percent(struct imp *im, struct td_expr *e, json_t *fraction_ids)
+{
+	int i;
+
+	if (!e)
+		return;
+	if (e->op >= TD_OP_LT && e->op <= TD_OP_NE) {
+		for (i = 0; i < 2; i++) {
+			struct td_expr *num = e->kid[1 - i];
+
+			if (bound_is_fraction(im, e->kid[i], fraction_ids)) {
+				td_expr_fold(num);
+				if (num->op == TD_OP_NUM)
+					num->num /= 100;
+			}
+		}
+	}
+	for (i = 0; i < 3; i++)
+		rescale_percent(im, e->kid[i], fraction_ids);
+}
+
+static int legacy_word(void *vctx, const char *word, struct strbuf *to, struct strbuf *err)
+{
+	json_t *map = vctx;
+	const char *id = jstr(map, word);
+
+	if (!id) {
+		strbuf_addf(err, "threshold names unknown '%s'", word);
+		return -1;
+	}
+	strbuf_addstr(to, id);
+	return 0;
+}
+
+/* Threshold.Formula with aliases -> our ids, percent limits as fractions. */
+static int perfmon_threshold(struct imp *im, json_t *m, json_t *legacy_ids, json_t *fraction_ids,
+			     struct strbuf *out, struct strbuf *err)
+{
+	json_t *th = json_object_get(m, "Threshold"), *tm, *alias_map;
+	const char *formula = jstr(th, "Formula");
+	struct strbuf text = STRBUF_INIT;
+	struct td_expr *e;
+	size_t i;
+	int rc = -1;
+
+	strbuf_reset(out);
+	if (!formula || !*formula)
+		return 0;
+	alias_map = json_object();
+	json_array_foreach(json_object_get(th, "ThresholdMetrics"), i, tm) {
+		const char *id = jstr(legacy_ids, jstr(tm, "Value") ? jstr(tm, "Value") : "");
+
+		if (jstr(tm, "Alias") && id)
+			json_object_set_new(alias_map, jstr(tm, "Alias"), json_string(id));
+	}
+	if (rewrite_words(formula, &text, err, legacy_word, alias_map))
+		goto out;
+	e = td_expr_parse(text.buf, err);
+	if (!e)
+		goto out;
+	rescale_percent(im, e, fraction_ids);
+	td_expr_print(e, out);
+	td_expr_free(e);
+	rc = 0;
+out:
+	json_decref(alias_map);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* ---------------- perfmon metrics ---------------- */
+
+static int is_tree_node(json_t *m)
+{
+	const char *legacy = jstr(m, "LegacyName"), *name = jstr(m, "MetricName");
+	size_t n;
+
+	if (!legacy || !name || strncmp(legacy, "metric_TMA_", 11))
+		return 0;
+	if (!strncmp(name, "Info_", 5) || !strncmp(name, "Bottleneck_", 11))
+		return 0;
+	n = strlen(legacy);
+	return n > 3 && !strcmp(legacy + n - 3, "(%)");
+}
+
+static const char *perfmon_unit(json_t *m)
+{
+	const char *u = jstr(m, "UnitOfMeasure");
+	const char *d = jstr(m, "CountDomain");
+
+	if (u && !strcmp(u, "percent"))
+		return "percent";
+	if (u && !strcmp(u, "per instruction"))
+		return "per_instr";
+	if (u && *u)
+		return u;
+	if (d && !strcmp(d, "Count"))
+		return "count";
+	if (d && strstr(d, "Inst"))
+		return "instructions";
+	if (d && strstr(d, "Clocks"))
+		return "clocks";
+	return "ratio";
+}
+
+static void describe(struct strbuf *sb, const char *id, const char *display, int level,
+		     const char *parent_display, const char *domain, const char *area)
+{
+	size_t i;
+
+	strbuf_reset(sb);
+	for (i = 0; i < TD_ARRAY_SIZE(node_words); i++)
+		if (!strcmp(node_words[i].id, id)) {
+			strbuf_addstr(sb, node_words[i].text);
+			return;
+		}
+	if (level >= 1)
+		strbuf_addf(sb, "Share of %s attributed to '%s', a Level %d part of %s "
+			    "(generated from the node's name).", domain ? domain : "slots",
+			    display, level, parent_display ? parent_display : "the tree");
+	else
+		strbuf_addf(sb, "%s metric '%s' (generated from the metric's name).",
+			    area ? area : "Info", display);
+}
+
+static const char *domain_of(json_t *m)
+{
+	const char *d = jstr(m, "CountDomain");
+
+	if (!d)
+		return "slots";
+	if (!strcmp(d, "Slots") || !strcmp(d, "Scaled_Slots"))
+		return "slots";
+	if (!strcmp(d, "Clocks") || !strcmp(d, "Core_Clocks") || !strcmp(d, "Clocks_Estimated") ||
+	    !strcmp(d, "Clocks_Calculated"))
+		return "clocks";
+	return "slots";
+}
+
+static json_t *load_json(const char *path, struct strbuf *err)
+{
+	json_error_t jerr;
+	json_t *j = json_load_file(path, 0, &jerr);
+
+	if (!j)
+		strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+	return j;
+}
+
+static void info_area(struct strbuf *sb, const char *name)
+{
+	const char *u;
+
+	strbuf_reset(sb);
+	if (!strncmp(name, "Info_", 5) && (u = strchr(name + 5, '_'))) {
+		strbuf_addstr(sb, "Info.");
+		strbuf_add(sb, name + 5, (size_t)(u - name - 5));
+	} else if (!strncmp(name, "Bottleneck_", 11)) {
+		strbuf_addstr(sb, "Bottleneck");
+	} else {
+		strbuf_addstr(sb, "Info.System");
+	}
+}
+
+static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
+{
+	json_t *root = load_json(path, err), *list, *m;
+	json_t *ids, *legacy_ids, *fraction_ids;
+	struct strbuf sb = STRBUF_INIT, low = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf th = STRBUF_INIT, disp = STRBUF_INIT;
+	size_t i;
+	int pass;
+	char last_at_level[10][128] = { { 0 } };
+
+	if (!root)
+		return -1;
+	list = json_object_get(root, "Metrics");
+	if (!json_is_array(list)) {
+		strbuf_addf(err, "%s: no \"Metrics\" array (not a perfmon metrics file)", path);
+		json_decref(root);
+		return -1;
+	}
+	{
+		json_t *h = json_object_get(root, "Header");
+		const char *base = strrchr(path, '/');
+
+		strbuf_addf(&im->source, "%sIntel perfmon %s (version %s, TMA %s)",
+			    im->source.len ? "; " : "", base ? base + 1 : path,
+			    jstr(h, "Version") ? jstr(h, "Version") : "?",
+			    jstr(h, "TmaVersion") ? jstr(h, "TmaVersion") : "?");
+	}
+	ids = json_object();
+	legacy_ids = json_object();
+	fraction_ids = json_object();
+	json_array_foreach(list, i, m) {
+		const char *name = jstr(m, "MetricName");
+		const char *id;
+
+		if (!name)
+			continue;
+		lower(&low, name);
+		id = canonical_id(low.buf);
+		json_object_set_new(ids, low.buf, json_string(id));
+		if (jstr(m, "LegacyName"))
+			json_object_set_new(legacy_ids, jstr(m, "LegacyName"), json_string(id));
+		if (is_tree_node(m))
+			json_object_set_new(fraction_ids, id, json_true());
+	}
+	for (pass = 0; pass < 2; pass++)
+	json_array_foreach(list, i, m) {
+		const char *name = jstr(m, "MetricName"), *id, *cat = jstr(m, "Category");
+		struct perfmon_ctx cx = { im, m, ids, 0 };
+		const char *formula;
+		json_t *out;
+		int tree = is_tree_node(m);
+
+		if (!name || (pass == 0) != (cat && !strcmp(cat, "TMA")))
+			continue;
+		lower(&low, name);
+		id = canonical_id(low.buf);
+		if (find_metric(im, id))
+			continue; /* TMA's metric of the same id (imported first) wins */
+		strbuf_reset(&why);
+		if (cat && !strcmp(cat, "TMA") && jstr(m, "BaseFormula")) {
+			formula = jstr(m, "BaseFormula");
+		} else {
+			formula = jstr(m, "Formula");
+			cx.alias_mode = 1;
+		}
+		if (!formula || rewrite_words(formula, &text, &why, perfmon_word, &cx)) {
+			note_dropped(im, id, why.len ? why.buf : "no formula");
+			continue;
+		}
+		strbuf_trim(&text);
+		if (perfmon_threshold(im, m, legacy_ids, fraction_ids, &th, &why)) {
+			if (td_verbose)
+				note("import: %s: threshold left out: %s", id, why.buf);
+			strbuf_reset(&th);
+		}
+		out = json_object();
+		json_object_set_new(out, "id", json_string(id));
+		display_name(&disp, name);
+		json_object_set_new(out, "name", json_string(disp.buf));
+		if (tree) {
+			const char *parent = jstr(m, "ParentCategory");
+			int level = (int)json_integer_value(json_object_get(m, "Level"));
+
+			if (parent) {
+				lower(&low, parent);
+				json_object_set_new(out, "parent", json_string(canonical_id(low.buf)));
+			} else if (level > 1 && level <= 8 && last_at_level[level - 1][0]) {
+				/* perfmon lists the tree in pre-order: the parent is the last node one level up */
+				json_object_set_new(out, "parent", json_string(last_at_level[level - 1]));
+				if (td_verbose)
+					note("import: %s has no ParentCategory; placed under %s", id,
+					     last_at_level[level - 1]);
+			}
+			if (level >= 1 && level <= 8)
+				snprintf(last_at_level[level], sizeof(last_at_level[level]), "%s", id);
+			json_object_set_new(out, "level", json_integer(json_integer_value(json_object_get(m, "Level"))));
+			json_object_set_new(out, "domain", json_string(domain_of(m)));
+			json_object_set_new(out, "unit", json_string(domain_of(m)));
+		} else {
+			info_area(&sb, name);
+			json_object_set_new(out, "level", json_integer(0));
+			json_object_set_new(out, "unit", json_string(perfmon_unit(m)));
+			json_object_set_new(out, "area", json_string(sb.buf));
+		}
+		json_object_set_new(out, "formula", json_string(text.buf));
+		if (th.len)
+			json_object_set_new(out, "threshold", json_string(th.buf));
+		if (jstr(m, "LocateWith") && !strstr(jstr(m, "LocateWith"), "#NA")) {
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, jstr(m, "LocateWith"));
+			strbuf_trim(&sb);
+			if (sb.len)
+				json_object_set_new(out, "locate_with", json_string(sb.buf));
+		}
+		if (jstr(m, "MetricGroup") && *jstr(m, "MetricGroup"))
+			json_object_set_new(out, "groups", json_string(jstr(m, "MetricGroup")));
+		json_array_append_new(im->metrics, out);
+	}
+	json_decref(ids);
+	json_decref(legacy_ids);
+	json_decref(fraction_ids);
+	json_decref(root);
+	strbuf_release(&sb);
+	strbuf_release(&low);
+	strbuf_release(&text);
+	strbuf_release(&why);
+	strbuf_release(&th);
+	strbuf_release(&disp);
+	return 0;
+}
+
+/* ---------------- perf pmu-events metrics ---------------- */
+
+/* perf metric name -> our id: "tma_fetch_latency" -> "fetch_latency", "SLOTS" -> "info_thread_slots" */
+static void perf_metric_id(const char *name, struct strbuf *id)
+{
+	struct strbuf low = STRBUF_INIT;
+	const char *s;
+
+	lower(&low, name);
+	s = low.buf;
+	if (!strncmp(s, "tma_", 4))
+		s += 4;
+	strbuf_reset(id);
+	if (!strcmp(s, "slots") || !strcmp(s, "clks") || !strcmp(s, "clks_p"))
+		strbuf_addf(id, "info_thread_%s", s);
+	else if (!strcmp(s, "core_clks"))
+		strbuf_addstr(id, "info_core_core_clks");
+	else if (!strcmp(s, "ipc") || !strcmp(s, "cpi"))
+		strbuf_addstr(id, s);
+	else if (!strcmp(s, "upi"))
+		strbuf_addstr(id, "uops_per_instr");
+	else
+		strbuf_addstr(id, canonical_id(s));
+	strbuf_release(&low);
+}
+
+/* Parent and level from perf's groups: "TopdownL2;tma_frontend_bound_group". */
+static int perf_tree_place(const char *groups, struct strbuf *parent)
+{
+	const char *p;
+	int level = 0;
+
+	strbuf_reset(parent);
+	if (!groups)
+		return 0;
+	if ((p = strstr(groups, "TopdownL")) || (p = strstr(groups, "PipelineL")))
+		level = atoi(p + (p[0] == 'T' ? 8 : 9));
+	for (p = groups; *p; ) {
+		const char *end = strchr(p, ';');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n > 6 && !strncmp(p + n - 6, "_group", 6) && strncmp(p, "tma_L", 5)) {
+			struct strbuf raw = STRBUF_INIT;
+
+			strbuf_add(&raw, p, n - 6);
+			perf_metric_id(raw.buf, parent);
+			strbuf_release(&raw);
+		}
+		p = end ? end + 1 : p + n;
+	}
+	return level;
+}
+
+struct rename_ctx {
+	json_t *names;           /* perf metric name -> our id */
+};
+
+static void rename_refs(struct td_expr *e, json_t *names)
+{
+	int i;
+
+	if (!e)
+		return;
+	if (e->op == TD_OP_NAME && e->kind != TD_NAME_LITERAL) {
+		const char *id = jstr(names, e->name);
+
+		if (id) {
+			free(e->name);
+			e->name = xstrdup(id);
+		}
+	}
+	for (i = 0; i < 3; i++)
+		rename_refs(e->kid[i], names);
+}
+
+static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *path, struct strbuf *err)
+{
+	size_t before = json_array_size(im->metrics);
+	const char *unit = im->o->unit;
+	json_t *names = json_object(), *m;
+	struct strbuf id = STRBUF_INIT, parent = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, disp = STRBUF_INIT, th = STRBUF_INIT;
+	size_t i;
+
+	json_array_foreach(arr, i, m) {
+		const char *mu = jstr(m, "Unit");
+
+		if (!jstr(m, "MetricName") || !jstr(m, "MetricExpr"))
+			continue;
+		if (unit ? !mu || strcmp(mu, unit) : mu && strcmp(mu, "cpu"))
+			continue;
+		perf_metric_id(jstr(m, "MetricName"), &id);
+		json_object_set_new(names, jstr(m, "MetricName"), json_string(id.buf));
+	}
+	json_array_foreach(arr, i, m) {
+		const char *mu = jstr(m, "Unit"), *groups = jstr(m, "MetricGroup");
+		const char *scale = jstr(m, "ScaleUnit");
+		struct td_expr *e;
+		json_t *out;
+		int level;
+
+		if (!jstr(m, "MetricName") || !jstr(m, "MetricExpr"))
+			continue;
+		if (unit ? !mu || strcmp(mu, unit) : mu && strcmp(mu, "cpu"))
+			continue;
+		perf_metric_id(jstr(m, "MetricName"), &id);
+		if (find_metric(im, id.buf))
+			continue;
+		level = perf_tree_place(groups, &parent);
+		/* perf's auxiliary second Level-1 view would break "Level 1 sums to 100 %" */
+		if (strstr(id.buf, "_aux") || (parent.len && strstr(parent.buf, "_aux")) ||
+		    (parent.len && !strcmp(parent.buf, "resource_bound"))) {
+			note_dropped(im, id.buf, "auxiliary view");
+			continue;
+		}
+		strbuf_reset(&why);
+		e = td_expr_parse(jstr(m, "MetricExpr"), &why);
+		if (!e) {
+			note_dropped(im, id.buf, why.buf);
+			continue;
+		}
+		rename_refs(e, names);
+		strbuf_reset(&text);
+		td_expr_print(e, &text);
+		td_expr_free(e);
+		out = json_object();
+		json_object_set_new(out, "id", json_string(id.buf));
+		display_name(&disp, jstr(m, "MetricName"));
+		json_object_set_new(out, "name", json_string(disp.buf));
+		if (level >= 1 && scale && strstr(scale, "%")) {
+			if (parent.len && level > 1)
+				json_object_set_new(out, "parent", json_string(parent.buf));
+			json_object_set_new(out, "level", json_integer(level));
+			json_object_set_new(out, "domain", json_string("slots"));
+			json_object_set_new(out, "unit", json_string("slots"));
+		} else {
+			json_object_set_new(out, "level", json_integer(0));
+			json_object_set_new(out, "area", json_string(groups ? "Info" : "Info.Helper"));
+			json_object_set_new(out, "unit", json_string(scale ? scale : "count"));
+		}
+		json_object_set_new(out, "formula", json_string(text.buf));
+		if (jstr(m, "MetricThreshold")) {
+			e = td_expr_parse(jstr(m, "MetricThreshold"), &why);
+			if (e) {
+				rename_refs(e, names);
+				strbuf_reset(&th);
+				td_expr_print(e, &th);
+				td_expr_free(e);
+				json_object_set_new(out, "threshold", json_string(th.buf));
+			}
+		}
+		if (groups)
+			json_object_set_new(out, "groups", json_string(groups));
+		json_array_append_new(im->metrics, out);
+	}
+	if (json_array_size(im->metrics) > before) {
+		const char *base = strrchr(path, '/');
+
+		strbuf_addf(&im->source, "%sLinux perf pmu-events %s%s%s", im->source.len ? "; " : "",
+			    base ? base + 1 : path, unit ? " unit " : "", unit ? unit : "");
+	}
+	(void)err;
+	json_decref(names);
+	strbuf_release(&id);
+	strbuf_release(&parent);
+	strbuf_release(&text);
+	strbuf_release(&why);
+	strbuf_release(&disp);
+	strbuf_release(&th);
+	return 0;
+}
+
+/* ---------------- event databases ---------------- */
+
+static void add_events_array(struct imp *im, json_t *arr)
+{
+	struct strbuf up = STRBUF_INIT;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(arr, i, e) {
+		const char *name = jstr(e, "EventName");
+
+		const char *unit = jstr(e, "Unit");
+
+		if (!name || json_object_get(e, "MetricName"))
+			continue;
+		/* uncore PMUs (AMD L3PMC, DFPMC, UMCPMC; Intel uncore units) are not ours */
+		if (unit && strcmp(unit, "cpu") && strcmp(unit, "cpu_core") && strcmp(unit, "cpu_atom"))
+			continue;
+		upper(&up, name);
+		if (!json_object_get(im->evdb, up.buf))
+			json_object_set(im->evdb, up.buf, e);
+	}
+	strbuf_release(&up);
+}
+
+/* A perf pmu-events JSON file holds events, metrics or both. */
+static int import_perf_file(struct imp *im, const char *path, int want_metrics, struct strbuf *err)
+{
+	json_t *root = load_json(path, err);
+	int rc = 0;
+
+	if (!root)
+		return -1;
+	if (json_is_array(root)) {
+		add_events_array(im, root);
+		if (want_metrics)
+			rc = import_perf_metrics_file(im, root, path, err);
+	} else if (json_is_array(json_object_get(root, "Events"))) {
+		add_events_array(im, json_object_get(root, "Events"));
+	} else {
+		strbuf_addf(err, "%s: neither a perfmon nor a perf pmu-events JSON file", path);
+		rc = -1;
+	}
+	json_decref(root);
+	return rc;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* All *.json of a perf pmu-events directory, in name order. */
+static int import_perf_dir(struct imp *im, const char *dir, struct strbuf *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc = 0;
+
+	if (!d) {
+		strbuf_addf(err, "%s: cannot open directory", dir);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 5 && !strcmp(de->d_name + l - 5, ".json")) {
+			TD_GROW(names, alloc, n + 1);
+			names[n++] = td_path_join(dir, de->d_name);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_cstr);
+	for (i = 0; i < n; i++) {
+		if (!rc)
+			rc = import_perf_file(im, names[i], 1, err);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* ---------------- event entries ---------------- */
+
+static unsigned long hexval(json_t *e, const char *key)
+{
+	const char *s = jstr(e, key);
+
+	return s ? strtoul(s, NULL, 0) : 0;
+}
+
+/*
+ * Build the table entry for one event name used by a formula: encoding
+ * from the source event list with the name's own terms applied.
+ * Returns -1 when the event is unknown to the sources.
+ */
+static int build_event(struct imp *im, const char *name, struct strbuf *err)
+{
+	struct strbuf base = STRBUF_INIT, terms = STRBUF_INIT, mods = STRBUF_INIT;
+	struct strbuf up = STRBUF_INIT, perf = STRBUF_INIT;
+	const char *pmu = im->pmu, *at = strchr(name, '@'), *msr;
+	json_t *src, *ev;
+	unsigned long code, umask, cmask;
+	int inv, edge, any;
+	const char *p;
+	int rc = -1;
+
+	if (json_object_get(im->events, name))
+		return 0;
+	ev = json_object();
+	json_object_set_new(ev, "name", json_string(name));
+	if (is_topdown(name)) {
+		strbuf_addf(&perf, "%s/%s/", pmu, name);
+		json_object_set_new(ev, "perf_name", json_string(perf.buf));
+		json_object_set_new(ev, "resource", json_string("perf_metrics"));
+		json_object_set_new(ev, "description",
+				    json_string("Top-Down share read from the PERF_METRICS register (needs the slots event as group leader)."));
+		goto add;
+	}
+	if (!strcasecmp(name, "TSC") || !strcmp(name, "msr@tsc@")) {
+		json_object_set_new(ev, "perf_name", json_string("msr/tsc/"));
+		json_object_set_new(ev, "description", json_string("Time-stamp counter."));
+		goto add;
+	}
+	if (!strcmp(name, "instructions") || !strcmp(name, "cycles") ||
+	    !strcmp(name, "branches") || !strcmp(name, "branch-misses")) {
+		json_object_set_new(ev, "perf_name", json_string(name));
+		goto add;
+	}
+	if (at) {
+		const char *close = strchr(at + 1, '@');
+
+		pmu = NULL;
+		strbuf_add(&perf, name, (size_t)(at - name));
+		pmu = perf.buf[0] ? xstrdup(perf.buf) : xstrdup(im->pmu);
+		strbuf_reset(&perf);
+		p = at + 1;
+		while (*p && *p != ',' && *p != '@')
+			strbuf_addch(&base, *p++);
+		if (*p == ',')
+			strbuf_add(&terms, p, close ? (size_t)(close - p) : strlen(p));
+		if (close && close[1])
+			strbuf_addstr(&mods, close[1] == ':' ? close + 2 : close + 1);
+	} else {
+		const char *colon = strchr(name, ':');
+
+		strbuf_add(&base, name, colon ? (size_t)(colon - name) : strlen(name));
+		if (colon)
+			strbuf_addstr(&mods, colon + 1);
+		pmu = xstrdup(im->pmu);
+	}
+	upper(&up, base.buf);
+	src = json_object_get(im->evdb, up.buf);
+	if (!src) {
+		strbuf_addf(err, "event '%s' is not in the event lists", base.buf);
+		json_decref(ev);
+		free((char *)pmu);
+		goto out;
+	}
+	code = hexval(src, "EventCode");
+	umask = hexval(src, "UMask");
+	/*
+	 * perfmon lists fixed-counter events with pseudo codes 0x00/umask N;
+	 * the kernel knows instructions and core cycles by their
+	 * architectural codes (0xc0, 0x3c) and the others (0x0300, 0x0400)
+	 * as listed.
+	 */
+	if (code == 0 && umask == 1) {
+		code = 0xc0;
+		umask = 0;
+	} else if (code == 0 && umask == 2) {
+		code = 0x3c;
+		umask = 0;
+	}
+	cmask = hexval(src, "CounterMask");
+	inv = hexval(src, "Invert") != 0;
+	edge = hexval(src, "EdgeDetect") != 0;
+	any = hexval(src, "AnyThread") != 0;
+	/* the name's own terms override the listed encoding */
+	for (p = terms.buf; *p; ) {
+		const char *end;
+		size_t n;
+
+		if (*p == ',')
+			p++;
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		if (!strncmp(p, "cmask=", 6))
+			cmask = strtoul(p + 6, NULL, 0);
+		else if (!strncmp(p, "umask=", 6))
+			umask = strtoul(p + 6, NULL, 0);
+		else if (!strncmp(p, "edge", 4))
+			edge = n == 4 || p[5] != '0';
+		else if (!strncmp(p, "inv", 3))
+			inv = n == 3 || p[4] != '0';
+		else if (!strncmp(p, "offcore_rsp=", 12)) {
+			char *v = xstrndup(p + 12, n - 12);
+
+			json_object_set_new(ev, "msr_value", json_string(v));
+			free(v);
+		}
+		p += n;
+	}
+	strbuf_addf(&perf, "%s/event=0x%lx,umask=0x%lx", pmu, code, umask);
+	json_object_set_new(ev, "pmu", json_string(pmu));
+	json_object_set_new(ev, "event", json_integer((json_int_t)code));
+	json_object_set_new(ev, "umask", json_integer((json_int_t)umask));
+	if (cmask) {
+		strbuf_addf(&perf, ",cmask=0x%lx", cmask);
+		json_object_set_new(ev, "cmask", json_integer((json_int_t)cmask));
+	}
+	if (inv) {
+		strbuf_addstr(&perf, ",inv=1");
+		json_object_set_new(ev, "inv", json_integer(1));
+	}
+	if (edge) {
+		strbuf_addstr(&perf, ",edge=1");
+		json_object_set_new(ev, "edge", json_integer(1));
+	}
+	if (any) {
+		strbuf_addstr(&perf, ",any=1");
+		json_object_set_new(ev, "any", json_integer(1));
+	}
+	msr = jstr(src, "MSRIndex");
+	if (msr && strtoul(msr, NULL, 0)) {
+		unsigned long idx = strtoul(msr, NULL, 0);
+		const char *val = jstr(ev, "msr_value") ? jstr(ev, "msr_value") : jstr(src, "MSRValue");
+		const char *term = idx == 0x3f6 ? "ldlat" : idx == 0x3f7 ? "frontend" : "offcore_rsp";
+
+		json_object_set_new(ev, "msr", json_string(msr));
+		if (val) {
+			if (!jstr(ev, "msr_value"))
+				json_object_set_new(ev, "msr_value", json_string(val));
+			strbuf_addf(&perf, ",%s=%s", term, val);
+		}
+		json_object_set_new(ev, "resource", json_string(idx == 0x3f6 ? "ldlat" :
+					idx == 0x3f7 ? "frontend" : "offcore"));
+	}
+	strbuf_addch(&perf, '/');
+	if (mods.len) {
+		if (!strcmp(mods.buf, "k") || !strcmp(mods.buf, "u"))
+			strbuf_addstr(&perf, mods.buf);
+		else if (!strcmp(mods.buf, "R"))
+			json_object_set_new(ev, "retire_latency", json_integer(1));
+	}
+	json_object_set_new(ev, "perf_name", json_string(perf.buf));
+	if (jstr(src, "Counter")) {
+		const char *c = jstr(src, "Counter");
+
+		if (!strncasecmp(c, "Fixed counter", 13))
+			json_object_set_new(ev, "fixed", json_integer(atoi(c + 13)));
+		else
+			json_object_set_new(ev, "counters", json_string(c));
+	}
+	if (jstr(src, "CounterHTOff") && strncasecmp(jstr(src, "CounterHTOff"), "Fixed", 5))
+		json_object_set_new(ev, "counters_smt_off", json_string(jstr(src, "CounterHTOff")));
+	if (jstr(src, "TakenAlone") && !strcmp(jstr(src, "TakenAlone"), "1"))
+		json_object_set_new(ev, "taken_alone", json_integer(1));
+	if (!strcasecmp(base.buf, "TOPDOWN.SLOTS") && !mods.len && !terms.len)
+		json_object_set_new(ev, "group_leader", json_integer(1));
+	free((char *)pmu);
+add:
+	json_object_set_new(im->events, name, ev);
+	rc = 0;
+out:
+	strbuf_release(&base);
+	strbuf_release(&terms);
+	strbuf_release(&mods);
+	strbuf_release(&up);
+	strbuf_release(&perf);
+	return rc;
+}
+
+/* ---------------- merging extra files ---------------- */
+
+static int has_alternative(json_t *metric, const char *formula)
+{
+	json_t *a;
+	size_t i;
+
+	if (jstr(metric, "formula") && !strcmp(jstr(metric, "formula"), formula))
+		return 1;
+	json_array_foreach(json_object_get(metric, "alternatives"), i, a)
+		if (jstr(a, "formula") && !strcmp(jstr(a, "formula"), formula))
+			return 1;
+	return 0;
+}
+
+static int merge_extra(struct imp *im, const char *path, struct strbuf *err)
+{
+	json_t *root = load_json(path, err), *list, *m;
+	size_t i;
+
+	if (!root)
+		return -1;
+	if (!json_is_object(root)) {
+		strbuf_addf(err, "%s: not a JSON object", path);
+		json_decref(root);
+		return -1;
+	}
+	if (json_is_object(json_object_get(root, "params")))
+		json_object_update(im->params, json_object_get(root, "params"));
+	list = json_object_get(root, "metrics");
+	json_array_foreach(list, i, m) {
+		const char *id = jstr(m, "id");
+		json_t *have, *alts, *a;
+		const char *key;
+		json_t *val;
+		size_t j;
+
+		if (!id) {
+			strbuf_addf(err, "%s: metric %zu has no \"id\"", path, i);
+			json_decref(root);
+			return -1;
+		}
+		have = find_metric(im, id);
+		if (!have) {
+			if (!jstr(m, "formula")) {
+				strbuf_addf(err, "%s: new metric '%s' has no \"formula\"", path, id);
+				json_decref(root);
+				return -1;
+			}
+			json_array_append(im->metrics, m);
+			continue;
+		}
+		json_object_foreach(m, key, val) {
+			if (!strcmp(key, "alternatives") || !strcmp(key, "id"))
+				continue;
+			if (!strcmp(key, "formula") && jstr(have, "formula") &&
+			    strcmp(jstr(have, "formula"), json_string_value(val))) {
+				/* the replaced formula stays available as the first alternative */
+				json_t *old = json_object(), *list2 = json_object_get(have, "alternatives");
+
+				json_object_set_new(old, "formula", json_string(jstr(have, "formula")));
+				json_object_set_new(old, "note", json_string("formula of the imported source"));
+				if (!list2) {
+					list2 = json_array();
+					json_object_set_new(have, "alternatives", list2);
+				}
+				json_array_insert_new(list2, 0, old);
+			}
+			json_object_set(have, key, val);
+		}
+		alts = json_object_get(m, "alternatives");
+		json_array_foreach(alts, j, a) {
+			json_t *list2 = json_object_get(have, "alternatives");
+
+			if (!jstr(a, "formula") || has_alternative(have, jstr(a, "formula")))
+				continue;
+			if (!list2) {
+				list2 = json_array();
+				json_object_set_new(have, "alternatives", list2);
+			}
+			json_array_append(list2, a);
+		}
+	}
+	list = json_object_get(root, "events");
+	json_array_foreach(list, i, m) {
+		struct strbuf up = STRBUF_INIT;
+
+		if (!jstr(m, "EventName")) {
+			strbuf_addf(err, "%s: extra event %zu has no \"EventName\"", path, i);
+			json_decref(root);
+			return -1;
+		}
+		upper(&up, jstr(m, "EventName"));
+		json_object_set(im->evdb, up.buf, m);
+		strbuf_release(&up);
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* ---------------- finishing ---------------- */
+
+static void collect_name(void *ctx, const char *name, enum td_name_kind kind)
+{
+	json_t *set = ctx;
+
+	if (kind == TD_NAME_EVENT)
+		json_object_set_new(set, name, json_true());
+}
+
+static int metric_exists(void *ctx, const char *name)
+{
+	return json_object_get((json_t *)ctx, name) != NULL;
+}
+
+/* ids -> 1 for every metric; used to tell references from events */
+static json_t *id_set(struct imp *im)
+{
+	json_t *set = json_object(), *m;
+	size_t i;
+
+	json_array_foreach(im->metrics, i, m)
+		json_object_set_new(set, jstr(m, "id"), json_true());
+	return set;
+}
+
+/* Every formula must parse; events must be known; references must exist. */
+static int check_metric(struct imp *im, json_t *m, json_t *ids, json_t *evnames, struct strbuf *why)
+{
+	json_t *a;
+	size_t i;
+	const char *texts[64];
+	size_t n = 0;
+
+	texts[n++] = jstr(m, "formula");
+	json_array_foreach(json_object_get(m, "alternatives"), i, a)
+		if (n < TD_ARRAY_SIZE(texts) && jstr(a, "formula"))
+			texts[n++] = jstr(a, "formula");
+	for (i = 0; i < n; i++) {
+		struct td_expr *e = td_expr_parse(texts[i], why);
+		json_t *names = json_object();
+		const char *name;
+		json_t *v;
+
+		if (!e) {
+			json_decref(names);
+			return -1;
+		}
+		td_expr_names(e, NULL, metric_exists, ids, collect_name, names);
+		td_expr_free(e);
+		json_object_foreach(names, name, v) {
+			if (build_event(im, name, why)) {
+				json_decref(names);
+				return -1;
+			}
+			json_object_set_new(evnames, name, json_true());
+		}
+		json_decref(names);
+	}
+	return 0;
+}
+
+/*
+ * Levels follow the parent links: a few perfmon nodes carry a Level that
+ * disagrees with their ParentCategory; the parent link is what the tree
+ * (and the gating) uses.
+ */
+static void fix_levels(struct imp *im)
+{
+	json_t *m;
+	size_t i;
+	int changed = 1, rounds = 0;
+
+	while (changed && rounds++ < 16) {
+		changed = 0;
+		json_array_foreach(im->metrics, i, m) {
+			const char *parent = jstr(m, "parent");
+			json_t *p = parent ? find_metric(im, parent) : NULL;
+			json_int_t want;
+
+			if (!p || json_integer_value(json_object_get(m, "level")) < 1)
+				continue;
+			want = json_integer_value(json_object_get(p, "level")) + 1;
+			if (json_integer_value(json_object_get(m, "level")) != want) {
+				if (td_verbose)
+					note("import: %s: level %d -> %d (under %s)", jstr(m, "id"),
+					     (int)json_integer_value(json_object_get(m, "level")), (int)want, parent);
+				json_object_set_new(m, "level", json_integer(want));
+				changed = 1;
+			}
+		}
+	}
+}
+
+static void set_areas(struct imp *im)
+{
+	json_t *m;
+	size_t i;
+	int changed = 1;
+
+	json_array_foreach(im->metrics, i, m) {
+		const char *id = jstr(m, "id");
+		json_int_t level = json_integer_value(json_object_get(m, "level"));
+
+		if (level != 1 || jstr(m, "area"))
+			continue;
+		json_object_set_new(m, "area", json_string(
+			!strcmp(id, "frontend_bound") ? "FE" : !strcmp(id, "bad_speculation") ? "BAD" :
+			!strcmp(id, "backend_bound") ? "BE" : !strcmp(id, "retiring") ? "RET" :
+			!strcmp(id, "smt_contention") ? "SMT" : "Other"));
+	}
+	while (changed) {
+		changed = 0;
+		json_array_foreach(im->metrics, i, m) {
+			const char *parent = jstr(m, "parent");
+			json_t *p;
+
+			if (!parent || jstr(m, "area"))
+				continue;
+			p = find_metric(im, parent);
+			if (!p || !jstr(p, "area"))
+				continue;
+			if (!strcmp(parent, "memory_bound"))
+				json_object_set_new(m, "area", json_string("BE/Mem"));
+			else if (!strcmp(parent, "core_bound"))
+				json_object_set_new(m, "area", json_string("BE/Core"));
+			else
+				json_object_set_new(m, "area", json_string(jstr(p, "area")));
+			changed = 1;
+		}
+	}
+}
+
+static void set_descriptions(struct imp *im)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *m;
+	size_t i, j;
+
+	json_array_foreach(im->metrics, i, m) {
+		const char *id = jstr(m, "id"), *parent = jstr(m, "parent");
+		json_t *p = parent ? find_metric(im, parent) : NULL;
+		json_int_t level = json_integer_value(json_object_get(m, "level"));
+
+		for (j = 0; j < TD_ARRAY_SIZE(node_words); j++)
+			if (!strcmp(node_words[j].id, id))
+				json_object_set_new(m, "name", json_string(node_words[j].name));
+		if (jstr(m, "description"))
+			continue;
+		describe(&sb, id, jstr(m, "name"), (int)level, p ? jstr(p, "name") : NULL,
+			 jstr(m, "domain"), jstr(m, "area"));
+		json_object_set_new(m, "description", json_string(sb.buf));
+	}
+	strbuf_release(&sb);
+}
+
+static void default_thresholds_for(struct imp *im)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *m;
+	size_t i, j;
+
+	json_array_foreach(im->metrics, i, m) {
+		if (jstr(m, "threshold") || json_integer_value(json_object_get(m, "level")) < 1)
+			continue;
+		for (j = 0; j < TD_ARRAY_SIZE(default_thresholds); j++)
+			if (!strcmp(default_thresholds[j].id, jstr(m, "id"))) {
+				strbuf_reset(&sb);
+				strbuf_addf(&sb, "%s > %g", jstr(m, "id"), default_thresholds[j].limit);
+				json_object_set_new(m, "threshold", json_string(sb.buf));
+				json_object_set_new(m, "threshold_note",
+						    json_string("tdperf default (TMA's Level 1-2 limit); the source has none"));
+			}
+	}
+	strbuf_release(&sb);
+}
+
+/* Correction-only terms of Level 1-2 nodes (see docs/tables.md). */
+static void mark_corrections(struct imp *im)
+{
+	static const char *const terms[] = { "INT_MISC.UOP_DROPPING", "INT_MISC.CLEARS_COUNT" };
+	json_t *m;
+	size_t i, j;
+
+	json_array_foreach(im->metrics, i, m) {
+		json_int_t level = json_integer_value(json_object_get(m, "level"));
+		const char *f = jstr(m, "formula");
+		json_t *list = NULL;
+
+		if (level < 1 || level > 2 || !f)
+			continue;
+		for (j = 0; j < TD_ARRAY_SIZE(terms); j++)
+			if (strstr(f, terms[j])) {
+				if (!list)
+					list = json_array();
+				json_array_append_new(list, json_string(terms[j]));
+			}
+		if (list && !json_object_get(m, "corrections"))
+			json_object_set_new(m, "corrections", list);
+		else
+			json_decref(list);
+	}
+}
+
+/* Counter totals from the events' counter lists. */
+static void counter_totals(struct imp *im, json_t *root)
+{
+	json_t *ctr = json_object(), *e;
+	const char *key;
+	int gp = 0, gp_off = 0, fixed = 0;
+
+	json_object_foreach(im->evdb, key, e) {
+		const char *c = jstr(e, "Counter"), *h = jstr(e, "CounterHTOff");
+		const char *p;
+
+		if (c && !strncasecmp(c, "Fixed counter", 13)) {
+			int n = atoi(c + 13) + 1;
+
+			if (n > fixed)
+				fixed = n;
+			continue;
+		}
+		for (p = c; p && *p; ) {
+			int n = atoi(p) + 1;
+
+			if (isdigit((unsigned char)*p) && n > gp && n <= 64)
+				gp = n;
+			p = strchr(p, ',');
+			p = p ? p + 1 : NULL;
+		}
+		for (p = h; p && *p; ) {
+			int n = atoi(p) + 1;
+
+			if (isdigit((unsigned char)*p) && n > gp_off && n <= 64)
+				gp_off = n;
+			p = strchr(p, ',');
+			p = p ? p + 1 : NULL;
+		}
+	}
+	if (!gp_off)
+		gp_off = gp;
+	json_object_set_new(ctr, "gp", json_integer(gp_off));
+	json_object_set_new(ctr, "gp_smt", json_integer(gp));
+	json_object_set_new(ctr, "fixed", json_integer(fixed));
+	json_object_set_new(root, "counters", ctr);
+}
+
+/* CPUID patterns of a mapfile whose Filename column contains key. */
+static int mapfile_patterns(struct imp *im, json_t *out, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *line, *key = im->o->map_key;
+	const char *role = im->o->core_type && !strcmp(im->o->core_type, "atom") ? "Atom" :
+			   im->o->core_type ? "Core" : NULL;
+
+	if (td_read_file(&text, im->o->mapfile)) {
+		strbuf_addf(err, "%s: cannot read", im->o->mapfile);
+		return -1;
+	}
+	for (line = text.buf; *line; ) {
+		const char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line);
+		char *copy = xstrndup(line, n), *fields[8] = { 0 }, *p = copy, *c;
+		int nf = 0;
+
+		while (nf < 8 && p) {
+			fields[nf++] = p;
+			c = strchr(p, ',');
+			if (c)
+				*c++ = '\0';
+			p = c;
+		}
+		if (nf >= 3 && fields[2] && strstr(fields[2], key) && fields[0][0] != '#' &&
+		    (!role || nf < 7 || !fields[6][0] || !strncmp(fields[6], role, strlen(role)))) {
+			char *pat = fields[0];
+			size_t k, dup = 0;
+			json_t *v;
+
+			json_array_foreach(out, k, v)
+				if (!strcmp(json_string_value(v), pat))
+					dup = 1;
+			if (!dup && strchr(pat, '-'))
+				json_array_append_new(out, json_string(pat));
+		}
+		free(copy);
+		line = end ? end + 1 : line + n;
+	}
+	strbuf_release(&text);
+	return 0;
+}
+
+int td_table_import(const struct td_import_opts *o, struct strbuf *err)
+{
+	struct imp im = { 0 };
+	json_t *root = json_object(), *cpuid = json_array(), *ids, *evnames, *m, *kept, *evs;
+	struct strbuf why = STRBUF_INIT, src = STRBUF_INIT;
+	const char *key;
+	json_t *v;
+	size_t i;
+	char *dump;
+	int rc = -1, changed;
+
+	im.o = o;
+	im.metrics = json_array();
+	im.evdb = json_object();
+	im.events = json_object();
+	im.params = json_object();
+	im.pmu = o->pmu ? o->pmu : "cpu";
+	strbuf_init(&im.dropped, 0);
+	strbuf_init(&im.source, 0);
+
+	for (i = 0; i < o->nr_events; i++)
+		if (import_perf_file(&im, o->events[i], 0, err))
+			goto out;
+	for (i = 0; i < o->nr_perfmon; i++)
+		if (import_perfmon(&im, o->perfmon[i], err))
+			goto out;
+	for (i = 0; i < o->nr_perf_metrics; i++) {
+		int r = td_is_dir(o->perf_metrics[i]) ? import_perf_dir(&im, o->perf_metrics[i], err)
+						      : import_perf_file(&im, o->perf_metrics[i], 1, err);
+		if (r)
+			goto out;
+	}
+	for (i = 0; i < o->nr_extra; i++)
+		if (merge_extra(&im, o->extra[i], err))
+			goto out;
+
+	/* drop metrics with unknown events or references, until nothing changes */
+	do {
+		changed = 0;
+		ids = id_set(&im);
+		kept = json_array();
+		json_decref(im.events);
+		im.events = json_object();
+		evnames = json_object();
+		json_array_foreach(im.metrics, i, m) {
+			int bad = 0;
+
+			strbuf_reset(&why);
+			if (check_metric(&im, m, ids, evnames, &why))
+				bad = 1;
+			/* references: parent must exist */
+			if (!bad && jstr(m, "parent") && !json_object_get(ids, jstr(m, "parent"))) {
+				strbuf_addf(&why, "parent '%s' left out", jstr(m, "parent"));
+				bad = 1;
+			}
+			if (bad) {
+				/* a metric from an extra file must not silently vanish */
+				note_dropped(&im, jstr(m, "id"), why.buf);
+				changed = 1;
+				continue;
+			}
+			json_array_append(kept, m);
+		}
+		json_decref(evnames);
+		json_decref(ids);
+		json_decref(im.metrics);
+		im.metrics = kept;
+	} while (changed);
+
+	/* thresholds that name metrics that were left out are dropped */
+	ids = id_set(&im);
+	json_array_foreach(im.metrics, i, m) {
+		struct td_expr *e;
+		json_t *names;
+		const char *n;
+		int ok = 1;
+
+		if (!jstr(m, "threshold"))
+			continue;
+		e = td_expr_parse(jstr(m, "threshold"), &why);
+		if (!e) {
+			json_object_del(m, "threshold");
+			continue;
+		}
+		names = json_object();
+		td_expr_names(e, NULL, metric_exists, ids, collect_name, names);
+		json_object_foreach(names, n, v)
+			ok = 0; /* a threshold over raw events is not ours to keep */
+		json_decref(names);
+		td_expr_free(e);
+		if (!ok)
+			json_object_del(m, "threshold");
+	}
+	json_decref(ids);
+
+	fix_levels(&im);
+	default_thresholds_for(&im);
+	mark_corrections(&im);
+	set_areas(&im);
+	set_descriptions(&im);
+
+	json_object_set_new(root, "tdperf_table", json_integer(1));
+	json_object_set_new(root, "name", json_string(o->name));
+	json_object_set_new(root, "display", json_string(o->display ? o->display : o->name));
+	json_object_set_new(root, "vendor", json_string(o->vendor ? o->vendor : "GenuineIntel"));
+	if (o->perf_name)
+		json_object_set_new(root, "perf_name", json_string(o->perf_name));
+	if (o->nr_aliases) {
+		json_t *a = json_array();
+
+		for (i = 0; i < o->nr_aliases; i++)
+			json_array_append_new(a, json_string(o->aliases[i]));
+		json_object_set_new(root, "aliases", a);
+	}
+	if (o->core_type)
+		json_object_set_new(root, "core_type", json_string(o->core_type));
+	json_object_set_new(root, "pmu", json_string(im.pmu));
+	if (o->mapfile && o->map_key && mapfile_patterns(&im, cpuid, err))
+		goto out;
+	for (i = 0; i < o->nr_cpuid; i++)
+		json_array_append_new(cpuid, json_string(o->cpuid[i]));
+	json_object_set(root, "cpuid", cpuid);
+	json_object_set_new(root, "slots_per_cycle", json_real(o->slots));
+	counter_totals(&im, root);
+	strbuf_addstr(&src, o->source ? o->source : im.source.buf);
+	json_object_set_new(root, "source", json_string(src.buf));
+	if (o->missing)
+		json_object_set_new(root, "missing", json_string(o->missing));
+	if (im.nr_dropped) {
+		strbuf_reset(&why);
+		strbuf_addf(&why, "%d source metrics left out (uncore or unknown events, or "
+			    "depending on those): %s%s", im.nr_dropped, im.dropped.buf,
+			    im.dropped.len >= 4000 ? ", ..." : "");
+		json_object_set_new(root, "left_out", json_string(why.buf));
+	}
+	if (json_object_size(im.params))
+		json_object_set(root, "params", im.params);
+	evs = json_array();
+	json_object_foreach(im.events, key, v)
+		json_array_append(evs, v);
+	json_object_set_new(root, "events", evs);
+	json_object_set(root, "metrics", im.metrics);
+
+	dump = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	if (!dump) {
+		strbuf_addstr(err, "cannot format the table");
+		goto out;
+	}
+	{
+		struct strbuf text = STRBUF_INIT;
+
+		strbuf_addstr(&text, dump);
+		strbuf_addch(&text, '\n');
+		free(dump);
+		struct strbuf tmp = STRBUF_INIT;
+		struct td_table *t;
+
+		/* the result must load before it replaces anything */
+		strbuf_addf(&tmp, "%s.check", o->output);
+		if (td_write_file_atomic(tmp.buf, text.buf, text.len)) {
+			strbuf_addf(err, "%s: cannot write", tmp.buf);
+			goto write_out;
+		}
+		t = td_table_load(tmp.buf, err);
+		if (!t) {
+			unlink(tmp.buf);
+			goto write_out;
+		}
+		td_table_free(t);
+		if (rename(tmp.buf, o->output)) {
+			strbuf_addf(err, "%s: cannot write", o->output);
+			unlink(tmp.buf);
+			goto write_out;
+		}
+		rc = 0;
+write_out:
+		strbuf_release(&tmp);
+		strbuf_release(&text);
+		if (rc)
+			goto out;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	json_decref(cpuid);
+	json_decref(im.metrics);
+	json_decref(im.evdb);
+	json_decref(im.events);
+	json_decref(im.params);
+	strbuf_release(&im.dropped);
+	strbuf_release(&im.source);
+	strbuf_release(&why);
+	strbuf_release(&src);
+	return rc;
+}

@@ -1,0 +1,33 @@
+/*
+ * Private to metrics/: the layout of a loaded table, shared by the loader
+ * (table.c), the CPU lookup (find.c) and the evaluator (tree.c).
+ */
+#ifndef TD_METRICS_TABLE_INT_H
+#define TD_METRICS_TABLE_INT_H
+
+#include <jansson.h>
+
+#include "metrics/expr-int.h"
+
+struct td_table {
+	struct td_table_info info;
+	char *path;
+	json_t *root;            /* owns every string below */
+	struct td_metric *metrics;
+	size_t nr_metrics;
+	int *sorted_ids;         /* metric indices sorted by id */
+	int *order;              /* tree nodes in pre-order */
+	size_t nr_nodes;
+	struct td_event *events;
+	size_t nr_events;
+	const char **cpuid;      /* POSIX extended regexes on the CPUID string */
+	size_t nr_cpuid;
+	const char **aliases;    /* other names the table answers to */
+	size_t nr_aliases;
+	json_t *params;
+};
+
+/* Index of a metric id, or -1. */
+int td_table_metric_index(const struct td_table *t, const char *id);
+
+#endif

@@ -1,0 +1,582 @@
+/*
+ * Formula tables: loading metrics/tables/NAME.json (format in docs/tables.md)
+ * with jansson, checking them, and binding metric references so that the
+ * evaluator never compares strings on the hot path.
+ *
+ * Strings point into the jansson document, which lives as long as the
+ * table.
+ */
+#include "metrics/table-int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *jstr(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int jint(json_t *o, const char *key, int dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		return (int)json_integer_value(v);
+	if (json_is_true(v))
+		return 1;
+	if (json_is_false(v))
+		return 0;
+	return dflt;
+}
+
+static unsigned jhex(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		return (unsigned)json_integer_value(v);
+	if (json_is_string(v))
+		return (unsigned)strtoul(json_string_value(v), NULL, 0);
+	return 0;
+}
+
+void td_table_free(struct td_table *t)
+{
+	size_t i, j;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_metrics; i++) {
+		for (j = 0; j < t->metrics[i].nr_formulas; j++)
+			td_expr_free((struct td_expr *)t->metrics[i].formulas[j].expr);
+		free((void *)t->metrics[i].formulas);
+		td_expr_free((struct td_expr *)t->metrics[i].threshold_expr);
+	}
+	free(t->metrics);
+	free(t->events);
+	free(t->cpuid);
+	free(t->aliases);
+	free(t->order);
+	free(t->sorted_ids);
+	free(t->path);
+	json_decref(t->root);
+	free(t);
+}
+
+/* ---- metric id index ---- */
+
+static const struct td_table *sort_table;
+
+static int cmp_metric_idx(const void *a, const void *b)
+{
+	return strcmp(sort_table->metrics[*(const int *)a].id,
+		      sort_table->metrics[*(const int *)b].id);
+}
+
+int td_table_metric_index(const struct td_table *t, const char *id)
+{
+	size_t lo = 0, hi = t->nr_metrics;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(id, t->metrics[t->sorted_ids[mid]].id);
+
+		if (!c)
+			return t->sorted_ids[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+const struct td_metric *td_table_find_metric(const struct td_table *t, const char *id)
+{
+	int i = td_table_metric_index(t, id);
+
+	return i < 0 ? NULL : &t->metrics[i];
+}
+
+static int is_correction(json_t *list, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(list); i++)
+		if (json_is_string(json_array_get(list, i)) &&
+		    !strcasecmp(json_string_value(json_array_get(list, i)), name))
+			return 1;
+	return 0;
+}
+
+/* Bind names of e that are metric ids; mark the metric's correction terms. */
+static void bind_names(struct td_table *t, struct td_expr *e, json_t *corrections)
+{
+	int i;
+
+	if (!e)
+		return;
+	if (e->op == TD_OP_NAME && e->kind != TD_NAME_LITERAL) {
+		e->metric = td_table_metric_index(t, e->name);
+		if (e->metric >= 0)
+			e->kind = TD_NAME_METRIC;
+		else
+			e->correction = is_correction(corrections, e->name);
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		bind_names(t, e->kid[i], corrections);
+}
+
+/* ---- cycle check ---- */
+
+static int refs_visit(struct td_table *t, int m, char *state, struct strbuf *err);
+
+static int refs_walk(struct td_table *t, const struct td_expr *e, char *state, struct strbuf *err)
+{
+	int i;
+
+	if (!e)
+		return 0;
+	if (e->op == TD_OP_NAME && e->metric >= 0)
+		return refs_visit(t, e->metric, state, err);
+	for (i = 0; i < 3; i++)
+		if (refs_walk(t, e->kid[i], state, err))
+			return -1;
+	return 0;
+}
+
+static int refs_visit(struct td_table *t, int m, char *state, struct strbuf *err)
+{
+	size_t j;
+
+	if (state[m] == 2)
+		return 0;
+	if (state[m] == 1) {
+		strbuf_addf(err, "metric '%s' refers to itself through other metrics",
+			    t->metrics[m].id);
+		return -1;
+	}
+	state[m] = 1;
+	for (j = 0; j < t->metrics[m].nr_formulas; j++)
+		if (refs_walk(t, t->metrics[m].formulas[j].expr, state, err))
+			return -1;
+	state[m] = 2;
+	return 0;
+}
+
+/* ---- tree order ---- */
+
+static void add_subtree(struct td_table *t, int m, size_t *n)
+{
+	size_t i;
+
+	t->order[(*n)++] = m;
+	for (i = 0; i < t->nr_metrics; i++)
+		if (t->metrics[i].parent && !strcmp(t->metrics[i].parent, t->metrics[m].id))
+			add_subtree(t, (int)i, n);
+}
+
+static int build_tree(struct td_table *t, struct strbuf *err)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_metrics; i++) {
+		const struct td_metric *m = &t->metrics[i];
+		const struct td_metric *p;
+
+		if (m->level < 1)
+			continue;
+		t->nr_nodes++;
+		if (!m->parent) {
+			if (m->level != 1) {
+				strbuf_addf(err, "metric '%s' at level %d has no parent", m->id, m->level);
+				return -1;
+			}
+			continue;
+		}
+		p = td_table_find_metric(t, m->parent);
+		if (!p || p->level < 1) {
+			strbuf_addf(err, "metric '%s': parent '%s' is not a tree node", m->id, m->parent);
+			return -1;
+		}
+		if (p->level != m->level - 1) {
+			strbuf_addf(err, "metric '%s': level %d under '%s' at level %d",
+				    m->id, m->level, p->id, p->level);
+			return -1;
+		}
+	}
+	t->order = xcalloc(t->nr_nodes + 1, sizeof(*t->order));
+	for (i = 0; i < t->nr_metrics; i++)
+		if (t->metrics[i].level == 1)
+			add_subtree(t, (int)i, &n);
+	return 0;
+}
+
+/* ---- loading ---- */
+
+static int load_formula(struct td_formula *f, const char *text, struct strbuf *err,
+			const char *id, const char *what)
+{
+	struct strbuf perr = STRBUF_INIT;
+
+	f->text = text;
+	f->expr = td_expr_parse(text, &perr);
+	if (!f->expr) {
+		strbuf_addf(err, "metric '%s': %s: %s", id, what, perr.buf);
+		strbuf_release(&perr);
+		return -1;
+	}
+	strbuf_release(&perr);
+	return 0;
+}
+
+static int load_metric(struct td_table *t, json_t *o, struct td_metric *m, struct strbuf *err)
+{
+	json_t *alts = json_object_get(o, "alternatives");
+	struct td_formula *f;
+	const char *th;
+	size_t i, n;
+
+	m->id = jstr(o, "id");
+	if (!m->id || !*m->id) {
+		strbuf_addstr(err, "a metric has no \"id\"");
+		return -1;
+	}
+	m->name = jstr(o, "name");
+	if (!m->name)
+		m->name = m->id;
+	m->parent = jstr(o, "parent");
+	m->level = jint(o, "level", 0);
+	m->formula = jstr(o, "formula");
+	if (!m->formula) {
+		strbuf_addf(err, "metric '%s' has no \"formula\"", m->id);
+		return -1;
+	}
+	m->threshold = jstr(o, "threshold");
+	m->unit = jstr(o, "unit");
+	m->domain = jstr(o, "domain");
+	m->area = jstr(o, "area");
+	m->description = jstr(o, "description");
+	m->locate_with = jstr(o, "locate_with");
+	m->groups = jstr(o, "groups");
+	m->is_fraction = m->level >= 1;
+	if (m->level < 0 || m->level > 8) {
+		strbuf_addf(err, "metric '%s': level %d out of range", m->id, m->level);
+		return -1;
+	}
+	if (alts && !json_is_array(alts)) {
+		strbuf_addf(err, "metric '%s': \"alternatives\" is not an array", m->id);
+		return -1;
+	}
+	n = 1 + (alts ? json_array_size(alts) : 0);
+	f = xcalloc(n, sizeof(*f));
+	m->formulas = f;
+	m->nr_formulas = n;
+	if (load_formula(&f[0], m->formula, err, m->id, "formula"))
+		return -1;
+	f[0].note = jstr(o, "formula_note");
+	for (i = 1; i < n; i++) {
+		json_t *a = json_array_get(alts, i - 1);
+		const char *text = jstr(a, "formula");
+
+		if (!text) {
+			strbuf_addf(err, "metric '%s': alternative %zu has no \"formula\"", m->id, i);
+			return -1;
+		}
+		if (load_formula(&f[i], text, err, m->id, "alternative formula"))
+			return -1;
+		f[i].approximate = jint(a, "approximate", 0);
+		f[i].note = jstr(a, "note");
+	}
+	m->expr = f[0].expr;
+	th = m->threshold;
+	if (th && *th) {
+		struct strbuf perr = STRBUF_INIT;
+
+		m->threshold_expr = td_expr_parse(th, &perr);
+		if (!m->threshold_expr) {
+			strbuf_addf(err, "metric '%s': threshold: %s", m->id, perr.buf);
+			strbuf_release(&perr);
+			return -1;
+		}
+		strbuf_release(&perr);
+	}
+	(void)t;
+	return 0;
+}
+
+static enum td_event_resource parse_resource(const char *s)
+{
+	if (!s)
+		return TD_RES_NONE;
+	if (!strcmp(s, "offcore"))
+		return TD_RES_OFFCORE;
+	if (!strcmp(s, "ldlat"))
+		return TD_RES_LDLAT;
+	if (!strcmp(s, "frontend"))
+		return TD_RES_FRONTEND;
+	if (!strcmp(s, "perf_metrics"))
+		return TD_RES_PERF_METRICS;
+	return TD_RES_NONE;
+}
+
+static void load_event(struct td_table *t, json_t *o, struct td_event *ev)
+{
+	const char *counters = jstr(o, "counters");
+	json_t *dv = json_object_get(o, "default");
+
+	ev->name = jstr(o, "name");
+	ev->pmu = jstr(o, "pmu");
+	if (!ev->pmu)
+		ev->pmu = t->info.pmu;
+	ev->perf_name = jstr(o, "perf_name");
+	ev->description = jstr(o, "description");
+	ev->fixed = jint(o, "fixed", -1);
+	ev->resource = parse_resource(jstr(o, "resource"));
+	ev->taken_alone = jint(o, "taken_alone", 0);
+	ev->group_leader = jint(o, "group_leader", 0);
+	ev->event_code = jhex(o, "event");
+	ev->umask = jhex(o, "umask");
+	ev->cmask = jhex(o, "cmask");
+	ev->inv = jint(o, "inv", 0);
+	ev->edge = jint(o, "edge", 0);
+	ev->any = jint(o, "any", 0);
+	ev->msr = jstr(o, "msr");
+	ev->msr_value = jstr(o, "msr_value");
+	ev->retire_latency = jint(o, "retire_latency", 0);
+	ev->default_value = json_is_number(dv) ? json_number_value(dv) : NAN;
+	ev->counters = 0;
+	if (counters) {
+		const char *p = counters;
+
+		while (*p) {
+			char *end;
+			unsigned long c = strtoul(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (c < 64)
+				ev->counters |= 1ULL << c;
+			p = end;
+			while (*p == ',' || *p == ' ')
+				p++;
+		}
+	}
+}
+
+static const char **string_array(json_t *a, size_t *n)
+{
+	const char **out;
+	size_t i;
+
+	*n = 0;
+	if (!json_is_array(a))
+		return NULL;
+	out = xcalloc(json_array_size(a) + 1, sizeof(*out));
+	for (i = 0; i < json_array_size(a); i++)
+		if (json_is_string(json_array_get(a, i)))
+			out[(*n)++] = json_string_value(json_array_get(a, i));
+	return out;
+}
+
+static int load_body(struct td_table *t, struct strbuf *err)
+{
+	json_t *root = t->root, *evs, *ms, *ctr;
+	size_t i;
+	char *state;
+
+	if (!json_is_object(root)) {
+		strbuf_addstr(err, "not a JSON object");
+		return -1;
+	}
+	if (jint(root, "tdperf_table", 0) != 1) {
+		strbuf_addstr(err, "not a tdperf formula table (\"tdperf_table\": 1 missing)");
+		return -1;
+	}
+	t->info.name = jstr(root, "name");
+	if (!t->info.name) {
+		strbuf_addstr(err, "table has no \"name\"");
+		return -1;
+	}
+	t->info.display = jstr(root, "display");
+	if (!t->info.display)
+		t->info.display = t->info.name;
+	t->info.vendor = jstr(root, "vendor");
+	t->info.perf_name = jstr(root, "perf_name");
+	t->info.core_type = jstr(root, "core_type");
+	t->info.pmu = jstr(root, "pmu");
+	if (!t->info.pmu)
+		t->info.pmu = "cpu";
+	t->info.source = jstr(root, "source");
+	t->info.missing = jstr(root, "missing");
+	t->info.slots_per_cycle = json_number_value(json_object_get(root, "slots_per_cycle"));
+	ctr = json_object_get(root, "counters");
+	t->info.gp_counters = jint(ctr, "gp", 0);
+	t->info.gp_counters_smt = jint(ctr, "gp_smt", t->info.gp_counters);
+	t->info.fixed_counters = jint(ctr, "fixed", 0);
+	t->cpuid = string_array(json_object_get(root, "cpuid"), &t->nr_cpuid);
+	t->aliases = string_array(json_object_get(root, "aliases"), &t->nr_aliases);
+	t->params = json_object_get(root, "params");
+
+	evs = json_object_get(root, "events");
+	if (evs && !json_is_array(evs)) {
+		strbuf_addstr(err, "\"events\" is not an array");
+		return -1;
+	}
+	t->nr_events = json_array_size(evs);
+	t->events = xcalloc(t->nr_events + 1, sizeof(*t->events));
+	for (i = 0; i < t->nr_events; i++) {
+		load_event(t, json_array_get(evs, i), &t->events[i]);
+		if (!t->events[i].name) {
+			strbuf_addf(err, "event %zu has no \"name\"", i);
+			return -1;
+		}
+	}
+
+	ms = json_object_get(root, "metrics");
+	if (!json_is_array(ms)) {
+		strbuf_addstr(err, "\"metrics\" is missing or not an array");
+		return -1;
+	}
+	t->nr_metrics = json_array_size(ms);
+	t->metrics = xcalloc(t->nr_metrics + 1, sizeof(*t->metrics));
+	for (i = 0; i < t->nr_metrics; i++)
+		if (load_metric(t, json_array_get(ms, i), &t->metrics[i], err))
+			return -1;
+
+	t->sorted_ids = xcalloc(t->nr_metrics + 1, sizeof(*t->sorted_ids));
+	for (i = 0; i < t->nr_metrics; i++)
+		t->sorted_ids[i] = (int)i;
+	sort_table = t;
+	qsort(t->sorted_ids, t->nr_metrics, sizeof(*t->sorted_ids), cmp_metric_idx);
+	sort_table = NULL;
+	for (i = 1; i < t->nr_metrics; i++)
+		if (!strcmp(t->metrics[t->sorted_ids[i]].id, t->metrics[t->sorted_ids[i - 1]].id)) {
+			strbuf_addf(err, "metric '%s' is defined twice", t->metrics[t->sorted_ids[i]].id);
+			return -1;
+		}
+
+	for (i = 0; i < t->nr_metrics; i++) {
+		json_t *corr = json_object_get(json_array_get(ms, i), "corrections");
+		size_t j;
+
+		for (j = 0; j < t->metrics[i].nr_formulas; j++)
+			bind_names(t, (struct td_expr *)t->metrics[i].formulas[j].expr, corr);
+		bind_names(t, (struct td_expr *)t->metrics[i].threshold_expr, NULL);
+	}
+	state = xcalloc(t->nr_metrics + 1, 1);
+	for (i = 0; i < t->nr_metrics; i++)
+		if (refs_visit(t, (int)i, state, err)) {
+			free(state);
+			return -1;
+		}
+	free(state);
+	return build_tree(t, err);
+}
+
+struct td_table *td_table_load(const char *path, struct strbuf *err)
+{
+	struct td_table *t = xcalloc(1, sizeof(*t));
+	json_error_t jerr;
+	struct strbuf why = STRBUF_INIT;
+
+	t->path = xstrdup(path);
+	t->root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!t->root) {
+		if (jerr.line > 0)
+			strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		else
+			strbuf_addf(err, "%s: %s", path, jerr.text);
+		td_table_free(t);
+		return NULL;
+	}
+	if (load_body(t, &why)) {
+		strbuf_addf(err, "%s: %s", path, why.buf);
+		strbuf_release(&why);
+		td_table_free(t);
+		return NULL;
+	}
+	strbuf_release(&why);
+	return t;
+}
+
+/* ---- accessors ---- */
+
+const struct td_table_info *td_table_info(const struct td_table *t) { return &t->info; }
+const char *td_table_path(const struct td_table *t) { return t->path; }
+size_t td_table_nr_metrics(const struct td_table *t) { return t->nr_metrics; }
+size_t td_table_nr_events(const struct td_table *t) { return t->nr_events; }
+
+const struct td_metric *td_table_metric(const struct td_table *t, size_t i)
+{
+	return i < t->nr_metrics ? &t->metrics[i] : NULL;
+}
+
+const struct td_event *td_table_event(const struct td_table *t, size_t i)
+{
+	return i < t->nr_events ? &t->events[i] : NULL;
+}
+
+double td_table_param(const struct td_table *t, const char *name, double dflt)
+{
+	json_t *v = json_object_get(t->params, name);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+const char *td_table_param_string(const struct td_table *t, const char *name)
+{
+	return jstr(t->params, name);
+}
+
+/*
+ * perf's spellings of an event: strip "pmu/.../" and ":mods", and map
+ * the generic names perf uses for Intel's fixed and topdown events.
+ */
+static void perf_base_name(const char *name, struct strbuf *out)
+{
+	const char *s = name, *slash = strchr(name, '/');
+
+	strbuf_reset(out);
+	if (slash && slash[1]) {
+		const char *end = strchr(slash + 1, '/');
+
+		s = slash + 1;
+		strbuf_add(out, s, end ? (size_t)(end - s) : strlen(s));
+	} else {
+		strbuf_addstr(out, s);
+	}
+}
+
+const struct td_event *td_table_find_event(const struct td_table *t, const char *name)
+{
+	struct strbuf base = STRBUF_INIT;
+	size_t i;
+	const struct td_event *found = NULL;
+
+	for (i = 0; i < t->nr_events && !found; i++)
+		if (!strcasecmp(t->events[i].name, name) ||
+		    (t->events[i].perf_name && !strcmp(t->events[i].perf_name, name)))
+			found = &t->events[i];
+	if (!found) {
+		perf_base_name(name, &base);
+		for (i = 0; i < t->nr_events && !found; i++)
+			if (!strcasecmp(t->events[i].name, base.buf))
+				found = &t->events[i];
+		if (!found && strchr(base.buf, ':')) {
+			/* "TOPDOWN.SLOTS:u": a user/kernel modifier on a known event */
+			strbuf_setlen(&base, (size_t)(strchr(base.buf, ':') - base.buf));
+			for (i = 0; i < t->nr_events && !found; i++)
+				if (!strcasecmp(t->events[i].name, base.buf))
+					found = &t->events[i];
+		}
+	}
+	strbuf_release(&base);
+	return found;
+}
