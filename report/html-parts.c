@@ -68,12 +68,15 @@ void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, d
 		strbuf_addf(sb, "<span style=\"width:%.3f%%;background:%s\" title=\"", w, c->series[j].colour);
 		strbuf_add_html(sb, c->series[j].name);
 		strbuf_addf(sb, pct ? ": %.1f%%\">" : ": %.3g\">", v);
-		if (w >= 9) {
+		strbuf_addstr(sb, "<em>");
+		/* the name where it fits in a page-wide bar; else the number; CSS clips the rest */
+		if (w >= 0.75 * strlen(c->series[j].name) + 4) {
 			strbuf_add_html(sb, c->series[j].name);
 			strbuf_addf(sb, pct ? " %.0f%%" : " %.2g", v);
 		} else if (w >= 3) {
 			strbuf_addf(sb, pct ? "%.0f" : "%.2g", v);
 		}
+		strbuf_addstr(sb, "</em>");
 		strbuf_addstr(sb, "</span>");
 	}
 	strbuf_addstr(sb, "</div>");

@@ -358,15 +358,24 @@ static int scope_has_level(json_t *scope, int level)
 
 struct td_chart *td_chart_topdown(json_t *scopes, int level, const char *stem, const char *title)
 {
+	struct td_chart *c = td_chart_stack(scopes, level, stem, title, 100.0);
+
+	if (c) {
+		c->ylabel = xstrdup("% of pipeline slots");
+		c->ymax = 100;
+	}
+	return c;
+}
+
+struct td_chart *td_chart_stack(json_t *scopes, int level, const char *stem, const char *title, double scale)
+{
 	struct stack_keys keys = { NULL, 0 };
 	struct td_chart *c;
 	json_t *s;
 	size_t i;
 
 	c = td_chart_new(stem, title, TD_CHART_STACKED);
-	c->ylabel = xstrdup("% of pipeline slots");
 	c->ymin = 0;
-	c->ymax = 100;
 	json_array_foreach(scopes, i, s) {
 		json_t *nodes = json_object_get(s, "nodes");
 		struct strbuf label = STRBUF_INIT;
@@ -375,7 +384,7 @@ struct td_chart *td_chart_topdown(json_t *scopes, int level, const char *stem, c
 			continue;
 		add_stack_series(c, &keys, nodes, level);
 		td_scope_label(&label, s);
-		fill_stack_row(c, td_chart_add_row(c, label.buf), nodes, level, 100.0);
+		fill_stack_row(c, td_chart_add_row(c, label.buf), nodes, level, scale);
 		strbuf_release(&label);
 	}
 	free(keys.k);

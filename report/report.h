@@ -110,6 +110,8 @@ void td_charts_for_report(json_t *doc, struct td_chart_list *out);
  * one side is NAN there (with a note), never zero.
  */
 struct td_chart *td_chart_topdown(json_t *scopes, int level, const char *stem, const char *title);
+/* The same for any stack of nodes, values multiplied by 'scale', no y range. */
+struct td_chart *td_chart_stack(json_t *scopes, int level, const char *stem, const char *title, double scale);
 /* CPI stack bars (td_report_cpi_stack) of each scope whose CPI is known. */
 struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const char *title);
 /* "cpu_core CPU3", "app-1234", or the scope id. */

@@ -1,16 +1,201 @@
 /*
- * tdperf diff: not built yet.
+ * tdperf diff: compare two runs, on the same CPU or across generations.
  */
+#include "config.h"
 #include "src/builtin.h"
+#include "report/report.h"
 #include "util/util.h"
 
+#include <errno.h>
+#include <getopt.h>
 #include <string.h>
 
-static const char usage[] = "usage: tdperf diff [options]\n";
+static const char usage[] =
+	"usage: tdperf diff [options] A B\n"
+	"\n"
+	"Compare two runs: run directories, perf stat output files (text, -x, --json),\n"
+	"or report documents saved with 'tdperf report --format json'.  The runs may\n"
+	"come from different CPUs: Level 1 and 2 of the Top-Down tree are the common\n"
+	"schema, shown side by side with their deltas; the absolute CPI stack of each\n"
+	"run (CPI x fraction) shows where the cycles per instruction changed, and the\n"
+	"change in CPI and in cycles is attributed to components.  Nodes on one side\n"
+	"only, changed approximations and multiplexing are listed.\n"
+	"\n"
+	"  --format text|json   output on stdout (default text; JSON: docs/diff-schema.md)\n"
+	"  -o, --output FILE    write that output to FILE instead\n"
+	"  --html FILE          also write a self-contained HTML comparison with charts\n"
+	"  --plot DIR           also write the comparison charts (gnuplot data + scripts, SVG)\n"
+	"  --scope-a ID         the scope of A to compare (default: the whole run)\n"
+	"  --scope-b ID         the scope of B to compare\n"
+	"  --cpu-a X, --cpu-b X the CPU of an imported perf stat file, when not inferable\n"
+	"  -h, --help           this help\n";
+
+/*
+ * A saved report document is used as is; anything else goes through
+ * td_report_load (run directory or perf output, imported on the fly).
+ */
+static json_t *load_side(const char *path, const char *cpu, struct strbuf *err)
+{
+	struct td_report_opts opts = { 0 };
+	json_t *doc = json_load_file(path, 0, NULL);
+	const char *schema = doc ? td_json_str(doc, "schema") : NULL;
+
+	if (schema && !strcmp(schema, "tdperf-report")) {
+		double v = td_json_num(json_object_get(doc, "version"));
+
+		if (!(v == 1)) {
+			strbuf_addf(err, "%s: report document version %g is not supported (this tdperf reads 1)", path, v);
+			json_decref(doc);
+			return NULL;
+		}
+		return doc;
+	}
+	json_decref(doc);
+	opts.cpu = cpu;
+	doc = td_report_load(path, &opts, err);
+	if (!doc && !err->len)
+		strbuf_addf(err, "%s: cannot load", path);
+	return doc;
+}
+
+/* A side's name: the path without directories or a trailing slash. */
+static char *side_name(const char *path)
+{
+	char *copy = xstrdup(path), *slash;
+	size_t len = strlen(copy);
+
+	while (len > 1 && copy[len - 1] == '/')
+		copy[--len] = '\0';
+	slash = strrchr(copy, '/');
+	if (slash && slash[1]) {
+		char *name = xstrdup(slash + 1);
+
+		free(copy);
+		return name;
+	}
+	return copy;
+}
+
+static int write_plots(json_t *diff, const char *dir)
+{
+	struct td_chart_list charts = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+	int ret = 0, r = 0;
+
+	if (td_mkdir_p(dir) < 0) {
+		ret = error("%s: cannot create directory: %s", dir, strerror(errno));
+		goto out;
+	}
+	td_charts_for_diff(diff, &charts);
+	for (i = 0; i < charts.nr && !r; i++)
+		r = td_chart_write(charts.items[i], dir, "svg", &err);
+	if (!r)
+		r = td_charts_render(&charts, dir, "svg", &err);
+	if (r == 1)
+		warning("%s: wrote chart data and gnuplot scripts only", err.buf);
+	else if (r < 0)
+		ret = error("%s", err.buf);
+out:
+	td_chart_list_release(&charts);
+	strbuf_release(&err);
+	return ret;
+}
 
 int cmd_diff(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return td_usage_ok(usage);
-	return td_not_built("diff");
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "scope-a", required_argument, NULL, 'a' },
+		{ "scope-b", required_argument, NULL, 'b' },
+		{ "cpu-a", required_argument, NULL, 'A' },
+		{ "cpu-b", required_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format = "text", *output = NULL, *html = NULL, *plot = NULL;
+	const char *scope_a = NULL, *scope_b = NULL, *cpu_a = NULL, *cpu_b = NULL;
+	struct strbuf err = STRBUF_INIT;
+	json_t *a = NULL, *b = NULL, *diff = NULL;
+	char *name_a = NULL, *name_b = NULL;
+	int c, ret = 2;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': format = optarg; break;
+		case 'o': output = optarg; break;
+		case 'H': html = optarg; break;
+		case 'P': plot = optarg; break;
+		case 'a': scope_a = optarg; break;
+		case 'b': scope_b = optarg; break;
+		case 'A': cpu_a = optarg; break;
+		case 'B': cpu_b = optarg; break;
+		case 'h': return td_usage_ok(usage);
+		default: return td_usage_error(usage, "bad option");
+		}
+	}
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return td_usage_error(usage, "unknown --format '%s' (text or json)", format);
+	if (argc - optind != 2)
+		return td_usage_error(usage, "diff takes two runs, A and B");
+
+	a = load_side(argv[optind], cpu_a, &err);
+	if (!a) {
+		error("%s", err.buf);
+		goto out;
+	}
+	b = load_side(argv[optind + 1], cpu_b, &err);
+	if (!b) {
+		error("%s", err.buf);
+		goto out;
+	}
+	name_a = side_name(argv[optind]);
+	name_b = side_name(argv[optind + 1]);
+	diff = td_diff_build(a, name_a, scope_a, b, name_b, scope_b, &err);
+	if (!diff) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (html && td_diff_render_html(diff, html, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (plot && write_plots(diff, plot) < 0)
+		goto out;
+	{
+		FILE *out = stdout;
+		char *text = NULL;
+		size_t len = 0;
+
+		if (output)
+			out = open_memstream(&text, &len);
+		if (!strcmp(format, "json"))
+			json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		else
+			td_diff_render_text(diff, out);
+		if (!strcmp(format, "json"))
+			fputc('\n', out);
+		if (output) {
+			fclose(out);
+			if (td_write_file_atomic(output, text, len) < 0) {
+				error("%s: cannot write: %s", output, strerror(errno));
+				free(text);
+				goto out;
+			}
+			free(text);
+		}
+	}
+	ret = 0;
+out:
+	json_decref(a);
+	json_decref(b);
+	json_decref(diff);
+	free(name_a);
+	free(name_b);
+	strbuf_release(&err);
+	return ret;
 }
