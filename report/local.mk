@@ -8,3 +8,13 @@ libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c re
 libtdperf_a_SOURCES += report/threads-load.c report/threads-json.c report/text-threads.c
 check_PROGRAMS += tests/tools/threads-tool
 tests_tools_threads_tool_LDADD = $(TD_LIBS)
+# charts, HTML and diff tests
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_report_html
+TESTS += tests/unit/test_report_html
+tests_unit_test_report_html_LDADD = $(UNIT_LIBS)
+tests_unit_test_report_html_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif
+TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
+EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
+	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh

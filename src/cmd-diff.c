@@ -53,8 +53,15 @@ static json_t *load_side(const char *path, const char *cpu, struct strbuf *err)
 	json_decref(doc);
 	opts.cpu = cpu;
 	doc = td_report_load(path, &opts, err);
-	if (!doc && !err->len)
-		strbuf_addf(err, "%s: cannot load", path);
+	if (!doc && !strstr(err->buf, path)) {
+		/* every message names the input it is about */
+		struct strbuf msg = STRBUF_INIT;
+
+		strbuf_addf(&msg, "%s: %s", path, err->len ? err->buf : "cannot load");
+		strbuf_reset(err);
+		strbuf_addstr(err, msg.buf);
+		strbuf_release(&msg);
+	}
 	return doc;
 }
 

@@ -1,0 +1,80 @@
+#!/bin/sh
+# The HTML report and the HTML diff in a real browser: headless Chromium
+# (driven by tests/e2e/browser-check.js over the DevTools pipe) loads them
+# with no console error and no network request, the DOM holds the key
+# content, and a screenshot of the whole page is not blank.
+. "$(dirname "$0")/test-lib.sh"
+
+GEN="$TD_SRCDIR/tests/e2e/gen-report-doc.sh"
+PUB="$FIXTURES/perf-stat-published"
+CHECK="$TD_SRCDIR/tests/e2e/browser-check.js"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+export CHROMIUM
+sh "$GEN" skylake 4 3e9 2e9 60 0.10 0.05 0.50 0.35 0.06 0.04 0.04 0.01 0.30 0.20 0.30 0.05 >a.json
+sh "$GEN" icelake 5 1e9 1e9 100 0.10 0.15 0.30 0.45 0.05 0.05 0.12 0.03 0.20 0.10 0.40 0.05 >b.json
+
+have_report() { "$TDPERF" report --format json "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >/dev/null 2>&1; }
+have_browser() { test -x "$CHROMIUM" && have_prog node; }
+# value NAME FILE: what browser-check printed for NAME
+value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+evald() { grep -F "eval $1 => " "$2" | sed 's/.* => //'; }
+
+# self_contained FILE: nothing in it would reach the network
+self_contained() {
+	! grep -E -i '(src|href)="(https?:)?//|@import|url\((https?:)?//' "$1"
+}
+
+test_expect_success 'diff --html writes one self-contained file' '
+	"$TDPERF" diff --html diff.html a.json b.json >/dev/null &&
+	test -s diff.html && self_contained diff.html &&
+	test_grep "<style>" diff.html && ! test_grep "<script" diff.html
+'
+
+if have_browser; then
+	test_expect_success 'the diff page loads in Chromium without errors and shows the comparison' '
+		node "$CHECK" diff.html diff.png \
+			"document.querySelector(\".verdict\").textContent" \
+			"document.querySelectorAll(\".sidecard\").length" \
+			"document.querySelectorAll(\"svg.chart\").length" \
+			"document.querySelectorAll(\"#levels tbody tr\").length" >res &&
+		cat res &&
+		test "$(value console-errors res)" = 0 &&
+		test "$(value requests res)" = 0 &&
+		evald "document.querySelector(\".verdict\").textContent" res | test_grep "B takes 1.000 cycles per instruction against 1.500 for A" &&
+		test "$(evald "document.querySelectorAll(\".sidecard\").length" res)" = 2 &&
+		test "$(evald "document.querySelectorAll(\"#levels tbody tr\").length" res)" = 12 &&
+		if have_prog gnuplot; then test "$(evald "document.querySelectorAll(\"svg.chart\").length" res)" -ge 4; fi &&
+		test "$(value colours res)" -ge 20 && test -s diff.png
+	'
+else
+	test_skip 'the diff page loads in Chromium' 'chromium or node not installed'
+fi
+
+if have_report; then
+	test_expect_success 'report --html on a real perf output (the README demo, case 23)' '
+		"$TDPERF" report --html demo.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" &&
+		test -s demo.html && self_contained demo.html && ! test_grep "<script" demo.html
+	'
+	if have_browser; then
+		test_expect_success 'the report loads in Chromium without errors; key content is there' '
+			node "$CHECK" demo.html demo.png \
+				"document.querySelector(\".verdict\").textContent" \
+				"document.querySelectorAll(\"details.node\").length" \
+				"document.querySelectorAll(\"#events tbody tr\").length" \
+				"document.querySelectorAll(\"svg.chart\").length" \
+				"document.querySelector(\"h1\").textContent" >res &&
+			cat res &&
+			test "$(value console-errors res)" = 0 &&
+			test "$(value requests res)" = 0 &&
+			evald "document.querySelector(\".verdict\").textContent" res | test_grep "Backend Bound" &&
+			test "$(evald "document.querySelectorAll(\"details.node\").length" res)" -ge 12 &&
+			test "$(evald "document.querySelectorAll(\"#events tbody tr\").length" res)" -ge 11 &&
+			if have_prog gnuplot; then test "$(evald "document.querySelectorAll(\"svg.chart\").length" res)" -ge 3; fi &&
+			test "$(value colours res)" -ge 20 && test "$(value height res)" -ge 1500
+		'
+	fi
+else
+	test_skip 'report --html on a real perf output' 'tdperf report is not built in this tree yet'
+fi
+
+test_done
