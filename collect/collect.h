@@ -4,10 +4,13 @@
  * driving perf (fork/exec, never a shell), and writing run directories
  * (docs/run-format.md).
  *
- * Name prefix: td_cpu_, td_sched_, td_perf_.
+ * Name prefix: td_cpu_, td_sched_, td_perf_, td_meta_, td_run_ (and td_cal_).
  */
 #ifndef TD_COLLECT_H
 #define TD_COLLECT_H
+
+#include <sys/types.h>
+#include <jansson.h>
 
 #include "util/util.h"
 
@@ -89,5 +92,214 @@ void td_cal_result_release(struct td_cal_result *r);
 int td_cal_check_file(const char *path, struct strbuf *err);
 int td_cal_document(const char *path, const struct td_cal_cpu *cpu,
 		    const struct td_cal_result *r, struct strbuf *out, struct strbuf *err);
+
+struct td_table;
+
+/* ==================== detection (collect/cpu.c) ==================== */
+
+/* One PMU under /sys/bus/event_source/devices. */
+struct td_pmu {
+	char *name;              /* "cpu", "cpu_core", "software", "msr", ... */
+	int type;                /* perf_event_attr.type, -1 when unreadable */
+	int core;                /* a CPU core PMU (cpu, cpu_core, cpu_atom, armv8_*) */
+	int hybrid;              /* cpu_core / cpu_atom */
+	json_t *caps;            /* caps/ files as {"name": "value"}, or NULL */
+};
+
+/* A tri-state for things we could not find out. */
+enum { TD_UNKNOWN = -1 };
+
+/*
+ * What this machine is and what it lets perf measure.  Every field that
+ * could not be determined is NULL / TD_UNKNOWN, with a reason where one
+ * helps the user.
+ */
+struct td_cpu_info {
+	/* identification (/proc/cpuinfo) */
+	char *vendor;            /* "GenuineIntel", "AuthenticAMD" */
+	int family, model, stepping;
+	char *name;              /* "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz" */
+	char *cpuid;             /* perf's form: "GenuineIntel-6-55-4" */
+	int hypervisor;          /* "hypervisor" cpu flag: we run in a VM */
+
+	/* formula table for this CPU, when one matches */
+	const struct td_table *table;
+	char *table_error;       /* why none matched, or NULL */
+
+	/* PMUs */
+	struct td_pmu *pmus;
+	size_t nr_pmus;
+	int hybrid;              /* cpu_core + cpu_atom present */
+	int core_pmu;            /* a core PMU directory exists (cpu, cpu_core, ...) */
+
+	/* counters */
+	int arch_perfmon_version;/* CPUID.0AH:EAX[7:0] on Intel, TD_UNKNOWN elsewhere */
+	int gp_counters;         /* general counters per logical CPU, TD_UNKNOWN */
+	int fixed_counters;
+	const char *counters_source; /* "cpuid", "table", NULL */
+
+	/* state */
+	int smt;                 /* 1 on, 0 off, TD_UNKNOWN */
+	char *smt_control;       /* /sys/devices/system/cpu/smt/control */
+	int nmi_watchdog;        /* 1 on, 0 off, TD_UNKNOWN */
+	int paranoid;            /* kernel.perf_event_paranoid, or -100 when unknown */
+	int root;                /* effective uid 0 (or CAP_PERFMON assumed) */
+	char *cpus_online;       /* "0-7" */
+	int nr_cpus_online;
+
+	/* perf */
+	char *perf_path;         /* resolved perf program, NULL when not found */
+	char *perf_version;      /* "6.1.187", NULL when unknown */
+
+	/* tracefs, for sched tracepoints */
+	char *tracefs;           /* mount point in use, NULL when none */
+	int tracepoints_ok;      /* sched:sched_switch usable by us */
+	char *tracepoints_why;   /* why not, when !tracepoints_ok */
+
+	/* the test open of 'cycles' */
+	int cycles_ok;           /* a hardware cycles counter opened */
+	int cycles_errno;        /* errno of the failed open, 0 when it worked */
+	char *cycles_why;        /* what the failure means */
+	int hardware_pmu;        /* counting hardware events works here */
+
+	/* host */
+	char *hostname;
+	char *kernel;            /* uname -r */
+};
+
+/*
+ * Detect everything above.  'cpu_override' (may be NULL) is a --cpu
+ * argument: the table is taken from it instead of the CPUID.  Never fails:
+ * what cannot be found is left unknown.
+ */
+void td_cpu_detect(struct td_cpu_info *ci, const char *cpu_override);
+void td_cpu_info_release(struct td_cpu_info *ci);
+/* The core PMUs to schedule for ("cpu", or "cpu_core" and "cpu_atom"). */
+const struct td_pmu *td_cpu_find_pmu(const struct td_cpu_info *ci, const char *name);
+
+/* Machine part of meta.json: "host", "cpu", "smt", "cpus_online", "pmus"... */
+void td_meta_add_machine(json_t *meta, const struct td_cpu_info *ci);
+/* The same as one JSON object for 'tdperf check --json'. */
+json_t *td_cpu_info_json(const struct td_cpu_info *ci);
+
+/* Run a program with argv and capture its stdout (no shell).  0 on exit 0. */
+int td_capture_output(char *const argv[], struct strbuf *out);
+
+/* ==================== scheduler (collect/sched.c) ==================== */
+
+/* What the user asked to measure. */
+struct td_sched_request {
+	int level;               /* Top-Down depth, 0 = none (default 2) */
+	const char *nodes;       /* comma-separated node ids, or NULL */
+	const char *metrics;     /* comma-separated info metric ids, or NULL */
+	const char *stacks;      /* comma-separated stack names, or NULL */
+};
+
+/* Counter budget of one PMU. */
+struct td_sched_budget {
+	int gp;                  /* general counters usable by one group */
+	int fixed;               /* fixed counters */
+	int smt;                 /* SMT state assumed (for #smt_on) */
+	int nmi_watchdog;        /* one general counter taken by the watchdog */
+	const char *gp_source;   /* "cpuid", "table", "--counters" */
+};
+
+struct td_sched_event {
+	char *name;              /* table name: "INST_RETIRED.ANY" */
+	char *perf_name;         /* what perf is asked for */
+	const char *pmu;
+	int fixed;               /* fixed counter index or -1 */
+	int counter;             /* general counter assigned, -1 for fixed/none */
+};
+
+struct td_sched_group {
+	const char *pmu;
+	struct td_sched_event *events;
+	size_t nr_events;
+	int gp_used;
+	char **metrics;          /* ids of the metrics whose formula is whole here */
+	size_t nr_metrics;
+};
+
+struct td_sched {
+	const struct td_table *table;
+	struct td_sched_budget budget;
+	struct td_sched_group *groups;
+	size_t nr_groups;
+	char **ungrouped;        /* events outside groups (duration_time, software) */
+	size_t nr_ungrouped;
+	char **metrics;          /* every metric measured (ids) */
+	size_t nr_metrics;
+	char **split;            /* metrics whose events did not fit in one group */
+	size_t nr_split;
+	char **warnings;
+	size_t nr_warnings;
+};
+
+/*
+ * Turn a request into groups for 'table' under 'budget'.  Returns 0, or
+ * -1 with err set (unknown node/metric/stack, an event the table does
+ * not describe, an event that fits no counter).
+ */
+int td_sched_build(const struct td_table *table, const struct td_sched_request *req,
+		   const struct td_sched_budget *budget, struct td_sched *out, struct strbuf *err);
+void td_sched_release(struct td_sched *s);
+/* Budget for a table on this machine (ci may be NULL: table values, SMT on). */
+void td_sched_default_budget(const struct td_table *table, const struct td_cpu_info *ci,
+			     struct td_sched_budget *b);
+/* The -e argument for group i ("{a,b,c}"), or all groups when i < 0. */
+void td_sched_group_spec(const struct td_sched *s, long i, struct strbuf *sb);
+
+/* ==================== running perf (collect/run.c) ==================== */
+
+/* One perf process attached to the workload. */
+struct td_perf_job {
+	char **argv;             /* perf argv, NULL-terminated, without the target */
+	char *stderr_path;       /* where perf's stderr goes */
+	pid_t pid;
+	int ctl_fd, ack_fd;      /* our ends of perf's --control fds */
+	int status;              /* waitpid status of perf */
+	int started;
+};
+
+struct td_run_spec {
+	char *const *workload;   /* argv to run, or NULL (then -p/-a until Ctrl-C) */
+	pid_t attach_pid;        /* -p PID, 0 when none */
+	int system_wide;         /* -a or -C: perf is not attached to a task */
+	struct td_perf_job *jobs;
+	size_t nr_jobs;
+};
+
+struct td_run_result {
+	int exited;              /* the workload exited normally */
+	int exit_status;         /* its exit status when exited */
+	int signo;               /* the signal that ended it, 0 none */
+	int interrupted;         /* tdperf got SIGINT/SIGTERM */
+	int exec_errno;          /* the workload could not be started */
+	double seconds;          /* wall time of the workload */
+	char *start_time, *end_time; /* ISO 8601 UTC */
+};
+
+/*
+ * Run the workload once with every job attached: the workload is forked
+ * held, each perf attaches with "-p PID --control fd:.. -D -1" (or runs
+ * system-wide), is enabled and acknowledged, and only then is the
+ * workload released.  SIGINT/SIGTERM are forwarded to the workload; perf
+ * is stopped with SIGINT after the workload ends so that it writes
+ * complete output.  Returns 0, or -1 with err set when perf could not
+ * start (nothing was measured).
+ */
+int td_run_workload(struct td_run_spec *spec, struct td_run_result *res, struct strbuf *err);
+void td_run_result_release(struct td_run_result *res);
+/* True while/after tdperf was asked to stop (SIGINT/SIGTERM). */
+int td_run_interrupted(void);
+/* Last non-empty line of a file (perf's stderr), for error messages. */
+void td_last_line(const char *path, struct strbuf *sb);
+/* Append argv shell-quoted, for printing commands. */
+void td_quote_argv(struct strbuf *sb, char *const argv[]);
+/* "SIGINT" for 2 (a static buffer). */
+const char *td_signal_name(int signo);
+/* ISO 8601 UTC time now. */
+char *td_iso_time_now(void);
 
 #endif /* TD_COLLECT_H */

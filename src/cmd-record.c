@@ -1,16 +1,1031 @@
 /*
- * tdperf record: not built yet.
+ * tdperf record: run a command under perf and keep what was measured in a
+ * run directory (docs/run-format.md).
+ *
+ * The work is split in three steps that later features hook into:
+ *   plan    (record_plan)       what to measure: groups from the
+ *                                scheduler, or the software-only set on a
+ *                                machine without a hardware PMU;
+ *   runs    (record_one_run)    one execution of the workload with its
+ *                                perf processes attached (several runs
+ *                                for -r and --no-multiplex);
+ *   finish  (record_finish)     meta.json, table.json, commit.
  */
+#include "config.h"
+#include "collect/collect.h"
+#include "metrics/metrics.h"
 #include "src/builtin.h"
 #include "util/util.h"
 
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static const char usage[] = "usage: tdperf record [options]\n";
+static const char usage[] =
+	"usage: tdperf record [options] [--] <command> [<args>]\n"
+	"   or: tdperf record [options] -p PID | -a\n"
+	"   or: tdperf record --dry-run [--cpu CPU] [options] [--] [<command>]\n"
+	"\n"
+	"Run a command under perf and write what was measured into a run directory\n"
+	"(default tdperf.data; an existing one is kept as tdperf.data.old).\n"
+	"\n"
+	"What to measure:\n"
+	"    -l, --level N        Top-Down depth (default 2)\n"
+	"    --nodes LIST         Top-Down nodes to measure (comma-separated ids)\n"
+	"    --metrics LIST       info metrics to measure (comma-separated ids)\n"
+	"    --stacks LIST        stacks to measure (cpi, flops, frontend, ...)\n"
+	"    --cpu CPU            formula table to use (name or CPUID string)\n"
+	"    --sched, --no-sched  record sched tracepoints for per-thread run/wait time\n"
+	"                         (default: only when there is no hardware PMU)\n"
+	"\n"
+	"How to measure:\n"
+	"    --no-multiplex       run the workload once per group (no time sharing of\n"
+	"                         counters) and check that the runs are comparable\n"
+	"    --tolerance PCT      allowed spread of instructions and time between the\n"
+	"                         runs of --no-multiplex (default 5)\n"
+	"    -r, --repeat N       run the workload N times\n"
+	"    -I, --interval-print MS  print counts every MS milliseconds\n"
+	"    -a, --all-cpus       count on all CPUs (system wide)\n"
+	"    -C, --cpu-list LIST  count on these CPUs only\n"
+	"    -p, --pid PID        attach to a running process instead of a command\n"
+	"    --per-thread         counts per thread\n"
+	"    -o, --output DIR     run directory (default tdperf.data)\n"
+	"    --smt on|off, --nmi-watchdog on|off, --counters N\n"
+	"                         override what the scheduler assumes (dry runs)\n"
+	"    -n, --dry-run        print groups and perf command lines, run nothing\n"
+	"    -v, --verbose        say more\n"
+	"\n"
+	"The exit status is the workload's (128+N when signal N ended it); 127 when the\n"
+	"command does not exist, 2 on bad usage or when perf cannot measure.\n";
+
+enum {
+	OPT_NODES = 256, OPT_METRICS, OPT_STACKS, OPT_CPU, OPT_SCHED, OPT_NO_SCHED,
+	OPT_NO_MULTIPLEX, OPT_TOLERANCE, OPT_PER_THREAD, OPT_SMT, OPT_NMI, OPT_COUNTERS,
+};
+
+struct record_opts {
+	struct td_sched_request req;
+	const char *cpu;
+	int sched;               /* -1 auto */
+	int no_multiplex;
+	double tolerance_pct;
+	int repeats;
+	long interval_ms;
+	int system_wide;
+	const char *cpu_list;
+	long pid;
+	int per_thread;
+	const char *output;
+	int dry_run;
+	int smt, nmi, counters;  /* -1: as detected */
+	char **workload;         /* NULL-terminated, or NULL */
+	int argc;
+	char **argv;
+};
+
+/* One perf process of one run, and the file it writes. */
+struct planned_job {
+	const char *role;        /* "perf-stat", "sched" */
+	char *file;              /* output file name inside the run dir */
+	char **argv;             /* perf argv without the target */
+	long group;              /* --no-multiplex: the group counted, -1 all */
+};
+
+/* One execution of the workload. */
+struct planned_run {
+	struct planned_job *jobs;
+	size_t nr_jobs;
+	int repeat;              /* 1.. */
+	long group;              /* --no-multiplex group, -1 all */
+};
+
+struct record {
+	struct record_opts o;
+	struct td_cpu_info ci;
+	const struct td_table *table;
+	int hardware;            /* counting hardware events */
+	int sched_tracepoints;
+	struct td_sched sched;
+	int have_sched;
+	struct planned_run *runs;
+	size_t nr_runs, alloc_runs;
+	size_t nr_stat_files;
+	struct td_rundir rd;
+	json_t *files;           /* meta.json "files" */
+	json_t *run_list;        /* meta.json "runs" */
+	json_t *warnings;
+	struct td_run_result last;
+	int any_run;
+	int exit_code;
+};
+
+/* ---------------- argv helpers ---------------- */
+
+struct argv_builder {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void av_push(struct argv_builder *a, const char *s)
+{
+	TD_GROW(a->v, a->alloc, a->nr + 2);
+	a->v[a->nr++] = xstrdup(s);
+	a->v[a->nr] = NULL;
+}
+
+static void av_pushf(struct argv_builder *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void av_pushf(struct argv_builder *a, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	TD_GROW(a->v, a->alloc, a->nr + 2);
+	a->v[a->nr++] = strbuf_detach(&sb, NULL);
+	a->v[a->nr] = NULL;
+}
+
+static void free_argv(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static json_t *argv_json(char *const *v)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static void add_warning(struct record *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void add_warning(struct record *r, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (!r->o.dry_run)
+		warning("%s", sb.buf);
+	json_array_append_new(r->warnings, json_string(sb.buf));
+	strbuf_release(&sb);
+}
+
+/* ---------------- planning ---------------- */
+
+static const char software_events[] = "task-clock,context-switches,cpu-migrations,page-faults";
+static const char sched_events[] =
+	"sched:sched_switch,sched:sched_wakeup,sched:sched_process_fork,sched:sched_process_exit";
+
+/* perf stat's options shared by every counting run. */
+static void stat_common_args(const struct record *r, struct argv_builder *a, const char *file)
+{
+	av_push(a, td_perf_program());
+	av_push(a, "stat");
+	av_push(a, "-x,");
+	av_push(a, "--no-big-num");
+	av_push(a, "-o");
+	av_push(a, file);
+	if (r->o.interval_ms > 0)
+		av_pushf(a, "-I%ld", r->o.interval_ms);
+	if (r->o.system_wide && !r->o.cpu_list)
+		av_push(a, "-a");
+	if (r->o.cpu_list) {
+		av_push(a, "-C");
+		av_push(a, r->o.cpu_list);
+	}
+	if (r->o.per_thread)
+		av_push(a, "--per-thread");
+}
+
+/* The perf stat job of one run: software events, then group(s). */
+static void plan_stat_job(struct record *r, struct planned_job *j, long group)
+{
+	struct argv_builder a = { 0 };
+	struct strbuf ev = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(&name, "perf-stat-%zu.csv", ++r->nr_stat_files);
+	j->role = "perf-stat";
+	j->file = strbuf_detach(&name, NULL);
+	j->group = group;
+	stat_common_args(r, &a, j->file);
+	strbuf_addstr(&ev, software_events);
+	if (r->hardware && r->have_sched) {
+		/*
+		 * duration_time is left out: attached with -D -1, perf counts it
+		 * from its own start, not the workload's; meta.json runs[].seconds
+		 * has the workload's wall time instead.
+		 */
+		for (i = 0; i < r->sched.nr_ungrouped; i++)
+			if (strcmp(r->sched.ungrouped[i], "duration_time"))
+				strbuf_addf(&ev, ",%s", r->sched.ungrouped[i]);
+		strbuf_addch(&ev, ',');
+		td_sched_group_spec(&r->sched, group, &ev);
+	}
+	av_push(&a, "-e");
+	av_push(&a, ev.buf);
+	strbuf_release(&ev);
+	j->argv = a.v;
+}
+
+static void plan_sched_job(struct record *r, struct planned_job *j)
+{
+	struct argv_builder a = { 0 };
+
+	j->role = "sched";
+	j->file = xstrdup("perf.data");
+	j->group = -1;
+	av_push(&a, td_perf_program());
+	av_push(&a, "record");
+	av_push(&a, "-q");
+	av_push(&a, "-o");
+	av_push(&a, j->file);
+	av_push(&a, "-e");
+	av_push(&a, sched_events);
+	if (r->o.system_wide && !r->o.cpu_list)
+		av_push(&a, "-a");
+	if (r->o.cpu_list) {
+		av_push(&a, "-C");
+		av_push(&a, r->o.cpu_list);
+	}
+	j->argv = a.v;
+}
+
+static struct planned_run *new_run(struct record *r, int repeat, long group)
+{
+	struct planned_run *run;
+
+	TD_GROW(r->runs, r->alloc_runs, r->nr_runs + 1);
+	run = &r->runs[r->nr_runs++];
+	memset(run, 0, sizeof(*run));
+	run->repeat = repeat;
+	run->group = group;
+	run->jobs = xcalloc(2, sizeof(*run->jobs));
+	return run;
+}
+
+/* The scheduler's budget: detected, then the command line's overrides. */
+static void plan_budget(struct record *r, struct td_sched_budget *b)
+{
+	const struct td_cpu_info *ci = r->table == r->ci.table && !r->o.cpu ? &r->ci : NULL;
+
+	/* a --cpu that names this very machine still uses what was detected */
+	if (!ci && r->ci.table == r->table && r->ci.hardware_pmu)
+		ci = &r->ci;
+	td_sched_default_budget(r->table, ci, b);
+	if (r->o.smt >= 0 && r->o.smt != b->smt) {
+		const struct td_table_info *ti = td_table_info(r->table);
+
+		b->smt = r->o.smt;
+		b->gp = b->smt ? ti->gp_counters_smt : ti->gp_counters;
+		b->gp -= b->nmi_watchdog;
+		b->gp_source = "table";
+	}
+	if (r->o.nmi >= 0 && r->o.nmi != b->nmi_watchdog) {
+		b->gp += b->nmi_watchdog - r->o.nmi;
+		b->nmi_watchdog = r->o.nmi;
+	}
+	if (r->o.counters > 0) {
+		b->gp = r->o.counters - b->nmi_watchdog;
+		b->gp_source = "--counters";
+	}
+}
+
+/* Decide what to measure and how many runs it takes. */
+static int record_plan(struct record *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rep;
+	size_t g;
+
+	r->hardware = r->table && (r->ci.hardware_pmu || r->o.dry_run);
+	if (r->hardware) {
+		struct td_sched_budget b;
+
+		plan_budget(r, &b);
+		if (td_sched_build(r->table, &r->o.req, &b, &r->sched, &err) < 0) {
+			error("%s", err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+		r->have_sched = 1;
+		for (g = 0; g < r->sched.nr_warnings; g++)
+			add_warning(r, "%s", r->sched.warnings[g]);
+	}
+	if (r->o.sched >= 0)
+		r->sched_tracepoints = r->o.sched;
+	else
+		r->sched_tracepoints = !r->hardware && r->ci.tracepoints_ok;
+	if (r->sched_tracepoints && !r->ci.tracepoints_ok && !r->o.dry_run) {
+		add_warning(r, "sched tracepoints not recorded: %s", r->ci.tracepoints_why);
+		r->sched_tracepoints = 0;
+	}
+	if (r->o.no_multiplex && !r->hardware)
+		add_warning(r, "--no-multiplex ignored: nothing is multiplexed without hardware counters");
+
+	for (rep = 1; rep <= r->o.repeats; rep++) {
+		if (r->hardware && r->o.no_multiplex && r->sched.nr_groups > 1) {
+			for (g = 0; g < r->sched.nr_groups; g++) {
+				struct planned_run *run = new_run(r, rep, (long)g);
+
+				plan_stat_job(r, &run->jobs[run->nr_jobs++], (long)g);
+				/* tracepoints once, with the first group */
+				if (r->sched_tracepoints && rep == 1 && g == 0)
+					plan_sched_job(r, &run->jobs[run->nr_jobs++]);
+			}
+		} else {
+			struct planned_run *run = new_run(r, rep, -1);
+
+			plan_stat_job(r, &run->jobs[run->nr_jobs++], -1);
+			if (r->sched_tracepoints && rep == 1)
+				plan_sched_job(r, &run->jobs[run->nr_jobs++]);
+		}
+	}
+	return 0;
+}
+
+/* The perf command equivalent to a job, as a user would type it. */
+static void job_command(const struct record *r, const struct planned_job *j, struct argv_builder *a)
+{
+	size_t i;
+
+	for (i = 0; j->argv[i]; i++)
+		av_push(a, j->argv[i]);
+	if (r->o.pid > 0) {
+		av_push(a, "-p");
+		av_pushf(a, "%ld", r->o.pid);
+	}
+	if (r->o.workload) {
+		av_push(a, "--");
+		for (i = 0; r->o.workload[i]; i++)
+			av_push(a, r->o.workload[i]);
+	}
+}
+
+/* ---------------- dry run ---------------- */
+
+static void print_schedule(const struct record *r)
+{
+	const struct td_table_info *ti = td_table_info(r->table);
+	const struct td_sched *s = &r->sched;
+	size_t g, e, m;
+
+	printf("table %s (%s), level %d%s%s%s%s\n", ti->name, ti->display ? ti->display : "",
+	       r->o.req.level, r->o.req.nodes ? ", nodes " : "", r->o.req.nodes ? r->o.req.nodes : "",
+	       r->o.req.metrics ? ", metrics " : "", r->o.req.metrics ? r->o.req.metrics : "");
+	if (r->o.req.stacks)
+		printf("stacks %s\n", r->o.req.stacks);
+	printf("counters: %d general per group (%s, SMT %s, NMI watchdog %s), %d fixed\n",
+	       s->budget.gp, s->budget.gp_source, s->budget.smt ? "on" : "off",
+	       s->budget.nmi_watchdog ? "on: one counter less" : "off", s->budget.fixed);
+	printf("metrics: %zu, events: ", s->nr_metrics);
+	{
+		size_t n = 0;
+
+		for (g = 0; g < s->nr_groups; g++)
+			n += s->groups[g].nr_events;
+		printf("%zu in groups, %zu outside groups\n", n, s->nr_ungrouped);
+	}
+	for (g = 0; g < s->nr_groups; g++) {
+		const struct td_sched_group *gr = &s->groups[g];
+
+		printf("group %zu (%s): %d/%d general counters\n", g + 1, gr->pmu, gr->gp_used,
+		       s->budget.gp);
+		for (e = 0; e < gr->nr_events; e++) {
+			const struct td_sched_event *ev = &gr->events[e];
+
+			if (ev->fixed >= 0)
+				printf("  %-40s fixed %d\n", ev->name, ev->fixed);
+			else if (ev->counter >= 0)
+				printf("  %-40s counter %d\n", ev->name, ev->counter);
+			else
+				printf("  %-40s %s\n", ev->name, "no counter (PERF_METRICS)");
+		}
+		printf("  formulas whole here:");
+		for (m = 0; m < gr->nr_metrics; m++)
+			printf(" %s", gr->metrics[m]);
+		printf("\n");
+	}
+	if (s->nr_ungrouped) {
+		printf("outside groups:");
+		for (e = 0; e < s->nr_ungrouped; e++)
+			printf(" %s", s->ungrouped[e]);
+		printf("\n");
+	}
+	if (s->nr_split) {
+		printf("formulas split over groups (too many events for one group):");
+		for (e = 0; e < s->nr_split; e++)
+			printf(" %s", s->split[e]);
+		printf("\n");
+	}
+}
+
+static int record_dry_run(struct record *r)
+{
+	size_t i, j;
+
+	if (r->have_sched)
+		print_schedule(r);
+	else
+		printf("no hardware counters: software events%s only\n",
+		       r->sched_tracepoints ? " and sched tracepoints" : "");
+	for (i = 0; i < r->nr_runs; i++) {
+		for (j = 0; j < r->runs[i].nr_jobs; j++) {
+			struct argv_builder a = { 0 };
+			struct strbuf sb = STRBUF_INIT;
+
+			job_command(r, &r->runs[i].jobs[j], &a);
+			td_quote_argv(&sb, a.v);
+			printf("run %zu: %s\n", i + 1, sb.buf);
+			strbuf_release(&sb);
+			free_argv(a.v);
+		}
+	}
+	printf("groups: %zu, runs: %zu%s\n", r->have_sched ? r->sched.nr_groups : (size_t)0,
+	       r->nr_runs,
+	       r->have_sched && r->sched.nr_groups > 1 && !r->o.no_multiplex ? " (multiplexed)" : "");
+	return 0;
+}
+
+/* ---------------- running ---------------- */
+
+/* Run the workload once with the jobs of 'run'; 0, or -1 (nothing measured). */
+static int record_one_run(struct record *r, struct planned_run *run, size_t index)
+{
+	struct td_perf_job *jobs = xcalloc(run->nr_jobs, sizeof(*jobs));
+	struct td_run_spec spec = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct td_run_result res;
+	json_t *rj, *rfiles;
+	size_t i;
+	int ret = 0;
+
+	/* perf writes into the run directory: run it there */
+	for (i = 0; i < run->nr_jobs; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct argv_builder a = { 0 };
+		size_t k;
+
+		for (k = 0; run->jobs[i].argv[k]; k++) {
+			if (k > 0 && !strcmp(run->jobs[i].argv[k - 1], "-o"))
+				av_push(&a, td_rundir_file(&r->rd, run->jobs[i].file));
+			else
+				av_push(&a, run->jobs[i].argv[k]);
+		}
+		jobs[i].argv = a.v;
+		strbuf_addf(&sb, "perf-stderr-%zu%s.txt", index + 1,
+			    !strcmp(run->jobs[i].role, "sched") ? "-sched" : "");
+		jobs[i].stderr_path = td_rundir_file(&r->rd, sb.buf);
+		strbuf_release(&sb);
+	}
+	spec.workload = r->o.workload;
+	spec.attach_pid = (pid_t)r->o.pid;
+	spec.system_wide = r->o.system_wide || r->o.cpu_list;
+	spec.jobs = jobs;
+	spec.nr_jobs = run->nr_jobs;
+	if (td_run_workload(&spec, &res, &err) < 0) {
+		error("perf failed: %s", err.buf);
+		ret = -1;
+		goto out;
+	}
+	if (res.exec_errno) {
+		error("cannot run '%s': %s", r->o.workload[0], strerror(res.exec_errno));
+		r->exit_code = res.exec_errno == ENOENT ? 127 : 126;
+		ret = -1;
+		goto out;
+	}
+	r->any_run = 1;
+	rj = json_pack("{s:i, s:i, s:o, s:s, s:s, s:f}", "index", (int)index + 1,
+		       "repeat", run->repeat,
+		       "group", run->group < 0 ? json_null() : json_integer(run->group + 1),
+		       "start_time", res.start_time, "end_time", res.end_time,
+		       "seconds", res.seconds);
+	json_object_set_new(rj, "exit_status",
+			    res.exited ? json_integer(res.exit_status) : json_null());
+	json_object_set_new(rj, "signal",
+			    res.signo ? json_string(td_signal_name(res.signo)) : json_null());
+	rfiles = json_array();
+	for (i = 0; i < run->nr_jobs; i++) {
+		struct planned_job *j = &run->jobs[i];
+		struct argv_builder a = { 0 };
+		json_t *f;
+		const char *stderr_name = strrchr(jobs[i].stderr_path, '/') + 1;
+
+		job_command(r, j, &a);
+		if (!td_file_exists(td_rundir_file(&r->rd, j->file))) {
+			struct strbuf why = STRBUF_INIT;
+
+			td_last_line(jobs[i].stderr_path, &why);
+			add_warning(r, "%s wrote no %s: %s", j->role, j->file,
+				    why.len ? why.buf : "no message");
+			strbuf_release(&why);
+			free_argv(a.v);
+			continue;
+		}
+		f = json_pack("{s:s, s:s, s:s, s:o, s:i, s:o}", "name", j->file, "role", j->role,
+			      "format", strcmp(j->role, "sched") ? "csv" : "perf.data",
+			      "perf_command", argv_json(a.v), "run", (int)index + 1,
+			      "group", j->group < 0 ? json_null() : json_integer(j->group + 1));
+		json_object_set_new(f, "stderr", json_string(stderr_name));
+		json_array_append_new(r->files, f);
+		json_array_append_new(r->files,
+			json_pack("{s:s, s:s, s:i}", "name", stderr_name, "role", "perf-stderr",
+				  "run", (int)index + 1));
+		json_array_append_new(rfiles, json_string(j->file));
+		free_argv(a.v);
+	}
+	json_object_set_new(rj, "files", rfiles);
+	json_array_append_new(r->run_list, rj);
+	td_run_result_release(&r->last);
+	r->last = res;
+	memset(&res, 0, sizeof(res));
+out:
+	td_run_result_release(&res);
+	for (i = 0; i < run->nr_jobs; i++) {
+		free_argv(jobs[i].argv);
+		free(jobs[i].stderr_path);
+	}
+	free(jobs);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* ---------------- finishing ---------------- */
+
+static json_t *analysis(const char *status, const char *reason)
+{
+	json_t *o = json_pack("{s:s}", "status", status);
+
+	if (reason)
+		json_object_set_new(o, "reason", json_string(reason));
+	return o;
+}
+
+/* Which analyses this run allows, and why not the others. */
+static json_t *record_analyses(const struct record *r)
+{
+	static const char *const hw[] = { "topdown", "cpi_stacks", "flops", "frontend", "roofline" };
+	json_t *a = json_object();
+	struct strbuf why = STRBUF_INIT;
+	size_t i;
+
+	if (!r->hardware) {
+		if (!r->table && r->ci.hardware_pmu)
+			strbuf_addf(&why, "no formula table for this CPU (%s): choose one with --cpu",
+				    r->ci.table_error ? r->ci.table_error : "unknown CPU");
+		else
+			strbuf_addf(&why, "no hardware PMU: %s",
+				    r->ci.cycles_why ? r->ci.cycles_why : "cycles cannot be counted");
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(hw); i++) {
+		if (!r->hardware)
+			json_object_set_new(a, hw[i], analysis("impossible", why.buf));
+		else if (!strcmp(hw[i], "topdown"))
+			json_object_set_new(a, hw[i], analysis(r->o.req.level > 0 || r->o.req.nodes
+							       ? "ok" : "not_recorded",
+							       NULL));
+		else
+			json_object_set_new(a, hw[i], analysis(r->o.req.stacks ? "ok" : "not_recorded",
+							       r->o.req.stacks ? NULL
+							       : "not asked for: use --stacks"));
+	}
+	json_object_set_new(a, "software_counts", analysis("ok", NULL));
+	if (r->sched_tracepoints)
+		json_object_set_new(a, "threads", analysis("ok", NULL));
+	else if (!r->ci.tracepoints_ok)
+		json_object_set_new(a, "threads", analysis("impossible", r->ci.tracepoints_why));
+	else
+		json_object_set_new(a, "threads", analysis("not_recorded",
+							   "sched tracepoints not asked for: use --sched"));
+	strbuf_release(&why);
+	return a;
+}
+
+static json_t *schedule_json(const struct td_sched *s)
+{
+	json_t *groups = json_array();
+	size_t g, e;
+
+	for (g = 0; g < s->nr_groups; g++) {
+		json_t *ev = json_array(), *m = json_array();
+
+		for (e = 0; e < s->groups[g].nr_events; e++)
+			json_array_append_new(ev, json_string(s->groups[g].events[e].name));
+		for (e = 0; e < s->groups[g].nr_metrics; e++)
+			json_array_append_new(m, json_string(s->groups[g].metrics[e]));
+		json_array_append_new(groups, json_pack("{s:s, s:o, s:o}", "pmu", s->groups[g].pmu,
+							"events", ev, "metrics", m));
+	}
+	return groups;
+}
+
+/* Copy the table file into the run directory as table.json. */
+static int copy_table(struct record *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dst;
+	int ret;
+
+	if (td_read_file(&sb, td_table_path(r->table)) < 0) {
+		error("%s: %s", td_table_path(r->table), strerror(errno));
+		strbuf_release(&sb);
+		return -1;
+	}
+	dst = td_rundir_file(&r->rd, "table.json");
+	ret = td_write_file_atomic(dst, sb.buf, sb.len);
+	if (ret < 0)
+		error("%s: %s", dst, strerror(errno));
+	free(dst);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * meta.json for the runs done so far; the last run gives the exit
+ * status (they differ only if the workload is not deterministic).
+ */
+static int record_finish(struct record *r)
+{
+	json_t *meta = json_object();
+	const struct td_run_result *res = &r->last;
+	char *path, *text;
+	int ret = 0;
+
+	json_object_set_new(meta, "format", json_string("tdperf-run"));
+	json_object_set_new(meta, "version", json_integer(TD_RUN_FORMAT_VERSION));
+	json_object_set_new(meta, "tdperf_version", json_string(PACKAGE_VERSION));
+	json_object_set_new(meta, "kind", json_string("record"));
+	{
+		char **cl = xcalloc((size_t)r->o.argc + 2, sizeof(*cl));
+		int i;
+
+		cl[0] = "tdperf";
+		for (i = 0; i < r->o.argc; i++)
+			cl[i + 1] = r->o.argv[i];
+		json_object_set_new(meta, "command_line", argv_json(cl));
+		free(cl);
+	}
+	json_object_set_new(meta, "workload", r->o.workload ? argv_json(r->o.workload) : json_null());
+	json_object_set_new(meta, "target",
+		r->o.pid > 0 ? json_pack("{s:I}", "pid", (json_int_t)r->o.pid)
+		: r->o.system_wide || r->o.cpu_list
+			? json_pack("{s:s}", "cpus", r->o.cpu_list ? r->o.cpu_list : "all")
+			: json_null());
+	json_object_set_new(meta, "start_time", json_string(json_string_value(
+		json_object_get(json_array_get(r->run_list, 0), "start_time"))));
+	json_object_set_new(meta, "end_time", json_string(res->end_time));
+	json_object_set_new(meta, "exit_status", res->exited ? json_integer(res->exit_status)
+							     : json_null());
+	json_object_set_new(meta, "signal", res->signo ? json_string(td_signal_name(res->signo))
+						       : json_null());
+	json_object_set_new(meta, "interrupted", json_boolean(td_run_interrupted()));
+	td_meta_add_machine(meta, &r->ci);
+	if (r->o.cpu && r->table) {
+		json_t *cpu = json_object_get(meta, "cpu");
+
+		json_object_set_new(cpu, "microarchitecture",
+				    json_string(td_table_info(r->table)->name));
+		json_object_set_new(cpu, "source", json_string("--cpu"));
+	}
+	json_object_set_new(meta, "mode", json_string(r->hardware ? "hardware" : "software"));
+	if (r->hardware) {
+		if (copy_table(r) < 0) {
+			json_decref(meta);
+			return -1;
+		}
+		json_array_append_new(r->files, json_pack("{s:s, s:s}", "name", "table.json",
+							  "role", "table"));
+		json_object_set_new(meta, "table", json_pack("{s:s, s:s}", "name",
+			td_table_info(r->table)->name, "file", "table.json"));
+		json_object_set_new(meta, "level", json_integer(r->o.req.level));
+		json_object_set_new(meta, "groups", schedule_json(&r->sched));
+		json_object_set_new(meta, "multiplexed",
+				    json_boolean(r->sched.nr_groups > 1 && !r->o.no_multiplex));
+	} else {
+		json_object_set_new(meta, "table", json_null());
+	}
+	json_object_set_new(meta, "repeats", json_integer(r->o.repeats));
+	json_object_set_new(meta, "no_multiplex", json_boolean(r->o.no_multiplex));
+	json_object_set_new(meta, "interval_ms",
+			    r->o.interval_ms > 0 ? json_integer(r->o.interval_ms) : json_null());
+	json_object_set_new(meta, "runs", json_incref(r->run_list));
+	json_object_set_new(meta, "files", json_incref(r->files));
+	json_object_set_new(meta, "analyses", record_analyses(r));
+	json_object_set_new(meta, "warnings", json_incref(r->warnings));
+
+	text = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	path = td_rundir_file(&r->rd, "meta.json");
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, text);
+		strbuf_addch(&sb, '\n');
+		if (td_write_file_atomic(path, sb.buf, sb.len) < 0)
+			ret = error("%s: %s", path, strerror(errno));
+		strbuf_release(&sb);
+	}
+	free(path);
+	free(text);
+	json_decref(meta);
+	return ret;
+}
+
+/* ---------------- the command ---------------- */
+
+/* Is argv[0] something we can run?  Checked before anything is written. */
+static int workload_runnable(const char *prog)
+{
+	char *path = td_which(prog);
+	int ok;
+
+	if (!path && strchr(prog, '/') && td_file_exists(prog))
+		path = xstrdup(prog); /* there, but not executable: said below */
+	if (!path) {
+		error("'%s': command not found", prog);
+		return 127;
+	}
+	ok = !access(path, X_OK);
+	if (!ok)
+		error("'%s': %s", path, strerror(errno));
+	free(path);
+	return ok ? 0 : 126;
+}
+
+static int parse_on_off(const char *opt, const char *v, int *out)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "1"))
+		*out = 1;
+	else if (!strcmp(v, "off") || !strcmp(v, "0"))
+		*out = 0;
+	else
+		return error("%s: expected on or off, not '%s'", opt, v), -1;
+	return 0;
+}
+
+static int parse_long(const char *opt, const char *v, long min, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	if (errno || end == v || *end || *out < min)
+		return error("%s: '%s' is not a number >= %ld", opt, v, min), -1;
+	return 0;
+}
+
+static int parse_options(struct record_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "level", required_argument, NULL, 'l' },
+		{ "nodes", required_argument, NULL, OPT_NODES },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "stacks", required_argument, NULL, OPT_STACKS },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "sched", no_argument, NULL, OPT_SCHED },
+		{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
+		{ "no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX },
+		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu-list", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "output", required_argument, NULL, 'o' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "smt", required_argument, NULL, OPT_SMT },
+		{ "nmi-watchdog", required_argument, NULL, OPT_NMI },
+		{ "counters", required_argument, NULL, OPT_COUNTERS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	long v;
+
+	memset(o, 0, sizeof(*o));
+	o->req.level = 2;
+	o->sched = o->smt = o->nmi = o->counters = -1;
+	o->repeats = 1;
+	o->tolerance_pct = 5;
+	o->output = TD_RUN_DEFAULT;
+	o->argc = argc;
+	o->argv = argv;
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+l:r:I:aC:p:o:nvh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			if (parse_long("--level", optarg, 0, &v) < 0)
+				return -1;
+			o->req.level = (int)v;
+			break;
+		case OPT_NODES: o->req.nodes = optarg; break;
+		case OPT_METRICS: o->req.metrics = optarg; break;
+		case OPT_STACKS: o->req.stacks = optarg; break;
+		case OPT_CPU: o->cpu = optarg; break;
+		case OPT_SCHED: o->sched = 1; break;
+		case OPT_NO_SCHED: o->sched = 0; break;
+		case OPT_NO_MULTIPLEX: o->no_multiplex = 1; break;
+		case OPT_TOLERANCE:
+			if (parse_long("--tolerance", optarg, 0, &v) < 0)
+				return -1;
+			o->tolerance_pct = (double)v;
+			break;
+		case 'r':
+			if (parse_long("--repeat", optarg, 1, &v) < 0)
+				return -1;
+			o->repeats = (int)v;
+			break;
+		case 'I':
+			if (parse_long("--interval-print", optarg, 10, &v) < 0)
+				return -1;
+			o->interval_ms = v;
+			break;
+		case 'a': o->system_wide = 1; break;
+		case 'C': o->cpu_list = optarg; break;
+		case 'p':
+			if (parse_long("--pid", optarg, 1, &v) < 0)
+				return -1;
+			o->pid = v;
+			break;
+		case OPT_PER_THREAD: o->per_thread = 1; break;
+		case 'o': o->output = optarg; break;
+		case 'n': o->dry_run = 1; break;
+		case OPT_SMT:
+			if (parse_on_off("--smt", optarg, &o->smt) < 0)
+				return -1;
+			break;
+		case OPT_NMI:
+			if (parse_on_off("--nmi-watchdog", optarg, &o->nmi) < 0)
+				return -1;
+			break;
+		case OPT_COUNTERS:
+			if (parse_long("--counters", optarg, 1, &v) < 0)
+				return -1;
+			o->counters = (int)v;
+			break;
+		case 'v': td_verbose++; break;
+		case 'h': return 1;
+		default:
+			return td_usage_error(usage, "record: unknown option or missing argument '%s'",
+					      argv[optind - 1]) ? -1 : -1;
+		}
+	}
+	if (optind < argc)
+		o->workload = argv + optind;
+	if (!o->workload && !o->pid && !o->system_wide && !o->cpu_list && !o->dry_run)
+		return td_usage_error(usage, "record: no command to run (or -p PID, -a)") ? -1 : -1;
+	if (o->workload && o->pid)
+		return td_usage_error(usage, "record: -p and a command exclude each other") ? -1 : -1;
+	if (o->per_thread && !o->pid && !o->workload)
+		return td_usage_error(usage, "record: --per-thread needs a command or -p") ? -1 : -1;
+	return 0;
+}
+
+static void record_release(struct record *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nr_runs; i++) {
+		for (j = 0; j < r->runs[i].nr_jobs; j++) {
+			free(r->runs[i].jobs[j].file);
+			free_argv(r->runs[i].jobs[j].argv);
+		}
+		free(r->runs[i].jobs);
+	}
+	free(r->runs);
+	if (r->have_sched)
+		td_sched_release(&r->sched);
+	td_run_result_release(&r->last);
+	td_cpu_info_release(&r->ci);
+	json_decref(r->files);
+	json_decref(r->run_list);
+	json_decref(r->warnings);
+}
+
+/* The exit status that forwards the workload's. */
+static int forwarded_status(const struct td_run_result *res)
+{
+	if (res->exited)
+		return res->exit_status;
+	if (res->signo)
+		return 128 + res->signo;
+	return 0;
+}
+
+static int record_run_all(struct record *r)
+{
+	size_t i;
+	int ret = 0;
+
+	if (td_rundir_begin(&r->rd, r->o.output) < 0) {
+		error("cannot create the run directory next to '%s': %s", r->o.output, strerror(errno));
+		return 2;
+	}
+	for (i = 0; i < r->nr_runs; i++) {
+		if (i && td_run_interrupted()) {
+			add_warning(r, "interrupted: %zu of %zu runs done", i, r->nr_runs);
+			break;
+		}
+		if (td_verbose && r->nr_runs > 1)
+			note("run %zu of %zu", i + 1, r->nr_runs);
+		if (record_one_run(r, &r->runs[i], i) < 0) {
+			ret = r->exit_code ? r->exit_code : 2;
+			break;
+		}
+	}
+	if (!r->any_run) {
+		td_rundir_abort(&r->rd);
+		return ret ? ret : 2;
+	}
+	if (ret)
+		add_warning(r, "run %zu failed; the run directory keeps the %zu run(s) before it",
+			    i + 1, i);
+	if (r->last.interrupted)
+		add_warning(r, "interrupted: the counts cover the workload up to the interruption");
+	if (r->last.signo)
+		add_warning(r, "the workload was killed by %s", td_signal_name(r->last.signo));
+	else if (r->last.exited && r->last.exit_status)
+		add_warning(r, "the workload exited with status %d", r->last.exit_status);
+	if (record_finish(r) < 0 || td_rundir_commit(&r->rd) < 0) {
+		error("cannot write the run directory '%s': %s", r->o.output, strerror(errno));
+		td_rundir_abort(&r->rd);
+		return 2;
+	}
+	if (!ret)
+		ret = forwarded_status(&r->last);
+	if (td_verbose || isatty(2))
+		note("wrote %s (%zu run%s)", r->o.output, r->nr_runs, r->nr_runs > 1 ? "s" : "");
+	return ret;
+}
 
 int cmd_record(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+	struct record r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = parse_options(&r.o, argc, argv);
+	if (ret > 0)
 		return td_usage_ok(usage);
-	return td_not_built("record");
+	if (ret < 0)
+		return 2;
+	if (!r.o.dry_run && r.o.workload && (ret = workload_runnable(r.o.workload[0])))
+		return ret;
+
+	r.files = json_array();
+	r.run_list = json_array();
+	r.warnings = json_array();
+	td_cpu_detect(&r.ci, r.o.cpu);
+	r.table = r.ci.table;
+	if (r.o.cpu && !r.table) {
+		error("--cpu %s: %s", r.o.cpu, r.ci.table_error);
+		record_release(&r);
+		return 2;
+	}
+	if (r.o.dry_run && !r.table) {
+		error("--dry-run needs a formula table: %s; choose one with --cpu",
+		      r.ci.table_error ? r.ci.table_error : "none for this CPU");
+		record_release(&r);
+		return 2;
+	}
+	if (!r.o.dry_run && !r.ci.perf_path) {
+		error("perf not found ('%s'): install it (Debian: apt-get install linux-perf) "
+		      "or set TDPERF_PERF", td_perf_program());
+		record_release(&r);
+		return 2;
+	}
+	if (!r.o.dry_run && !r.ci.hardware_pmu)
+		note("no hardware PMU, recording software counts%s only (see 'tdperf check'): %s",
+		     r.ci.tracepoints_ok ? " and sched tracepoints" : "",
+		     r.ci.cycles_why ? r.ci.cycles_why : "cycles cannot be counted");
+	if (record_plan(&r) < 0) {
+		record_release(&r);
+		return 2;
+	}
+	if (r.o.dry_run)
+		ret = record_dry_run(&r);
+	else
+		ret = record_run_all(&r);
+	record_release(&r);
+	return ret;
 }
