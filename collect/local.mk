@@ -7,3 +7,9 @@ EXTRA_DIST += tests/e2e/t0900-calibrate.sh
 libtdperf_a_SOURCES += collect/cpu.c collect/meta.c collect/run.c collect/sched.c
 TESTS += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh
 EXTRA_DIST += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sched
+TESTS += tests/unit/test_sched
+tests_unit_test_sched_LDADD = $(UNIT_LIBS)
+tests_unit_test_sched_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif

@@ -329,6 +329,7 @@ static int lookup_literal(void *ctx, const char *name, double *value)
 
 static void collect_events(struct sched_ctx *c, const struct td_metric *m, struct evset *set,
 			   int depth);
+static void choose(struct sched_ctx *c, const struct td_metric *m);
 
 static void on_name(void *ctx, const char *name, enum td_name_kind kind)
 {
@@ -342,7 +343,17 @@ static void on_name(void *ctx, const char *name, enum td_name_kind kind)
 	if (kind == TD_NAME_METRIC) {
 		const struct td_metric *m = td_table_find_metric(c->table, name);
 
-		if (m)
+		if (!m)
+			return;
+		/*
+		 * A Top-Down node used in a formula (Memory Bound = ratio x
+		 * Backend Bound) is a fraction measured consistently in its own
+		 * group; only the ratio's events must share one.  Info metrics
+		 * used as normalizers (CLKS, SLOTS) are part of the ratio.
+		 */
+		if (m->level >= 1)
+			choose(c, m);
+		else
 			collect_events(c, m, n->set, n->depth + 1);
 		return;
 	}
@@ -351,6 +362,12 @@ static void on_name(void *ctx, const char *name, enum td_name_kind kind)
 		return;
 	}
 	e = td_table_find_event(c->table, name);
+	if (e && e->retire_latency) {
+		/* sampled, not counted: the evaluator uses the table's default */
+		warn(c, "%s: %s is a retire latency (sampled, not counted); the table's default "
+		     "value is used", n->metric->id, e->name);
+		return;
+	}
 	if (!e) {
 		/* never dropped: counted outside groups, and said so */
 		add_string(&c->ungrouped, &c->nr_ungrouped, &c->alloc_ungrouped, name);
@@ -515,8 +532,17 @@ static int choose_metrics(struct sched_ctx *c, const struct td_sched_request *re
 	if (req->stacks && for_each_item(c, req->stacks, choose_stack) < 0)
 		return -1;
 	if (!c->nr_chosen) {
-		strbuf_addf(c->err, "nothing to measure: table %s has no metric for what was asked",
-			    td_table_info(c->table)->name);
+		size_t nodes = 0;
+
+		for (i = 0; i < td_table_nr_metrics(c->table); i++)
+			nodes += td_table_metric(c->table, i)->level >= 1;
+		if (!nodes)
+			strbuf_addf(c->err, "table %s has no Top-Down tree: ask for info metrics with "
+				    "--metrics (tdperf list %s shows them)",
+				    td_table_info(c->table)->name, td_table_info(c->table)->name);
+		else
+			strbuf_addf(c->err, "nothing to measure: table %s has no metric for what "
+				    "was asked", td_table_info(c->table)->name);
 		return -1;
 	}
 	return 0;
@@ -691,7 +717,9 @@ static void export_group(struct sched_ctx *c, struct group *g, struct td_sched_g
 
 	set_fits(c, &g->events, assign, NULL);
 	memset(out, 0, sizeof(*out));
-	out->pmu = g->pmu ? g->pmu : "cpu";
+	out->pmu = g->pmu ? g->pmu : td_table_info(c->table)->pmu;
+	if (!out->pmu)
+		out->pmu = "cpu";
 	out->events = xcalloc(g->events.nr, sizeof(*out->events));
 	for (rank = 0; rank <= 3; rank++) {
 		for (i = 0; i < g->events.nr; i++) {
@@ -748,6 +776,20 @@ void td_sched_default_budget(const struct td_table *table, const struct td_cpu_i
 		b->gp = b->smt ? ti->gp_counters_smt : ti->gp_counters;
 		b->fixed = ti->fixed_counters;
 		b->gp_source = "table";
+	}
+	if (b->gp <= 0) {
+		/*
+		 * The table does not say (AMD tables come from pmu-events, which
+		 * has no counter counts): every AMD core PMU since family 15h
+		 * has 6 general counters and no fixed ones; 4 is the
+		 * architectural minimum on Intel.
+		 */
+		int amd = ti->vendor && !strcmp(ti->vendor, "AuthenticAMD");
+
+		b->gp = amd ? 6 : 4;
+		b->fixed = amd ? 0 : 3;
+		b->gp_source = amd ? "assumed: 6 on AMD cores, the table has none"
+				   : "assumed: 4, the table has none";
 	}
 	b->gp -= b->nmi_watchdog;
 	if (b->gp < 1)
