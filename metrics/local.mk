@@ -23,6 +23,10 @@ check_PROGRAMS += tests/unit/test_expr
 TESTS += tests/unit/test_expr
 tests_unit_test_expr_LDADD = $(UNIT_LIBS)
 tests_unit_test_expr_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+check_PROGRAMS += tests/unit/test_tree
+TESTS += tests/unit/test_tree
+tests_unit_test_tree_LDADD = $(UNIT_LIBS)
+tests_unit_test_tree_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 
 TESTS += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh
