@@ -36,6 +36,7 @@ struct imp {
 	json_t *events;    /* output events by name */
 	json_t *params;
 	struct strbuf source;  /* provenance collected from the inputs */
+	json_t *extra_ids;     /* metrics added or changed by extra files: id -> file */
 	struct strbuf dropped; /* what was left out and why */
 	int nr_dropped;
 	const char *pmu;
@@ -1223,6 +1224,7 @@ static int merge_extra(struct imp *im, const char *path, struct strbuf *err)
 			json_decref(root);
 			return -1;
 		}
+		json_object_set_new(im->extra_ids, id, json_string(path));
 		have = find_metric(im, id);
 		if (!have) {
 			if (!jstr(m, "formula")) {
@@ -1522,6 +1524,11 @@ static void counter_totals(struct imp *im, json_t *root)
 	}
 	if (!gp_off)
 		gp_off = gp;
+	if (im->o->gp) {
+		gp_off = im->o->gp;
+		gp = im->o->gp_smt ? im->o->gp_smt : im->o->gp;
+		fixed = im->o->fixed;
+	}
 	json_object_set_new(ctr, "gp", json_integer(gp_off));
 	json_object_set_new(ctr, "gp_smt", json_integer(gp));
 	json_object_set_new(ctr, "fixed", json_integer(fixed));
@@ -1588,6 +1595,7 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 	im.evdb = json_object();
 	im.events = json_object();
 	im.params = json_object();
+	im.extra_ids = json_object();
 	im.pmu = o->pmu ? o->pmu : "cpu";
 	strbuf_init(&im.dropped, 0);
 	strbuf_init(&im.source, 0);
@@ -1627,8 +1635,16 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 				strbuf_addf(&why, "parent '%s' left out", jstr(m, "parent"));
 				bad = 1;
 			}
-			if (bad) {
+			if (bad && json_object_get(im.extra_ids, jstr(m, "id"))) {
 				/* a metric from an extra file must not silently vanish */
+				strbuf_addf(err, "%s: metric '%s': %s",
+					    jstr(im.extra_ids, jstr(m, "id")), jstr(m, "id"), why.buf);
+				json_decref(kept);
+				json_decref(evnames);
+				json_decref(ids);
+				goto out;
+			}
+			if (bad) {
 				note_dropped(&im, jstr(m, "id"), why.buf);
 				changed = 1;
 				continue;
@@ -1761,6 +1777,7 @@ out:
 	json_decref(im.evdb);
 	json_decref(im.events);
 	json_decref(im.params);
+	json_decref(im.extra_ids);
 	strbuf_release(&im.dropped);
 	strbuf_release(&im.source);
 	strbuf_release(&why);

@@ -29,8 +29,8 @@ tests_unit_test_tree_LDADD = $(UNIT_LIBS)
 tests_unit_test_tree_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 
-TESTS += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh
-EXTRA_DIST += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh
+TESTS += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh tests/e2e/t0202-list-explain.sh
+EXTRA_DIST += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh tests/e2e/t0202-list-explain.sh
 
 # threads: per-thread cycle stacks from sched events (metrics/threads.c)
 libtdperf_a_SOURCES += metrics/threads.c

@@ -176,6 +176,7 @@ struct td_import_opts {
 	const char *unit;        /* perf metrics: take only this "Unit" (cpu_atom) */
 	const char *mapfile, *map_key; /* CPUID patterns: rows whose file contains key */
 	double slots;            /* pipeline width */
+	int gp, gp_smt, fixed;   /* counters when the event lists do not say (0: from the lists) */
 	const char **perfmon; size_t nr_perfmon;           /* Intel metrics JSON */
 	const char **perf_metrics; size_t nr_perf_metrics; /* perf JSON files/dirs */
 	const char **events; size_t nr_events;             /* event lists */

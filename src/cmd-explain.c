@@ -1,16 +1,358 @@
 /*
- * tdperf explain: not built yet.
+ * tdperf explain: what a Top-Down node or metric means and how it is
+ * computed; with a run, the formula with the run's measured values.
  */
 #include "src/builtin.h"
+#include "metrics/metrics.h"
+#include "parse/parse.h"
+#include "report/report.h"
 #include "util/util.h"
 
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-static const char usage[] = "usage: tdperf explain [options]\n";
+static const char usage[] =
+	"usage: tdperf explain [--cpu NAME | --table FILE] NODE [RUN]\n"
+	"\n"
+	"Print what NODE (a Top-Down node or metric id, e.g. memory_bound, ipc)\n"
+	"means: its place in the tree, description, formula and alternatives,\n"
+	"correction terms, threshold and the events it needs.  With RUN (a run\n"
+	"directory or a perf stat / perf.data file) also the formula with the\n"
+	"run's measured values substituted, and the value.\n"
+	"\n"
+	"  --cpu NAME      table name, perf pmu-events name or CPUID string\n"
+	"                  (default: the run's table; required without RUN)\n"
+	"  --table FILE    a formula table file\n"
+	"  --scope ID      with RUN: the report scope to use (default: the first)\n";
+
+/* ---- names a metric needs, expanded through the metrics it references ---- */
+
+struct needs {
+	const struct td_table *t;
+	struct strbuf events, literals;
+	char **seen;
+	size_t nr, alloc;
+};
+
+static int is_metric(void *ctx, const char *name)
+{
+	return td_table_find_metric(((struct needs *)ctx)->t, name) != NULL;
+}
+
+static void need(void *ctx, const char *name, enum td_name_kind kind)
+{
+	struct needs *n = ctx;
+	size_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if (!strcmp(n->seen[i], name))
+			return;
+	TD_GROW(n->seen, n->alloc, n->nr + 1);
+	n->seen[n->nr++] = xstrdup(name);
+	if (kind == TD_NAME_METRIC) {
+		const struct td_metric *m = td_table_find_metric(n->t, name);
+
+		td_expr_names(m->expr, NULL, is_metric, n, need, n);
+		return;
+	}
+	strbuf_addf(kind == TD_NAME_LITERAL ? &n->literals : &n->events, "%s%s",
+		    (kind == TD_NAME_LITERAL ? n->literals.len : n->events.len) ? ", " : "", name);
+}
+
+static void print_path(const struct td_table *t, const struct td_metric *m)
+{
+	const struct td_metric *chain[16];
+	int n = 0;
+
+	while (m && n < 16) {
+		chain[n++] = m;
+		m = m->parent ? td_table_find_metric(t, m->parent) : NULL;
+	}
+	printf("path:        ");
+	while (n-- > 0)
+		printf("%s%s", chain[n]->name, n ? " > " : "\n");
+}
+
+static void print_children(const struct td_table *t, const struct td_metric *m)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < td_table_nr_metrics(t); i++) {
+		const struct td_metric *c = td_table_metric(t, i);
+
+		if (c->parent && !strcmp(c->parent, m->id)) {
+			printf("%s%s", first ? "children:    " : ", ", c->id);
+			first = 0;
+		}
+	}
+	if (!first)
+		printf("\n");
+}
+
+static void explain_static(const struct td_table *t, const struct td_metric *m)
+{
+	struct needs n = { t, STRBUF_INIT, STRBUF_INIT, NULL, 0, 0 };
+	size_t i;
+
+	printf("%s: %s (table %s, ", m->id, m->name, td_table_info(t)->name);
+	if (m->level > 0)
+		printf("Top-Down Level %d, fraction of %s", m->level, m->domain ? m->domain : "slots");
+	else
+		printf("info metric, unit %s", m->unit ? m->unit : "-");
+	printf("%s%s)\n", m->area ? ", area " : "", m->area ? m->area : "");
+	if (m->level > 0)
+		print_path(t, m);
+	if (m->description)
+		printf("description: %s\n", m->description);
+	printf("formula:     %s\n", m->formula);
+	if (m->formulas[0].note)
+		printf("             (%s)\n", m->formulas[0].note);
+	for (i = 1; i < m->nr_formulas; i++) {
+		printf("alternative: %s\n", m->formulas[i].text);
+		printf("             (used when the formula above cannot be computed%s%s%s)\n",
+		       m->formulas[i].approximate ? "; approximate" : "",
+		       m->formulas[i].note ? ": " : "", m->formulas[i].note ? m->formulas[i].note : "");
+	}
+	printf("threshold:   %s\n", m->threshold ? m->threshold : "none");
+	if (m->locate_with)
+		printf("locate with: %s\n", m->locate_with);
+	td_expr_names(m->expr, NULL, is_metric, &n, need, &n);
+	printf("events:      %s\n", n.events.len ? n.events.buf : "none");
+	if (n.literals.len)
+		printf("literals:    %s\n", n.literals.buf);
+	if (m->level > 0)
+		print_children(t, m);
+	for (i = 0; i < n.nr; i++)
+		free(n.seen[i]);
+	free(n.seen);
+	strbuf_release(&n.events);
+	strbuf_release(&n.literals);
+}
+
+/* ---- with a run: counts from the report document ---- */
+
+struct run_env {
+	json_t *events;          /* the scope's "events" array */
+	json_t *literals;        /* name -> number */
+	const char *pmu;         /* the scope's PMU or NULL */
+};
+
+static int run_lookup(void *ctx, const char *name, double *value)
+{
+	struct run_env *re = ctx;
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT, epmu = STRBUF_INIT, ekey = STRBUF_INIT;
+	json_t *e, *lit;
+	size_t i;
+	int found = -1;
+
+	lit = json_object_get(re->literals, name);
+	if (json_is_number(lit)) {
+		*value = json_number_value(lit);
+		return 0;
+	}
+	if (name[0] == '#')
+		return -1;
+	td_event_key(name, &pmu, &key);
+	json_array_foreach(re->events, i, e) {
+		const char *en = td_json_str(e, "name"), *ep = td_json_str(e, "pmu");
+		json_t *v = json_object_get(e, "value");
+
+		if (!en || !json_is_number(v))
+			continue;
+		td_event_key(en, &epmu, &ekey);
+		if (strcmp(key.buf, ekey.buf))
+			continue;
+		if (ep && re->pmu && strcmp(ep, re->pmu))
+			continue;
+		*value = json_number_value(v);
+		found = 0;
+		break;
+	}
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+	strbuf_release(&epmu);
+	strbuf_release(&ekey);
+	return found;
+}
+
+/* The formula again, each input followed by its measured value. */
+static void print_inputs(const struct td_table *t, const struct td_metric *m,
+			 const struct td_env *env)
+{
+	struct needs n = { t, STRBUF_INIT, STRBUF_INIT, NULL, 0, 0 };
+	size_t i;
+
+	td_expr_names(m->expr, NULL, is_metric, &n, need, &n);
+	for (i = 0; i < n.nr; i++) {
+		const struct td_metric *ref = td_table_find_metric(t, n.seen[i]);
+		struct strbuf why = STRBUF_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct td_expr *e;
+		double v;
+		int approx = 0;
+
+		e = td_expr_parse(n.seen[i][0] == '#' || !ref ? "0" : n.seen[i], &err);
+		if (ref && e) {
+			v = td_table_eval_expr(t, e, env, &why, &approx);
+			printf("  %-44s = %s%.6g%s\n", n.seen[i], "", ref->level > 0 ? v * 100 : v,
+			       ref->level > 0 ? " %" : "");
+		} else if (env->lookup(env->ctx, n.seen[i], &v) == 0) {
+			printf("  %-44s = %.15g\n", n.seen[i], v);
+		} else {
+			printf("  %-44s   not measured in this run\n", n.seen[i]);
+		}
+		td_expr_free(e);
+		strbuf_release(&why);
+		strbuf_release(&err);
+		free(n.seen[i]);
+	}
+	free(n.seen);
+	strbuf_release(&n.events);
+	strbuf_release(&n.literals);
+}
+
+static int explain_run(const char *cpu, const char *table_file, const char *node,
+		       const char *run, const char *scope_id)
+{
+	struct td_report_opts ro = { 0 };
+	struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+	struct td_table *own = NULL;
+	const struct td_table *t;
+	const struct td_metric *m;
+	json_t *doc, *scopes, *scope = NULL, *s;
+	struct run_env re = { 0 };
+	struct td_env env = { run_lookup, &re };
+	struct td_expr *e;
+	size_t i;
+	double v;
+	int approx = 0, rc = 0;
+
+	ro.cpu = cpu;
+	ro.table = table_file;
+	doc = td_report_load(run, &ro, &err);
+	if (!doc) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	if (table_file) {
+		own = td_table_load(table_file, &err);
+		t = own;
+	} else {
+		const char *name = cpu ? cpu : td_json_str(json_object_get(doc, "table"), "name");
+
+		t = name ? td_table_find(name, &err) : NULL;
+		if (!name)
+			strbuf_addf(&err, "%s: the run names no formula table; give --cpu", run);
+	}
+	if (!t) {
+		error("%s", err.buf);
+		rc = 2;
+		goto out;
+	}
+	m = td_table_find_metric(t, node);
+	if (!m) {
+		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
+		      td_table_info(t)->name, node, td_table_info(t)->name);
+		rc = 2;
+		goto out;
+	}
+	scopes = json_object_get(doc, "scopes");
+	json_array_foreach(scopes, i, s)
+		if (!scope_id || (td_json_str(s, "id") && !strcmp(td_json_str(s, "id"), scope_id))) {
+			scope = s;
+			break;
+		}
+	if (!scope) {
+		error("%s: no scope %s in the report", run, scope_id ? scope_id : "at all");
+		rc = 2;
+		goto out;
+	}
+	explain_static(t, m);
+	re.events = json_object_get(scope, "events");
+	re.pmu = td_json_str(scope, "pmu");
+	re.literals = json_object_get(scope, "literals");
+	printf("\nin %s, scope %s:\n", run, td_json_str(scope, "id") ? td_json_str(scope, "id") : "?");
+	print_inputs(t, m, &env);
+	e = td_expr_parse(m->id, &err);
+	v = e ? td_table_eval_expr(t, e, &env, &why, &approx) : NAN;
+	td_expr_free(e);
+	if (isnan(v))
+		printf("value:       not computable: %s\n", why.len ? why.buf : "?");
+	else if (m->level > 0)
+		printf("value:       %.1f %% of %s%s%s\n", v * 100, m->domain ? m->domain : "slots",
+		       approx ? "  (approximate: " : "", approx ? why.buf : "");
+	else
+		printf("value:       %.6g%s%s\n", v, approx ? "  (approximate: " : "", approx ? why.buf : "");
+	if (approx && !isnan(v))
+		printf(")\n");
+out:
+	json_decref(doc);
+	td_table_free(own);
+	strbuf_release(&err);
+	strbuf_release(&why);
+	return rc;
+}
 
 int cmd_explain(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return td_usage_ok(usage);
-	return td_not_built("explain");
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "table", required_argument, NULL, 't' },
+		{ "scope", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cpu = NULL, *file = NULL, *scope = NULL, *node, *run;
+	struct strbuf err = STRBUF_INIT;
+	struct td_table *own = NULL;
+	const struct td_table *t;
+	const struct td_metric *m;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cpu = optarg; break;
+		case 't': file = optarg; break;
+		case 's': scope = optarg; break;
+		case 'h': return td_usage_ok(usage);
+		default: return td_usage_error(usage, "unknown option");
+		}
+	}
+	if (optind >= argc || argc - optind > 2)
+		return td_usage_error(usage, "explain needs NODE and at most one RUN");
+	node = argv[optind];
+	run = optind + 1 < argc ? argv[optind + 1] : NULL;
+	if (run)
+		return explain_run(cpu, file, node, run, scope);
+	if (!cpu && !file)
+		return td_usage_error(usage, "explain without a run needs --cpu NAME or --table FILE");
+	if (file) {
+		own = td_table_load(file, &err);
+		t = own;
+	} else {
+		t = td_table_find(cpu, &err);
+	}
+	if (!t) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	m = td_table_find_metric(t, node);
+	if (!m) {
+		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
+		      td_table_info(t)->name, node, td_table_info(t)->name);
+		td_table_free(own);
+		strbuf_release(&err);
+		return 2;
+	}
+	explain_static(t, m);
+	td_table_free(own);
+	strbuf_release(&err);
+	return 0;
 }

@@ -13,6 +13,7 @@
 #include "util/util.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,8 @@ static const char usage[] =
 	"  --slots N             pipeline width (slots per cycle)\n"
 	"  --source TEXT         provenance stored in the table\n"
 	"  --missing TEXT        what this CPU's PMU cannot measure\n"
+	"  --counters G,S,F      general counters (SMT off, SMT on) and fixed counters,\n"
+	"                        when the event lists do not say (AMD)\n"
 	"  -o, --output FILE     where to write (atomically)\n"
 	"  -v, --verbose         say which source metrics are left out and why\n";
 
@@ -51,7 +54,7 @@ static int tables_import(int argc, char **argv)
 {
 	enum { O_PERFMON = 256, O_PERF, O_EVENTS, O_UNIT, O_EXTRA, O_MAPFILE, O_MAPKEY, O_CPUID,
 	       O_NAME, O_DISPLAY, O_VENDOR, O_PERFNAME, O_ALIAS, O_CORETYPE, O_PMU, O_SLOTS,
-	       O_SOURCE, O_MISSING };
+	       O_SOURCE, O_MISSING, O_COUNTERS };
 	static const struct option opts[] = {
 		{ "perfmon", required_argument, NULL, O_PERFMON },
 		{ "perf-metrics", required_argument, NULL, O_PERF },
@@ -71,6 +74,7 @@ static int tables_import(int argc, char **argv)
 		{ "slots", required_argument, NULL, O_SLOTS },
 		{ "source", required_argument, NULL, O_SOURCE },
 		{ "missing", required_argument, NULL, O_MISSING },
+		{ "counters", required_argument, NULL, O_COUNTERS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -108,6 +112,10 @@ static int tables_import(int argc, char **argv)
 		}
 		case O_SOURCE: o.source = optarg; break;
 		case O_MISSING: o.missing = optarg; break;
+		case O_COUNTERS:
+			if (sscanf(optarg, "%d,%d,%d", &o.gp, &o.gp_smt, &o.fixed) != 3 || o.gp < 1)
+				return td_usage_error(usage, "--counters needs GP,GP_SMT,FIXED: %s", optarg);
+			break;
 		case 'o': o.output = optarg; break;
 		case 'v': td_verbose++; break;
 		case 'h': return td_usage_ok(usage);

@@ -1,0 +1,63 @@
+#!/bin/sh
+# tdperf list and tdperf explain on the built-in tables.
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'list shows every built-in table' '
+	"$TDPERF" list >out &&
+	for f in "$TD_SRCDIR"/metrics/tables/*.json; do
+		n=$(basename "$f" .json)
+		test_grep "^$n " out || exit 1
+	done
+'
+
+test_expect_success 'list --cpu prints the tree indented by level, thresholds included' '
+	"$TDPERF" list --cpu skylakex >out &&
+	test_grep "^backend_bound  *Backend Bound  *backend_bound > 0.2$" out &&
+	test_grep "^  memory_bound  *Memory Bound  *memory_bound > 0.2 & backend_bound > 0.2$" out &&
+	test_grep "^    l1_bound " out
+'
+
+test_expect_success 'list --level 2 stops at Level 2' '
+	"$TDPERF" list --cpu skylakex --level 2 >out &&
+	test_grep "^  memory_bound " out &&
+	! grep "^    [a-z]" out
+'
+
+test_expect_success 'list --info and --events add sections' '
+	"$TDPERF" list --cpu zen4 --info --events >out &&
+	test_grep "^smt_contention " out &&
+	test_grep "^  ipc " out &&
+	test_grep "^  ls_not_halted_cyc  *cpu/event=0x76,umask=0x0/" out
+'
+
+test_expect_success 'Zen 1-3 tables say what their PMU cannot measure' '
+	"$TDPERF" list --cpu zen2 >out &&
+	test_grep "missing: .*Zen 4" out
+'
+
+test_expect_success 'explain shows path, formula, threshold, events and children' '
+	"$TDPERF" explain --cpu skylake memory_bound >out &&
+	test_grep "^path:  *Backend Bound > Memory Bound$" out &&
+	test_grep "^formula:  *.*CYCLE_ACTIVITY.STALLS_MEM_ANY" out &&
+	test_grep "^threshold:  *memory_bound > 0.2 & backend_bound > 0.2$" out &&
+	test_grep "^events:.*CPU_CLK_UNHALTED.THREAD_ANY" out &&
+	test_grep "^children:  *l1_bound, l2_bound, l3_bound, dram_bound, store_bound$" out
+'
+
+test_expect_success 'explain shows alternatives with their notes' '
+	"$TDPERF" explain --cpu skylake info_core_core_clks >out &&
+	test_grep "^alternative: .*ONE_THREAD_ACTIVE" out &&
+	test_grep "THREAD_ANY was not counted" out
+'
+
+test_expect_success 'explain of an unknown node is an error naming the table' '
+	test_exit_code 2 "$TDPERF" explain --cpu icelake no_such_node 2>err &&
+	test_grep "table icelake has no metric .no_such_node." err
+'
+
+test_expect_success 'explain without a table or run is a usage error' '
+	test_exit_code 2 "$TDPERF" explain memory_bound 2>err &&
+	test_grep "needs --cpu" err
+'
+
+test_done
