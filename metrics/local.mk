@@ -43,7 +43,8 @@ endif
 
 # roofline (metrics/metrics.h, roofline section)
 libtdperf_a_SOURCES += metrics/roofline-peaks.c
-libtdperf_a_SOURCES += metrics/roofline.c
+libtdperf_a_SOURCES += metrics/roofline.c metrics/roofline-eval.c
+nobase_dist_pkgdata_DATA += metrics/roofline.json
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_roofline
 TESTS += tests/unit/test_roofline

@@ -532,4 +532,23 @@ int td_rl_analyze(const struct td_peaks *peaks, const struct td_rl_input *in,
 		  struct td_rl_result *out);
 void td_rl_result_release(struct td_rl_result *r);
 
+/* ---- the inputs from counts (metrics/roofline-eval.c, metrics/roofline.json) ---- */
+/*
+ * Candidate formulas per quantity (docs/roofline.md); the first candidate
+ * whose events were all counted is used.
+ */
+struct td_rl_formulas;
+/* Load a formulas file; NULL with "FILE: what is wrong" in err. */
+struct td_rl_formulas *td_rl_formulas_load(const char *path, struct strbuf *err);
+/* The built-in metrics/roofline.json (loaded once, owned by the library). */
+const struct td_rl_formulas *td_rl_formulas_builtin(struct strbuf *err);
+void td_rl_formulas_free(struct td_rl_formulas *f);
+/*
+ * Evaluate every quantity on env into in (td_rl_input_init first); notes
+ * point into f.  used[q] (when used != NULL) gets the formula text used,
+ * NULL when no candidate could be evaluated.
+ */
+void td_rl_input_eval(const struct td_rl_formulas *f, const struct td_env *env,
+		      struct td_rl_input *in, const char *used[TD_RL_NR_QTY]);
+
 #endif /* TD_METRICS_H */

@@ -270,6 +270,17 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 	if (!split) {
 		W = in->v[TD_RL_Q_FLOPS];
 		flops_note = in->note[TD_RL_Q_FLOPS];
+	} else {
+		struct strbuf missing = STRBUF_INIT;
+		for (int q = TD_RL_Q_FLOPS_SPLIT; q < TD_RL_Q_BYTES; q++)
+			if (isnan(in->v[q]))
+				strbuf_addf(&missing, "%s%s", missing.len ? ", " : "", td_rl_qty_name(q));
+		if (missing.len) {
+			char *why = xfmt("FP operations not counted for %s: the point leaves them out", missing.buf);
+			add_note(r, why);
+			free(why);
+		}
+		strbuf_release(&missing);
 	}
 	add_note(r, flops_note);
 	add_note(r, in->note[TD_RL_Q_SECONDS]);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "metrics/metrics.h"
@@ -366,6 +367,139 @@ static void cpu_key_and_cache_path(void **state)
 	free(key);
 }
 
+/* A count set: event name -> value, looked up the way formulas name them. */
+struct counts {
+	const char *const *names;
+	const double *values;
+	size_t n;
+};
+
+static int counts_lookup(void *ctx, const char *name, double *v)
+{
+	const struct counts *c = ctx;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcasecmp(c->names[i], name)) {
+			*v = c->values[i];
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * The built-in formulas on an Intel count set (a Skylake-SP-like run of
+ * 2 s): FP_ARITH 512B_PACKED_DOUBLE 1e9 -> 8e9 FLOPs, SCALAR_DOUBLE 2e9
+ * -> 2e9; loads 3e9 + stores 1e9 -> L1 8 * 4e9 = 3.2e10 bytes (8-byte
+ * assumption noted); L1D.REPLACEMENT 1e8 -> L2 6.4e9 bytes; L2_LINES_IN
+ * 5e7 -> L3 3.2e9; LONGEST_LAT_CACHE.MISS 2e7 -> DRAM 1.28e9 (approx);
+ * RESOURCE_STALLS.SB 1e9 of cycles 5e9.
+ * Against the test machine: W = 1e10, P = 5 GFLOP/s; I_DRAM = 1e10 /
+ * 1.28e9 = 7.8125 -> bound 7.8125 * 15 = 117.19; pi_mix = 1e10 / (8e9 /
+ * 80e9 + 2e9 / 10e9) = 33.33 binds; SB stall roof (1 - 0.2) * 33.33 = 26.67.
+ */
+static void builtin_formulas_on_intel_counts(void **state)
+{
+	static const char *const names[] = {
+		"duration_time", "cycles", "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE",
+		"FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", "MEM_INST_RETIRED.ALL_LOADS",
+		"MEM_INST_RETIRED.ALL_STORES", "L1D.REPLACEMENT", "L2_LINES_IN.ALL",
+		"LONGEST_LAT_CACHE.MISS", "RESOURCE_STALLS.SB",
+	};
+	static const double values[] = { 2, 5e9, 1e9, 2e9, 3e9, 1e9, 1e8, 5e7, 2e7, 1e9 };
+	struct counts c = { names, values, TD_ARRAY_SIZE(names) };
+	struct td_env env = { counts_lookup, &c };
+	struct strbuf err = STRBUF_INIT;
+	const struct td_rl_formulas *f = td_rl_formulas_builtin(&err);
+	const char *used[TD_RL_NR_QTY];
+	struct td_rl_input in;
+	struct td_peaks pk;
+	struct td_rl_result r;
+
+	assert_non_null(f);
+	td_rl_input_init(&in);
+	td_rl_input_eval(f, &env, &in, used);
+	assert_true(in.v[TD_RL_Q_FLOPS_PW(TD_RL_DP, TD_RL_V512)] == 8e9);
+	assert_true(in.v[TD_RL_Q_FLOPS_PW(TD_RL_DP, TD_RL_SCALAR)] == 2e9);
+	assert_true(isnan(in.v[TD_RL_Q_FLOPS_PW(TD_RL_SP, TD_RL_V256)]));
+	assert_true(isnan(in.v[TD_RL_Q_FLOPS]));
+	assert_true(in.v[TD_RL_Q_BYTES + TD_RL_L1] == 3.2e10);
+	assert_non_null(strstr(in.note[TD_RL_Q_BYTES + TD_RL_L1], "8 bytes"));
+	assert_true(in.v[TD_RL_Q_BYTES + TD_RL_L2] == 6.4e9);
+	assert_true(in.v[TD_RL_Q_BYTES + TD_RL_L3] == 3.2e9);
+	assert_true(in.v[TD_RL_Q_BYTES + TD_RL_DRAM] == 1.28e9);
+	assert_string_equal(used[TD_RL_Q_BYTES + TD_RL_DRAM], "64 * LONGEST_LAT_CACHE.MISS");
+	assert_true(in.v[TD_RL_Q_STALL + TD_RL_SB] == 1e9);
+	assert_null(used[TD_RL_Q_STALL + TD_RL_ROB]);
+
+	test_peaks(&pk);
+	assert_int_equal(td_rl_analyze(&pk, &in, &r), 0);
+	assert_true(fabs(r.gflops - 5) < EPS);
+	assert_true(fabs(r.intensity[TD_RL_DRAM] - 7.8125) < EPS);
+	assert_true(fabs(roof(&r, "bw_DRAM")->bound - 117.1875) < 1e-6);
+	assert_string_equal(r.roofs[r.binding].id, "fp_mix");
+	assert_true(fabs(roof(&r, "stall_sb")->bound - 0.8 * 1e10 / 0.3 / 1e9) < 1e-6);
+	assert_true(has_note(&r, "last-level cache misses"));
+	assert_true(has_note(&r, "not counted for flops_sp_scalar"));
+	td_rl_result_release(&r);
+	strbuf_release(&err);
+}
+
+/*
+ * AMD Zen 4 counts: fp_ret_sse_avx_ops.all 6e9 in 3 s = 2 GFLOP/s, total
+ * only; DRAM from the UMC 1e8 + 5e7 CAS -> 64 * 1.5e8 = 9.6e9 bytes;
+ * L3 = 64 * (4e8 - 3e8) = 6.4e9.  Against the test machine: compute roof
+ * 160 (highest peak), DRAM 6e9 / 9.6e9 * 15 = 9.375 binds.
+ */
+static void builtin_formulas_on_amd_counts(void **state)
+{
+	static const char *const names[] = {
+		"duration_time", "fp_ret_sse_avx_ops.all", "umc_cas_cmd.rd", "umc_cas_cmd.wr",
+		"ls_any_fills_from_sys.all", "ls_any_fills_from_sys.local_l2",
+	};
+	static const double values[] = { 3, 6e9, 1e8, 5e7, 4e8, 3e8 };
+	struct counts c = { names, values, TD_ARRAY_SIZE(names) };
+	struct td_env env = { counts_lookup, &c };
+	struct strbuf err = STRBUF_INIT;
+	struct td_rl_input in;
+	struct td_peaks pk;
+	struct td_rl_result r;
+
+	td_rl_input_init(&in);
+	td_rl_input_eval(td_rl_formulas_builtin(&err), &env, &in, NULL);
+	assert_true(in.v[TD_RL_Q_FLOPS] == 6e9);
+	assert_true(in.v[TD_RL_Q_BYTES + TD_RL_DRAM] == 9.6e9);
+	assert_true(in.v[TD_RL_Q_BYTES + TD_RL_L3] == 6.4e9);
+	assert_true(in.v[TD_RL_Q_BYTES + TD_RL_L2] == 64 * 4e8);
+	test_peaks(&pk);
+	assert_int_equal(td_rl_analyze(&pk, &in, &r), 0);
+	assert_true(fabs(r.gflops - 2) < EPS);
+	assert_string_equal(r.roofs[r.binding].id, "bw_DRAM");
+	assert_true(fabs(r.attainable - 9.375) < 1e-9);
+	assert_true(has_note(&r, "whole socket"));
+	td_rl_result_release(&r);
+	strbuf_release(&err);
+}
+
+/* A formulas file with an unknown quantity or a bad formula is refused, named. */
+static void formulas_file_errors(void **state)
+{
+	char path[] = "/tmp/tdperf-test-formulas-XXXXXX";
+	int fd = mkstemp(path);
+	struct strbuf err = STRBUF_INIT;
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_text(path, "{\"quantities\": {\"flops_qp_1024\": []}}");
+	assert_null(td_rl_formulas_load(path, &err));
+	assert_non_null(strstr(err.buf, "unknown quantity \"flops_qp_1024\""));
+	strbuf_reset(&err);
+	write_text(path, "{\"quantities\": {\"flops\": [{\"formula\": \"2 * (\"}]}}");
+	assert_null(td_rl_formulas_load(path, &err));
+	assert_non_null(strstr(err.buf, "flops candidate 1"));
+	unlink(path);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +512,9 @@ int main(void)
 		cmocka_unit_test(quantity_names_round_trip),
 		cmocka_unit_test(peaks_file_reader),
 		cmocka_unit_test(cpu_key_and_cache_path),
+		cmocka_unit_test(builtin_formulas_on_intel_counts),
+		cmocka_unit_test(builtin_formulas_on_amd_counts),
+		cmocka_unit_test(formulas_file_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
