@@ -4,10 +4,15 @@
  * fields of a sample's RAW data.  The formats always come from the file:
  * tracepoint ids differ between kernels and boots.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memmem */
+#endif
 #include "parse/perfdata-internal.h"
 
 #include <event-parse.h>
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A cursor over the blob, numbers in the blob's own byte order. */
 struct blob {
@@ -80,6 +85,52 @@ static int blob_text(struct blob *b, int wide, const unsigned char **text, uint6
 	return blob_bytes(b, (size_t)*len, text);
 }
 
+/* Is [p, p + n) the name of a field declared in the format text? */
+static int format_has_field(const char *fmt, size_t len, const char *p, size_t n)
+{
+	const char *q = fmt, *end = fmt + len;
+
+	while ((q = memmem(q, (size_t)(end - q), "field:", 6)) != NULL) {
+		const char *semi = memchr(q, ';', (size_t)(end - q));
+		const char *e;
+
+		if (!semi)
+			return 0;
+		e = semi;
+		if (e > q && e[-1] == ']')      /* char comm[16] */
+			while (e > q && *e != '[')
+				e--;
+		if ((size_t)(e - q) >= n && !memcmp(e - n, p, n) &&
+		    !(isalnum((unsigned char)e[-(long)n - 1]) || e[-(long)n - 1] == '_'))
+			return 1;
+		q = semi;
+	}
+	return 0;
+}
+
+/*
+ * Sanity check of a format before libtraceevent sees it: every REC->name
+ * of the print fmt must be a declared field.  libtraceevent 1.7 follows a
+ * NULL field pointer otherwise (seen fuzzing); such a format is skipped.
+ */
+static int format_ok(const char *fmt, size_t len)
+{
+	const char *q = fmt, *end = fmt + len;
+
+	if (memchr(fmt, '\0', len))
+		return 0;
+	while ((q = memmem(q, (size_t)(end - q), "REC->", 5)) != NULL) {
+		const char *name = q + 5, *e = name;
+
+		while (e < end && (isalnum((unsigned char)*e) || *e == '_'))
+			e++;
+		if (e == name || !format_has_field(fmt, len, name, (size_t)(e - name)))
+			return 0;
+		q = e;
+	}
+	return 1;
+}
+
 static int parse_format(struct td_pd *pd, struct blob *b, const char *system)
 {
 	const unsigned char *text;
@@ -88,6 +139,8 @@ static int parse_format(struct td_pd *pd, struct blob *b, const char *system)
 
 	if (blob_text(b, 1, &text, &len))
 		return pd_fail(pd, at, "tracing data: event format runs past the end");
+	if (!format_ok((const char *)text, (size_t)len))
+		return 0;       /* as perf does with formats that do not parse */
 	e = tep_parse_event(pd->tep, (const char *)text, (unsigned long)len, system);
 	if (e) {
 		char msg[128];
@@ -105,6 +158,44 @@ static int parse_format(struct td_pd *pd, struct blob *b, const char *system)
 static char *text_copy(const unsigned char *text, uint64_t len)
 {
 	return xstrndup((const char *)text, (size_t)len);
+}
+
+/*
+ * True for a printk format line as the kernel writes it: ADDR : "FORMAT"
+ * with at least two characters of format.  libtraceevent 1.7 reads out of
+ * bounds on lines without ':' and on formats shorter than that.
+ */
+static int printk_line_ok(const char *p, size_t n)
+{
+	const char *colon = memchr(p, ':', n);
+	size_t i, rest;
+
+	if (!colon || colon == p)
+		return 0;
+	for (i = 0; p + i < colon; i++)
+		if (!strchr("0123456789abcdefABCDEFx ", p[i]))
+			return 0;
+	rest = n - (size_t)(colon - p) - 1;     /* after ':' */
+	return rest >= 5 && colon[1] == ' ' && colon[2] == '"' && p[n - 1] == '"';
+}
+
+/* The printk formats, keeping only well-formed lines (see above). */
+static char *printk_copy(const unsigned char *text, uint64_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = (const char *)text, *end = p + strnlen(p, (size_t)len);
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		if (printk_line_ok(p, (size_t)(eol - p))) {
+			strbuf_add(&sb, p, (size_t)(eol - p));
+			strbuf_addch(&sb, '\n');
+		}
+		p = eol + 1;
+	}
+	return strbuf_detach(&sb, NULL);
 }
 
 /*
@@ -183,8 +274,9 @@ int pd_parse_tracing_data(struct td_pd *pd, const unsigned char *data, size_t le
 	if (blob_text(&b, 0, &text, &tlen))
 		return pd_fail(pd, blob_off(&b), "tracing data: printk formats run past the end");
 	if (tlen) {
-		copy = text_copy(text, tlen);
-		tep_parse_printk_formats(pd->tep, copy);
+		copy = printk_copy(text, tlen);
+		if (*copy)
+			tep_parse_printk_formats(pd->tep, copy);
 		free(copy);
 	}
 	if (v06 && b.p < b.end) {

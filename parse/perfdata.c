@@ -179,7 +179,8 @@ static void pd_sort_ids(struct td_pd *pd)
 {
 	size_t i;
 
-	qsort(pd->ids, pd->nr_ids, sizeof(*pd->ids), idmap_cmp);
+	if (pd->nr_ids)
+		qsort(pd->ids, pd->nr_ids, sizeof(*pd->ids), idmap_cmp);
 	for (i = 0; i < pd->nr_events; i++) {
 		free((uint64_t *)pd->events[i].ids);
 		pd->events[i].ids = NULL;
