@@ -14,3 +14,8 @@ TESTS += tests/e2e/t0300-stat-parse.sh
 EXTRA_DIST += tests/e2e/t0300-stat-parse.sh
 TESTS += tests/e2e/t0401-perfdata-stat.sh
 EXTRA_DIST += tests/e2e/t0401-perfdata-stat.sh
+# test tool: reads every prefix of a perf.data (tests/e2e/t0402)
+check_PROGRAMS += tests/tools/perfdata-truncate
+tests_tools_perfdata_truncate_LDADD = $(TD_LIBS)
+TESTS += tests/e2e/t0402-perfdata-bad.sh
+EXTRA_DIST += tests/e2e/t0402-perfdata-bad.sh

@@ -11,6 +11,11 @@
 
 #include <event-parse.h>
 #include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +114,43 @@ static int format_has_field(const char *fmt, size_t len, const char *p, size_t n
 }
 
 /*
+ * The print fmt line must have its quotes closed and its (), [] and {}
+ * balanced: libtraceevent 1.7 follows NULL pointers on truncated
+ * expressions (seen fuzzing).
+ */
+static int print_fmt_balanced(const char *fmt, size_t len)
+{
+	const char *p = memmem(fmt, len, "print fmt:", 10), *end = fmt + len;
+	char stack[64];
+	int depth = 0, in_str = 0;
+
+	if (!p)
+		return 0;
+	for (p += 10; p < end && *p != '\n'; p++) {
+		char c = *p;
+
+		if (in_str) {
+			if (c == '\\' && p + 1 < end)
+				p++;
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if (c == '"') {
+			in_str = 1;
+		} else if (c == '(' || c == '[' || c == '{') {
+			if (depth == (int)sizeof(stack))
+				return 0;
+			stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (!depth || stack[--depth] != c)
+				return 0;
+		}
+	}
+	return !in_str && !depth;
+}
+
+/*
  * Sanity check of a format before libtraceevent sees it: every REC->name
  * of the print fmt must be a declared field.  libtraceevent 1.7 follows a
  * NULL field pointer otherwise (seen fuzzing); such a format is skipped.
@@ -117,7 +159,7 @@ static int format_ok(const char *fmt, size_t len)
 {
 	const char *q = fmt, *end = fmt + len;
 
-	if (memchr(fmt, '\0', len))
+	if (memchr(fmt, '\0', len) || !print_fmt_balanced(fmt, len))
 		return 0;
 	while ((q = memmem(q, (size_t)(end - q), "REC->", 5)) != NULL) {
 		const char *name = q + 5, *e = name;
@@ -131,7 +173,26 @@ static int format_ok(const char *fmt, size_t len)
 	return 1;
 }
 
-static int parse_format(struct td_pd *pd, struct blob *b, const char *system)
+/* Only the formats of events the file recorded are parsed (perf stores
+ * only those anyway): less to trust, less time. */
+static int format_wanted(const struct td_pd *pd, const char *fmt, size_t len)
+{
+	const char *p = memmem(fmt, len, "\nID: ", 5);
+	unsigned long long id = 0;
+	size_t i;
+
+	if (!p)
+		return 0;
+	for (p += 5; p < fmt + len && *p >= '0' && *p <= '9' && id < (1ull << 40); p++)
+		id = id * 10 + (unsigned)(*p - '0');
+	for (i = 0; i < pd->nr_events; i++)
+		if (pd->events[i].type == PD_TRACEPOINT_TYPE && pd->events[i].config == id)
+			return 1;
+	return 0;
+}
+
+static int parse_format(struct td_pd *pd, struct tep_handle *tep, struct blob *b,
+			const char *system)
 {
 	const unsigned char *text;
 	uint64_t len, at = blob_off(b);
@@ -139,13 +200,14 @@ static int parse_format(struct td_pd *pd, struct blob *b, const char *system)
 
 	if (blob_text(b, 1, &text, &len))
 		return pd_fail(pd, at, "tracing data: event format runs past the end");
-	if (!format_ok((const char *)text, (size_t)len))
+	if (!format_wanted(pd, (const char *)text, (size_t)len) ||
+	    !format_ok((const char *)text, (size_t)len))
 		return 0;       /* as perf does with formats that do not parse */
-	e = tep_parse_event(pd->tep, (const char *)text, (unsigned long)len, system);
+	e = tep_parse_event(tep, (const char *)text, (unsigned long)len, system);
 	if (e) {
 		char msg[128];
 
-		tep_strerror(pd->tep, e, msg, sizeof(msg));
+		tep_strerror(tep, e, msg, sizeof(msg));
 		/* perf keeps going when one format does not parse; so do we */
 		if (e != TEP_ERRNO__MEM_ALLOC_FAILED)
 			return 0;
@@ -198,6 +260,74 @@ static char *printk_copy(const unsigned char *text, uint64_t len)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The ftrace and event system formats of the blob, into tep. */
+static int walk_formats(struct td_pd *pd, struct tep_handle *tep, struct blob *b)
+{
+	const char *system;
+	uint32_t nr, nr_sys, i, k;
+
+	if (blob_u32(b, &nr))
+		return pd_fail(pd, blob_off(b), "tracing data: truncated before the ftrace formats");
+	for (i = 0; i < nr; i++)
+		if (parse_format(pd, tep, b, "ftrace") < 0)
+			return -1;
+	if (blob_u32(b, &nr_sys))
+		return pd_fail(pd, blob_off(b), "tracing data: truncated before the event systems");
+	for (i = 0; i < nr_sys; i++) {
+		if (blob_str(b, &system) || blob_u32(b, &nr))
+			return pd_fail(pd, blob_off(b), "tracing data: truncated event system");
+		for (k = 0; k < nr; k++)
+			if (parse_format(pd, tep, b, system) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static void child_crashed(int sig)
+{
+	_exit(100 + sig);
+}
+
+/*
+ * Try the formats in a child process first: libtraceevent's format parser
+ * crashes on some malformed formats (NULL pointers, division by zero in
+ * constant folding), and a damaged file must give an error, not a crash.
+ * Returns 1 when the child parsed them all and exited normally (or when
+ * no child could be made), 0 when it died.
+ */
+static int formats_survive(struct td_pd *pd, const struct blob *formats, int big_endian,
+			   int long_size, uint32_t page_size)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		struct tep_handle *tep = tep_alloc();
+		struct blob b = *formats;
+		int sigs[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT };
+		size_t i;
+
+		for (i = 0; i < TD_ARRAY_SIZE(sigs); i++)
+			signal(sigs[i], child_crashed);
+		alarm(10);
+		if (!tep)
+			_exit(1);
+		tep_set_file_bigendian(tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		tep_set_long_size(tep, long_size);
+		tep_set_page_size(tep, (int)page_size);
+		walk_formats(pd, tep, &b);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /*
  * Parse a TRACING_DATA blob (feature 1, or the payload after a pipe-mode
  * HEADER_TRACING_DATA record) at file offset 'off'.
@@ -207,7 +337,8 @@ int pd_parse_tracing_data(struct td_pd *pd, const unsigned char *data, size_t le
 	struct blob b = { data, data, data + len, off, 0 };
 	const unsigned char *p, *text;
 	const char *version, *system;
-	uint32_t nr, nr_sys, i, k, page_size;
+	struct blob formats;
+	uint32_t page_size;
 	uint64_t tlen;
 	int big_endian, long_size, v06;
 	char *copy;
@@ -250,20 +381,12 @@ int pd_parse_tracing_data(struct td_pd *pd, const unsigned char *data, size_t le
 	if (blob_text(&b, 1, &text, &tlen))
 		return pd_fail(pd, blob_off(&b), "tracing data: header_event runs past the end");
 
-	if (blob_u32(&b, &nr))
-		return pd_fail(pd, blob_off(&b), "tracing data: truncated before the ftrace formats");
-	for (i = 0; i < nr; i++)
-		if (parse_format(pd, &b, "ftrace") < 0)
-			return -1;
-	if (blob_u32(&b, &nr_sys))
-		return pd_fail(pd, blob_off(&b), "tracing data: truncated before the event systems");
-	for (i = 0; i < nr_sys; i++) {
-		if (blob_str(&b, &system) || blob_u32(&b, &nr))
-			return pd_fail(pd, blob_off(&b), "tracing data: truncated event system");
-		for (k = 0; k < nr; k++)
-			if (parse_format(pd, &b, system) < 0)
-				return -1;
-	}
+	formats = b;
+	if (!formats_survive(pd, &formats, big_endian, long_size, page_size))
+		return pd_fail(pd, blob_off(&b),
+			       "tracing data: libtraceevent cannot parse these event formats (it crashed on them)");
+	if (walk_formats(pd, pd->tep, &b) < 0)
+		return -1;
 	if (blob_text(&b, 0, &text, &tlen))
 		return pd_fail(pd, blob_off(&b), "tracing data: kallsyms runs past the end");
 	if (tlen) {

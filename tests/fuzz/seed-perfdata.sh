@@ -6,6 +6,7 @@
 dir=$1
 mkdir -p "$dir" || exit 1
 cd "$dir" || exit 1
+rm -f ./*.data ./*.old
 perf=${TDPERF_PERF:-perf}
 command -v "$perf" >/dev/null 2>&1 || exit 0
 w="sleep 0.01"
