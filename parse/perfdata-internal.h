@@ -82,6 +82,7 @@ struct pd_stream {
 	size_t buf_alloc, buf_pos, buf_end;
 	uint64_t buf_off;
 	int eof;
+	uint64_t released;      /* mapped pages before this were given back */
 	/* the data to read: [pos, end) */
 	uint64_t pos, end;
 	/* PERF_RECORD_COMPRESSED: one zstd stream per input stream */

@@ -895,6 +895,30 @@ static void block_unref(struct pd_stream *st, struct pd_block *b)
 }
 
 /*
+ * Keep memory flat on big mapped files: every 64 MiB, give back the pages
+ * before the oldest record still waiting in the heap (they stay readable:
+ * the mapping is private and read-only, so the kernel reads them again if
+ * ever touched).
+ */
+static void release_consumed(struct pd_stream *st)
+{
+	uint64_t low = st->pos, i;
+	size_t page = 4096;
+	uintptr_t from, to;
+
+	if (!st->map || st->pos < st->released + (64u << 20))
+		return;
+	for (i = 0; i < st->nr_heap; i++)
+		if (!st->heap[i].block && (uint64_t)(st->heap[i].rec - st->base) < low)
+			low = (uint64_t)(st->heap[i].rec - st->base);
+	from = ((uintptr_t)st->base + st->released) & ~(uintptr_t)(page - 1);
+	to = ((uintptr_t)st->base + low) & ~(uintptr_t)(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+	st->released = low;
+}
+
+/*
  * The next record of one stream, in time order unless TD_PD_FILE_ORDER.
  * Returns 1 with *out set, 0 at the end, -1 on error.
  */
@@ -926,6 +950,7 @@ int pd_stream_next(struct td_pd *pd, struct pd_stream *st, const struct td_pd_re
 		}
 		if (st->at_eof)
 			return 0;
+		release_consumed(st);
 		ret = raw_next(pd, st, &rec, &size, &off, &compressed, &transient);
 		if (ret < 0)
 			return -1;

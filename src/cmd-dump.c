@@ -38,6 +38,37 @@ struct dump_counts {
 	uint64_t unknown_id;
 };
 
+/* Fast number formatting for the per-record lines (printf dominated). */
+static void add_u64(struct strbuf *sb, uint64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void add_hex(struct strbuf *sb, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char buf[16], *p = buf + sizeof(buf);
+
+	do {
+		*--p = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* " key=" then a decimal number */
+static void add_kv(struct strbuf *sb, const char *key, uint64_t v)
+{
+	strbuf_addstr(sb, key);
+	add_u64(sb, v);
+}
+
 static void print_header(struct td_pd *pd, const char *path, struct strbuf *out)
 {
 	size_t i;
@@ -75,16 +106,18 @@ static void print_header(struct td_pd *pd, const char *path, struct strbuf *out)
 
 static void print_sample_id(const struct td_pd_sample *s, struct strbuf *out)
 {
-	if (s->fields & (1u << 1))
-		strbuf_addf(out, " pid=%u tid=%u", s->pid, s->tid);
+	if (s->fields & (1u << 1)) {
+		add_kv(out, " pid=", s->pid);
+		add_kv(out, " tid=", s->tid);
+	}
 	if (s->fields & (1u << 2))
-		strbuf_addf(out, " time=%" PRIu64, s->time);
+		add_kv(out, " time=", s->time);
 	if (s->fields & (1u << 7))
-		strbuf_addf(out, " cpu=%u", s->cpu);
+		add_kv(out, " cpu=", s->cpu);
 	if (s->fields & ((1u << 6) | (1u << 16)))
-		strbuf_addf(out, " id=%" PRIu64, s->id);
+		add_kv(out, " id=", s->id);
 	if (s->fields & (1u << 9))
-		strbuf_addf(out, " stream_id=%" PRIu64, s->stream_id);
+		add_kv(out, " stream_id=", s->stream_id);
 }
 
 static void print_sample(const struct td_pd_record *r, struct strbuf *out, struct strbuf *tmp)
@@ -96,14 +129,19 @@ static void print_sample(const struct td_pd_record *r, struct strbuf *out, struc
 		strbuf_addstr(out, " event=? (unknown sample id)\n");
 		return;
 	}
-	strbuf_addf(out, " event=%s", s->event->name);
+	strbuf_addstr(out, " event=");
+	strbuf_addstr(out, s->event->name);
 	print_sample_id(s, out);
-	if (s->fields & TD_PD_S_IP)
-		strbuf_addf(out, " ip=0x%" PRIx64, s->ip);
-	if (s->fields & TD_PD_S_ADDR)
-		strbuf_addf(out, " addr=0x%" PRIx64, s->addr);
+	if (s->fields & TD_PD_S_IP) {
+		strbuf_addstr(out, " ip=0x");
+		add_hex(out, s->ip);
+	}
+	if (s->fields & TD_PD_S_ADDR) {
+		strbuf_addstr(out, " addr=0x");
+		add_hex(out, s->addr);
+	}
 	if (s->fields & TD_PD_S_PERIOD)
-		strbuf_addf(out, " period=%" PRIu64, s->period);
+		add_kv(out, " period=", s->period);
 	strbuf_addch(out, '\n');
 	if (s->fields & TD_PD_S_READ) {
 		uint64_t rf = s->event->read_format;
@@ -127,16 +165,20 @@ static void print_sample(const struct td_pd_record *r, struct strbuf *out, struc
 		strbuf_addch(out, '\n');
 	}
 	if (s->fields & TD_PD_S_CALLCHAIN) {
-		strbuf_addf(out, "  callchain: nr=%zu", s->callchain_nr);
-		for (i = 0; i < s->callchain_nr; i++)
-			strbuf_addf(out, " %" PRIx64, s->callchain[i]);
+		add_kv(out, "  callchain: nr=", s->callchain_nr);
+		for (i = 0; i < s->callchain_nr; i++) {
+			strbuf_addch(out, ' ');
+			add_hex(out, s->callchain[i]);
+		}
 		strbuf_addch(out, '\n');
 	}
 	if (s->fields & TD_PD_S_RAW) {
 		strbuf_reset(tmp);
-		strbuf_addf(out, "  raw: size=%u", s->raw_size);
-		if (td_pd_tp_print(s, tmp) == 0)
-			strbuf_addf(out, " %s", tmp->buf);
+		add_kv(out, "  raw: size=", s->raw_size);
+		if (td_pd_tp_print(s, tmp) == 0) {
+			strbuf_addch(out, ' ');
+			strbuf_add(out, tmp->buf, tmp->len);
+		}
 		strbuf_addch(out, '\n');
 	}
 	if (s->fields & (1u << 11))
@@ -146,16 +188,17 @@ static void print_sample(const struct td_pd_record *r, struct strbuf *out, struc
 /* One record: "@OFFSET TYPE size=N misc=0xM fields...". */
 static void print_record(const struct td_pd_record *r, struct strbuf *out, struct strbuf *tmp)
 {
-	if (r->compressed)
-		strbuf_addf(out, "@z0x%" PRIx64, r->offset);
-	else
-		strbuf_addf(out, "@0x%" PRIx64, r->offset);
+	strbuf_addstr(out, r->compressed ? "@z0x" : "@0x");
+	add_hex(out, r->offset);
 	if (r->stream)
-		strbuf_addf(out, " stream=%d", r->stream);
-	strbuf_addf(out, " %s", td_pd_record_name(r->type));
+		add_kv(out, " stream=", (uint64_t)r->stream);
+	strbuf_addch(out, ' ');
+	strbuf_addstr(out, td_pd_record_name(r->type));
 	if (!strcmp(td_pd_record_name(r->type), "UNKNOWN"))
 		strbuf_addf(out, "(%u)", r->type);
-	strbuf_addf(out, " size=%u misc=0x%x", r->size, r->misc);
+	add_kv(out, " size=", r->size);
+	strbuf_addstr(out, " misc=0x");
+	add_hex(out, r->misc);
 	switch (r->type) {
 	case TD_PD_SAMPLE:
 		print_sample(r, out, tmp);
