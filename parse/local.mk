@@ -19,3 +19,8 @@ check_PROGRAMS += tests/tools/perfdata-truncate
 tests_tools_perfdata_truncate_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0402-perfdata-bad.sh
 EXTRA_DIST += tests/e2e/t0402-perfdata-bad.sh
+# test tool: synthetic perf.data in either byte order (tests/e2e/t0403)
+check_PROGRAMS += tests/tools/perfdata-synth
+tests_tools_perfdata_synth_LDADD = $(TD_LIBS)
+TESTS += tests/e2e/t0403-perfdata-byteorder.sh
+EXTRA_DIST += tests/e2e/t0403-perfdata-byteorder.sh

@@ -96,6 +96,8 @@ struct pd_stream {
 	size_t nr_heap, alloc_heap;
 	uint64_t seq, max_time, flush_limit;
 	uint64_t max_time_round; /* largest time at the last FINISHED_ROUND */
+	uint64_t round_off;     /* a FINISHED_ROUND to show (TD_PD_KEEP_RAW) */
+	int round_pending, round_compressed;
 	struct pd_block *cur_block, *free_blocks, *all_blocks;
 	struct pd_block *held_block; /* block of the record handed out last */
 	int at_eof;

@@ -948,6 +948,17 @@ int pd_stream_next(struct td_pd *pd, struct pd_stream *st, const struct td_pd_re
 			*out = &st->rec;
 			return 1;
 		}
+		if (st->round_pending) {
+			static const unsigned char round[8] = { 68, 0, 0, 0, 0, 0, 8, 0 };
+			static const unsigned char round_be[8] = { 0, 0, 0, 68, 0, 0, 0, 8 };
+
+			st->round_pending = 0;
+			if (pd_decode(pd, st, pd->swap ? round_be : round, 8, st->round_off,
+				      st->round_compressed, &st->rec) < 0)
+				return -1;
+			*out = &st->rec;
+			return 1;
+		}
 		if (st->at_eof)
 			return 0;
 		release_consumed(st);
@@ -964,8 +975,13 @@ int pd_stream_next(struct td_pd *pd, struct pd_stream *st, const struct td_pd_re
 			if (type == TD_PD_FINISHED_ROUND) {
 				st->flush_limit = st->max_time_round;
 				st->max_time_round = st->max_time;
-				if (!(pd->flags & TD_PD_KEEP_RAW))
-					continue;
+				if (pd->flags & TD_PD_KEEP_RAW) {
+					/* shown after the records it flushes */
+					st->round_off = off;
+					st->round_compressed = compressed;
+					st->round_pending = 1;
+				}
+				continue;
 			} else if (type != TD_PD_COMPRESSED && type != TD_PD_COMPRESSED2 &&
 				   pd_record_time(pd, rec, size, &time)) {
 				struct pd_queued e;

@@ -298,8 +298,21 @@ static void child_crashed(int sig)
 static int formats_survive(struct td_pd *pd, const struct blob *formats, int big_endian,
 			   int long_size, uint32_t page_size)
 {
+	/* format sets already tried (one fork per distinct set, not per open) */
+	static uint64_t known_good[16];
+	static unsigned nr_known;
+	uint64_t hash = 1469598103934665603ull;
+	const unsigned char *p;
 	pid_t pid;
 	int status;
+	unsigned i;
+
+	for (p = formats->p; p < formats->end; p++)
+		hash = (hash ^ *p) * 1099511628211ull;
+	hash ^= (uint64_t)big_endian << 8 ^ (uint64_t)long_size << 16 ^ (uint64_t)page_size << 32;
+	for (i = 0; i < nr_known && i < TD_ARRAY_SIZE(known_good); i++)
+		if (known_good[i] == hash)
+			return 1;
 
 	fflush(NULL);
 	pid = fork();
@@ -325,7 +338,10 @@ static int formats_survive(struct td_pd *pd, const struct blob *formats, int big
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		return 0;
+	known_good[nr_known++ % TD_ARRAY_SIZE(known_good)] = hash;
+	return 1;
 }
 
 /*

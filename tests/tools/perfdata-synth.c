@@ -1,0 +1,276 @@
+/*
+ * Test generator: writes a small SYNTHETIC perf.data from the documented
+ * layout (shared perf.data format notes), in either byte order, so that
+ * tests can check that an other-endian file reads the same as a native
+ * one (perf here only writes native files).  Content: two software events
+ * in a group (sample_type IP|TID|TIME|ID|CPU|PERIOD|READ|CALLCHAIN,
+ * read_format GROUP|ID|ENABLED|RUNNING|LOST, sample_id_all), COMM, FORK,
+ * MMAP2, EXIT and SAMPLE records, FINISHED_ROUND, and HOSTNAME, NRCPUS,
+ * TOTAL_MEM, CMDLINE and EVENT_DESC features.
+ *
+ * usage: perfdata-synth [--big-endian|--little-endian] OUT
+ */
+#include "util/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int big;                 /* write big-endian */
+static struct strbuf out = STRBUF_INIT;
+
+static void put(uint64_t v, int bytes)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		b[big ? bytes - 1 - i : i] = (unsigned char)(v >> (8 * i));
+	strbuf_add(&out, b, (size_t)bytes);
+}
+
+static void put64(uint64_t v) { put(v, 8); }
+static void put32(uint32_t v) { put(v, 4); }
+static void put16(uint16_t v) { put(v, 2); }
+
+static void put_bytes(const void *p, size_t n)
+{
+	strbuf_add(&out, p, n);
+}
+
+static void patch64(size_t at, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		out.buf[at + (size_t)(big ? 7 - i : i)] = (char)(v >> (8 * i));
+}
+
+static void patch16(size_t at, uint16_t v)
+{
+	unsigned char b[2];
+
+	b[big ? 1 : 0] = (unsigned char)v;
+	b[big ? 0 : 1] = (unsigned char)(v >> 8);
+	memcpy(out.buf + at, b, 2);
+}
+
+/*
+ * The attr flag word: on a big-endian writer the bitfields fill each byte
+ * from its top bit, so bit n lands at bit 7 - n % 8 of byte n / 8.
+ */
+static void put_flags(uint64_t flags)
+{
+	unsigned char b[8] = { 0 };
+	int n;
+
+	for (n = 0; n < 64; n++)
+		if (flags & (1ull << n))
+			b[n / 8] |= (unsigned char)(1u << (big ? 7 - n % 8 : n % 8));
+	put_bytes(b, 8);
+}
+
+#define SAMPLE_TYPE (1u | 2u | 4u | 16u | 32u | 64u | 128u | 256u) /* IP TID TIME READ CALLCHAIN ID CPU PERIOD */
+#define READ_FORMAT (1u | 2u | 4u | 8u | 16u)
+
+/* A perf_event_attr of 128 bytes (VER7). */
+static void put_attr(uint32_t type, uint64_t config, uint64_t period, uint64_t flags)
+{
+	put32(type);
+	put32(128);
+	put64(config);
+	put64(period);
+	put64(SAMPLE_TYPE);
+	put64(READ_FORMAT);
+	put_flags(flags);
+	put32(0);               /* wakeup_events */
+	put32(0);               /* bp_type */
+	put64(0);               /* config1 */
+	put64(0);               /* config2 */
+	put64(0);               /* branch_sample_type */
+	put64(0);               /* sample_regs_user */
+	put32(0);               /* sample_stack_user */
+	put32(0);               /* clockid */
+	put64(0);               /* sample_regs_intr */
+	put32(0);               /* aux_watermark */
+	put16(127);             /* sample_max_stack */
+	put16(0);
+	put32(0);               /* aux_sample_size */
+	put32(0);
+	put64(0);               /* sig_data */
+}
+
+static size_t rec_begin(uint32_t type, uint16_t misc)
+{
+	size_t at = out.len;
+
+	put32(type);
+	put16(misc);
+	put16(0);
+	return at;
+}
+
+static void rec_end(size_t at)
+{
+	while ((out.len - at) % 8)
+		strbuf_addch(&out, '\0');
+	patch16(at + 6, (uint16_t)(out.len - at));
+}
+
+/* The sample_id_all trailer for SAMPLE_TYPE: tid, time, id, cpu. */
+static void trailer(uint32_t pid, uint32_t tid, uint64_t time, uint64_t id, uint32_t cpu)
+{
+	put32(pid);
+	put32(tid);
+	put64(time);
+	put64(id);
+	put32(cpu);
+	put32(0);
+}
+
+static void put_string(const char *s)
+{
+	size_t n = strlen(s) + 1, padded = (n + 7) & ~(size_t)7;
+
+	put32((uint32_t)padded);
+	put_bytes(s, n);
+	while (n++ < padded)
+		strbuf_addch(&out, '\0');
+}
+
+static void sample(uint64_t ip, uint32_t pid, uint32_t tid, uint64_t time, uint64_t id,
+		   uint32_t cpu, uint64_t period, uint64_t v1, uint64_t v2, int nr_chain)
+{
+	size_t at = rec_begin(9, 2);
+	int i;
+
+	put64(ip);
+	put32(pid);
+	put32(tid);
+	put64(time);
+	put64(id);
+	put32(cpu);
+	put32(0);
+	put64(period);
+	put64(2);               /* READ: nr */
+	put64(5000 + time);     /* enabled */
+	put64(4000 + time);     /* running */
+	put64(v1); put64(11); put64(0);
+	put64(v2); put64(21); put64(3);
+	put64((uint64_t)nr_chain + 1);
+	put64(0xfffffffffffffe00ull);   /* PERF_CONTEXT_USER */
+	for (i = 0; i < nr_chain; i++)
+		put64(0x400000 + 16 * (uint64_t)i);
+	rec_end(at);
+}
+
+int main(int argc, char **argv)
+{
+	size_t attrs_at, ids_at, data_at, data_end, table_at, at;
+	static const int feats[] = { 3, 7, 10, 11, 12 };
+	size_t feat_off[5], feat_size[5];
+	uint64_t flags_leader = (1ull << 0) | (1ull << 1) | (1ull << 8) | (1ull << 9) |
+				(1ull << 10) | (1ull << 18) | (1ull << 23);
+	uint64_t flags_member = (1ull << 1) | (1ull << 18);
+	FILE *f;
+	size_t i;
+
+	if (argc == 3 && !strcmp(argv[1], "--big-endian"))
+		big = 1;
+	else if (!(argc == 3 && !strcmp(argv[1], "--little-endian")))
+		die("usage: perfdata-synth --big-endian|--little-endian OUT");
+
+	/* header, patched at the end */
+	put64(0x32454c4946524550ull);   /* "PERFILE2" as a u64 */
+	put64(104);
+	put64(128 + 16);
+	for (i = 0; i < 6 + 4; i++)
+		put64(0);
+
+	/* ids, then attrs pointing at them */
+	ids_at = out.len;
+	put64(11);
+	put64(21);
+	attrs_at = out.len;
+	put_attr(1, 0, 4000, flags_leader);     /* cpu-clock, freq */
+	put64(ids_at);
+	put64(8);
+	put_attr(1, 1, 0, flags_member);        /* task-clock */
+	put64(ids_at + 8);
+	put64(8);
+
+	data_at = out.len;
+	at = rec_begin(3, 1 << 13);             /* COMM exec */
+	put32(100); put32(101);
+	put_bytes("synth-comm\0\0\0\0\0", 16);
+	trailer(100, 101, 1000, 11, 1);
+	rec_end(at);
+	at = rec_begin(7, 0);                   /* FORK */
+	put32(100); put32(1); put32(102); put32(101); put64(1100);
+	trailer(100, 102, 1100, 11, 0);
+	rec_end(at);
+	at = rec_begin(10, 2);                  /* MMAP2 */
+	put32(100); put32(101);
+	put64(0x400000); put64(0x2000); put64(0x1000);
+	put32(8); put32(1); put64(123456); put64(7);
+	put32(5); put32(2);
+	put_bytes("/usr/bin/synth\0\0", 16);
+	trailer(100, 101, 1200, 11, 1);
+	rec_end(at);
+	sample(0x400010, 100, 101, 2000, 11, 1, 250000, 1000000, 999000, 3);
+	sample(0x400020, 100, 102, 1500, 11, 0, 250000, 2000000, 1999000, 1);
+	at = rec_begin(68, 0);                  /* FINISHED_ROUND */
+	rec_end(at);
+	sample(0x400030, 100, 101, 3000, 11, 1, 250000, 3000000, 2999000, 0);
+	at = rec_begin(4, 0);                   /* EXIT */
+	put32(100); put32(1); put32(102); put32(101); put64(3100);
+	trailer(100, 102, 3100, 11, 0);
+	rec_end(at);
+	at = rec_begin(68, 0);
+	rec_end(at);
+	data_end = out.len;
+
+	/* feature table, then payloads */
+	table_at = out.len;
+	for (i = 0; i < TD_ARRAY_SIZE(feats); i++) {
+		put64(0);
+		put64(0);
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(feats); i++) {
+		feat_off[i] = out.len;
+		switch (feats[i]) {
+		case 3: put_string("synth-host"); break;
+		case 7: put32(8); put32(4); break;
+		case 10: put64(16384000); break;
+		case 11: put32(3); put_string("/usr/bin/perf"); put_string("record");
+			put_string("synth"); break;
+		case 12:
+			put32(2); put32(128);
+			put_attr(1, 0, 4000, flags_leader);
+			put32(1); put_string("cpu-clock:u"); put64(11);
+			put_attr(1, 1, 0, flags_member);
+			put32(1); put_string("task-clock:u"); put64(21);
+			break;
+		}
+		feat_size[i] = out.len - feat_off[i];
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(feats); i++) {
+		patch64(table_at + 16 * i, feat_off[i]);
+		patch64(table_at + 16 * i + 8, feat_size[i]);
+	}
+	patch64(24, attrs_at);
+	patch64(32, 2 * (128 + 16));
+	patch64(40, data_at);
+	patch64(48, data_end - data_at);
+	{
+		uint64_t bits = 0;
+
+		for (i = 0; i < TD_ARRAY_SIZE(feats); i++)
+			bits |= 1ull << feats[i];
+		patch64(72, bits);
+	}
+	f = fopen(argv[2], "wb");
+	if (!f || fwrite(out.buf, 1, out.len, f) != out.len || fclose(f))
+		die("cannot write %s", argv[2]);
+	strbuf_release(&out);
+	return 0;
+}
