@@ -322,10 +322,10 @@ static int formats_survive(struct td_pd *pd, const struct blob *formats, int big
 		struct tep_handle *tep = tep_alloc();
 		struct blob b = *formats;
 		int sigs[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT };
-		size_t i;
+		size_t k;
 
-		for (i = 0; i < TD_ARRAY_SIZE(sigs); i++)
-			signal(sigs[i], child_crashed);
+		for (k = 0; k < TD_ARRAY_SIZE(sigs); k++)
+			signal(sigs[k], child_crashed);
 		alarm(10);
 		if (!tep)
 			_exit(1);
