@@ -302,4 +302,19 @@ const char *td_signal_name(int signo);
 /* ISO 8601 UTC time now. */
 char *td_iso_time_now(void);
 
+/* ==================== sweeps (collect/sweep.c, threads work) ==================== */
+
+/* True when the record command line asks for --sweep (before any "--"). */
+int td_sweep_wanted(int argc, char **argv);
+/*
+ * tdperf record --sweep PARAM=V1,V2,... [options] [--] COMMAND...: call
+ * 'record' (cmd_record) once per value with "-o DIR/PARAM-V --sched" and
+ * the command's "{PARAM}" replaced by V (and OMP_NUM_THREADS=V when PARAM
+ * is "threads"), then write sweep.json and meta.json (kind "sweep") and
+ * publish the sweep directory atomically.  Returns the first nonzero exit
+ * status of the workload runs, else 0; 2 on bad usage or when a value could
+ * not be recorded (then nothing is published).
+ */
+int td_sweep_record(int argc, char **argv, int (*record)(int argc, char **argv));
+
 #endif /* TD_COLLECT_H */

@@ -13,3 +13,11 @@ TESTS += tests/unit/test_sched
 tests_unit_test_sched_LDADD = $(UNIT_LIBS)
 tests_unit_test_sched_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# sweeps: tdperf record --sweep PARAM=V1,V2,... (threads work)
+libtdperf_a_SOURCES += collect/sweep.c
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sweep
+TESTS += tests/unit/test_sweep
+tests_unit_test_sweep_LDADD = $(UNIT_LIBS)
+tests_unit_test_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif

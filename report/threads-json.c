@@ -290,18 +290,29 @@ static int add_sweep(json_t *doc, const char *dir, const char *sweep_path, struc
 		struct strbuf sb = STRBUF_INIT;
 		double g_total = comp_total(sr[last].r.aggregate) / base_total;
 
+		int grow_own = -1;
+		double best_own = -INFINITY;
+
 		for (c = 0; c < TD_TC_NR; c++) {
 			double g = (sr[last].r.aggregate[c] - sr[first].r.aggregate[c]) / base_total;
 			if (g > best_growth) {
 				best_growth = g;
 				grow = c;
 			}
+			if (c != TD_TC_RUNNABLE && c != TD_TC_UNKNOWN && g > best_own) {
+				best_own = g;
+				grow_own = c;
+			}
 		}
 		strbuf_addf(&sb, "from %s=%g to %s=%g the summed thread time grows %.2fx; %s grows most, "
 			    "by %.2f of the %s=%g total", param, sr[first].value, param, sr[last].value,
 			    g_total, td_thread_comp_id(grow), best_growth, param, sr[first].value);
-		json_object_set_new(o, "growing", json_pack("{s:s, s:o, s:o, s:s}",
+		if (grow_own != grow)
+			strbuf_addf(&sb, "; besides runnable (waiting for a CPU), %s grows most, by %.2f",
+				    td_thread_comp_id(grow_own), best_own);
+		json_object_set_new(o, "growing", json_pack("{s:s, s:o, s:s, s:o, s:o, s:s}",
 			"component", td_thread_comp_id(grow), "growth", num(best_growth),
+			"component_own", td_thread_comp_id(grow_own), "growth_own", num(best_own),
 			"total_growth", num(g_total), "sentence", sb.buf));
 		strbuf_release(&sb);
 	} else {

@@ -3,6 +3,8 @@
  * mutex and does most of its work inside the critical section, so the
  * threads run one at a time and the others sleep in futex(FUTEX_WAIT)
  * until the holder unlocks and wakes one of them: sync must dominate.
+ * The total number of critical sections is fixed and split over the
+ * threads, so more threads only add waiting.
  */
 #include "workload.h"
 
@@ -29,7 +31,7 @@ int main(int argc, char **argv)
 {
 	struct tw_args a = tw_parse_args(argc, argv);
 
-	rounds = 50;
+	rounds = 200 / a.threads;
 	inside_units = (long)(400 * a.scale);
 	outside_units = inside_units / 10;
 	tw_run_threads(a.threads, worker, tw_worker_name);
