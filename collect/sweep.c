@@ -133,6 +133,8 @@ static json_t *argv_json(int argc, char **argv)
 	json_t *a = json_array();
 	int i;
 
+	if (argc > 0 && !strcmp(argv[0], "record"))
+		json_array_append_new(a, json_string("tdperf")); /* the command line as typed */
 	for (i = 0; i < argc; i++)
 		json_array_append_new(a, json_string(argv[i]));
 	return a;

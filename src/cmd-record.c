@@ -41,6 +41,9 @@ static const char usage[] =
 	"    --cpu CPU            formula table to use (name or CPUID string)\n"
 	"    --sched, --no-sched  record sched tracepoints for per-thread run/wait time\n"
 	"                         (default: only when there is no hardware PMU)\n"
+	"    --threads            the same as --sched (per-thread stacks)\n"
+	"    --sweep PARAM=V1,V2,...  record once per value into DIR/PARAM-V: {PARAM} in\n"
+	"                         the command is replaced, threads also sets OMP_NUM_THREADS\n"
 	"\n"
 	"How to measure:\n"
 	"    --no-multiplex       run the workload once per group (no time sharing of\n"
@@ -190,8 +193,10 @@ static void add_warning(struct record *r, const char *fmt, ...)
 /* ---------------- planning ---------------- */
 
 static const char software_events[] = "task-clock,context-switches,cpu-migrations,page-faults";
+/* What the thread analysis reads (report/threads-load.c says why each). */
 static const char sched_events[] =
-	"sched:sched_switch,sched:sched_wakeup,sched:sched_process_fork,sched:sched_process_exit";
+	"sched:sched_switch,sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,"
+	"sched:sched_process_fork,sched:sched_process_exit";
 
 /* perf stat's options shared by every counting run. */
 static void stat_common_args(const struct record *r, struct argv_builder *a, const char *file)
@@ -260,6 +265,7 @@ static void plan_sched_job(struct record *r, struct planned_job *j)
 	av_push(&a, j->file);
 	av_push(&a, "-e");
 	av_push(&a, sched_events);
+	av_push(&a, "--switch-events"); /* switch-ins of a per-task recording */
 	if (r->o.system_wide && !r->o.cpu_list)
 		av_push(&a, "-a");
 	if (r->o.cpu_list) {
@@ -800,6 +806,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		{ "stacks", required_argument, NULL, OPT_STACKS },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "sched", no_argument, NULL, OPT_SCHED },
+		{ "threads", no_argument, NULL, OPT_SCHED },
 		{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
 		{ "no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX },
 		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
@@ -983,6 +990,8 @@ int cmd_record(int argc, char **argv)
 	struct record r;
 	int ret;
 
+	if (td_sweep_wanted(argc, argv)) /* collect/sweep.c: calls us once per value */
+		return td_sweep_record(argc, argv, cmd_record);
 	memset(&r, 0, sizeof(r));
 	ret = parse_options(&r.o, argc, argv);
 	if (ret > 0)

@@ -1,0 +1,43 @@
+#!/bin/sh
+# 'tdperf record --threads' and 'tdperf record --sweep threads=...' on the
+# real workloads: the run directories they write feed the thread analysis.
+. "$(dirname "$0")/test-lib.sh"
+
+TOOL=$TD_BUILDDIR/tests/tools/threads-tool
+W=$TD_BUILDDIR/tests/workloads
+
+if ! "$TDPERF" record --threads -o probe -- true >out 2>err || ! test -f probe/perf.data; then
+	test_skip 'record --threads and --sweep' "tdperf record cannot record sched tracepoints here ($(tail -n 1 err))"
+	test_done
+fi
+
+test_expect_success 'record --threads: the barrier workload is named sync' '
+	"$TDPERF" record --threads -o barrier -- "$W/tw-barrier" 4 2>err &&
+	"$TOOL" json barrier >barrier.json &&
+	jq -e ".threads.aggregate.dominant_own == \"sync\"" barrier.json &&
+	jq -e "[.threads.threads[].inferred_switch_ins] | add == 0" barrier.json
+'
+
+test_expect_success 'record --sweep threads=1,2: one run directory per value and sweep.json' '
+	"$TDPERF" record --sweep threads=1,2 -o sweep -- "$W/tw-lock" "{threads}" 2>err &&
+	test -f sweep/threads-1/perf.data && test -f sweep/threads-2/perf.data &&
+	jq -e ".kind == \"sweep\"" sweep/meta.json &&
+	jq -e "[.runs[].workload[1]] == [\"1\", \"2\"]" sweep/sweep.json &&
+	"$TOOL" json sweep >sweep.json &&
+	jq -e "[.sweep.runs[].aggregated_threads] == [1, 2]" sweep.json &&
+	jq -e ".sweep.runs[0].fractions.sync < 0.01" sweep.json
+'
+
+test_expect_success 'record --sweep sets OMP_NUM_THREADS for threads' '
+	"$TDPERF" record --sweep threads=2 -o omp -- "$W/tw-parallel" 2>err &&
+	"$TOOL" json omp >omp.json &&
+	jq -e "[.threads.threads[] | select(.name == \"tw-worker\")] | length == 2" omp.json
+'
+
+test_expect_success 'record --sweep with a bad list is a usage error and writes nothing' '
+	test_exit_code 2 "$TDPERF" record --sweep threads=1,0 -o bad -- true 2>err &&
+	test_grep "not a positive number" err &&
+	! test -e bad
+'
+
+test_done
