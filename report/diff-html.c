@@ -1,7 +1,6 @@
 /*
- * tdperf diff as HTML (templates/diff.html) and the comparison charts:
- * Level 1 and 2 bars of A and B side by side, their absolute CPI stacks,
- * and the change in CPI per component.
+ * tdperf diff as HTML (templates/diff.html): the verdict, both sides'
+ * cards, the comparison charts (report/diff-charts.c) and the tables.
  */
 #include "config.h"
 #include "report/report.h"
@@ -10,104 +9,6 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
-
-/* "A: skylake" / "B: icelake": how a side is named on chart axes. */
-static void side_label(struct strbuf *sb, json_t *diff, const char *tag)
-{
-	json_t *s = json_object_get(diff, tag);
-	const char *what = td_json_str(s, "microarchitecture");
-
-	if (!what)
-		what = td_json_str(s, "table");
-	strbuf_addf(sb, "%s%s%s", !strcmp(tag, "a") ? "A" : "B", what ? ": " : "", what ? what : "");
-}
-
-/* A scope-like object for one side, its nodes valued by 'key' of each entry. */
-static json_t *side_scope(json_t *diff, const char *tag, json_t *entries, const char *key)
-{
-	struct strbuf label = STRBUF_INIT;
-	json_t *nodes = json_array(), *e, *scope;
-	size_t i;
-
-	json_array_foreach(entries, i, e) {
-		json_t *v = json_object_get(e, key);
-		const char *only = td_json_str(e, "only_in");
-
-		/* absent on this side: left out; present but not computable: kept as null */
-		if (only && strcmp(only, tag))
-			continue;
-		json_array_append_new(nodes, json_pack("{s:O, s:O, s:O, s:O, s:O, s:b}", "id", json_object_get(e, "id"),
-						       "name", json_object_get(e, "name"),
-						       "parent", json_object_get(e, "parent") ? json_object_get(e, "parent") : json_null(),
-						       "level", json_object_get(e, "level") ? json_object_get(e, "level") : json_null(),
-						       "value", v ? v : json_null(),
-						       "approximate", json_is_true(json_object_get(e, !strcmp(tag, "a") ? "a_approximate" : "b_approximate"))));
-	}
-	side_label(&label, diff, tag);
-	scope = json_pack("{s:s, s:s, s:s, s:o}", "id", tag, "kind", "total", "label", label.buf, "nodes", nodes);
-	strbuf_release(&label);
-	return scope;
-}
-
-/* The CPI stack of the deepest level both sides have. */
-static json_t *deepest_cpi(json_t *diff)
-{
-	json_t *stacks = json_object_get(diff, "cpi_stacks"), *st, *best = NULL;
-	size_t i;
-
-	json_array_foreach(stacks, i, st)
-		if (json_is_array(json_object_get(st, "components")))
-			best = st;
-	return best;
-}
-
-void td_charts_for_diff(json_t *diff, struct td_chart_list *out)
-{
-	json_t *pair = json_array(), *st = deepest_cpi(diff), *cpair;
-	struct td_chart *c;
-	int level;
-
-	json_array_append_new(pair, side_scope(diff, "a", json_object_get(diff, "nodes"), "a"));
-	json_array_append_new(pair, side_scope(diff, "b", json_object_get(diff, "nodes"), "b"));
-	for (level = 1; level <= 2; level++) {
-		char stem[32], title[64];
-
-		snprintf(stem, sizeof(stem), "compare-l%d", level);
-		snprintf(title, sizeof(title), "Top-Down Level %d: A and B", level);
-		c = td_chart_topdown(pair, level, stem, title);
-		if (c && c->nrows == 2)
-			td_chart_list_add(out, c);
-		else
-			td_chart_free(c);
-	}
-	json_decref(pair);
-	if (!st)
-		return;
-	level = (int)td_json_num(json_object_get(st, "level"));
-	cpair = json_array();
-	json_array_append_new(cpair, side_scope(diff, "a", json_object_get(st, "components"), "a"));
-	json_array_append_new(cpair, side_scope(diff, "b", json_object_get(st, "components"), "b"));
-	c = td_chart_stack(cpair, level, "compare-cpi", "CPI stacks: A and B", 1.0);
-	if (c) {
-		struct td_chart *d = td_chart_new("cpi-delta", "Change in CPI by component (B - A)", TD_CHART_SIGNED);
-		size_t j;
-
-		c->ylabel = xstrdup("cycles per instruction");
-		td_chart_list_add(out, c);
-		d->ylabel = xstrdup("change in cycles per instruction");
-		td_chart_add_series(d, "delta", "B - A", NULL);
-		for (j = 0; j < c->nseries; j++) {
-			struct td_chart_row *r = td_chart_add_row(d, c->series[j].name);
-
-			r->values[0] = c->rows[1].values[j] - c->rows[0].values[j];
-			r->colour = c->series[j].colour;
-			if (isnan(r->values[0]))
-				strbuf_addf(&d->notes, "%s: not computable on one side\n", c->series[j].name);
-		}
-		td_chart_list_add(out, d);
-	}
-	json_decref(cpair);
-}
 
 /* ---- HTML ---- */
 
@@ -152,7 +53,7 @@ static void side_card(struct strbuf *sb, json_t *diff, const char *tag, struct t
 /* One sentence: how CPI changed and which component explains most of it. */
 static void diff_verdict(struct strbuf *sb, json_t *diff)
 {
-	json_t *st = deepest_cpi(diff), *c, *top = NULL;
+	json_t *st = td_diff_deepest_cpi(diff), *c, *top = NULL;
 	double ca = td_json_num(json_object_get(json_object_get(diff, "a"), "cpi"));
 	double cb = td_json_num(json_object_get(json_object_get(diff, "b"), "cpi"));
 	size_t i;
@@ -232,7 +133,7 @@ static void nodes_table(struct strbuf *sb, json_t *diff)
 	strbuf_addstr(sb, "<div class=\"tablewrap\"><table class=\"data\"><thead><tr><th>Node</th><th class=\"num\">A</th>"
 		      "<th class=\"num\">B</th><th class=\"num\">B &minus; A</th><th>Notes</th></tr></thead><tbody>");
 	json_array_foreach(json_object_get(diff, "nodes"), i, n) {
-		int level = (int)td_json_num(json_object_get(n, "level"));
+		int level = td_json_int(json_object_get(n, "level"), 0);
 		double d = td_json_num(json_object_get(n, "delta"));
 		const char *only = td_json_str(n, "only_in");
 		const char *id = td_json_str(n, "id");
@@ -296,7 +197,7 @@ static void attribution_table(struct strbuf *sb, json_t *st, const char *title, 
 		      "<th class=\"num\">B</th><th class=\"num\">B &minus; A</th><th class=\"num\">Share of the change</th></tr></thead><tbody>");
 	json_array_foreach(json_object_get(st, "components"), i, c) {
 		const char *id = td_json_str(c, "id");
-		int level = (int)td_json_num(json_object_get(c, "level"));
+		int level = td_json_int(json_object_get(c, "level"), 0);
 		double v[3] = { td_json_num(json_object_get(c, "a")), td_json_num(json_object_get(c, "b")),
 				td_json_num(json_object_get(c, "delta")) };
 		double share = td_json_num(json_object_get(c, "share"));
@@ -364,7 +265,7 @@ static void id_list(struct strbuf *sb, const char *what, json_t *list)
 			strbuf_addstr(sb, ", ");
 		strbuf_addstr(sb, "<code>");
 		strbuf_add_html(sb, td_json_str(x, "id") ? td_json_str(x, "id") : "?");
-		strbuf_addf(sb, "</code> <span class=\"muted\">L%d</span>", (int)td_json_num(json_object_get(x, "level")));
+		strbuf_addf(sb, "</code> <span class=\"muted\">L%d</span>", td_json_int(json_object_get(x, "level"), 0));
 	}
 	strbuf_addstr(sb, "</p>");
 }
@@ -479,7 +380,7 @@ int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err)
 		char title[96];
 
 		snprintf(title, sizeof(title), "CPI stack, Level %d: cycles per instruction by component",
-			 (int)td_json_num(json_object_get(st, "level")));
+			 td_json_int(json_object_get(st, "level"), 0));
 		attribution_table(&sb, st, title, 0);
 	}
 	attribution_table(&sb, json_object_get(diff, "cycles"), "Cycles by component (instructions x CPI stack)", 1);

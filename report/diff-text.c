@@ -14,7 +14,7 @@ static void side_line(FILE *out, const char *tag, json_t *s)
 	double w = td_json_num(json_object_get(s, "slots_per_cycle"));
 	double cpi = td_json_num(json_object_get(s, "cpi"));
 
-	fprintf(out, "  %s: %s\n     %s", tag, td_json_str(s, "label"),
+	fprintf(out, "  %s: %s\n     %s", tag, td_json_str_or(s, "label", "?"),
 		td_json_str(s, "cpu") ? td_json_str(s, "cpu") : "CPU unknown");
 	if (td_json_str(s, "table"))
 		fprintf(out, " (table %s", td_json_str(s, "table"));
@@ -22,7 +22,7 @@ static void side_line(FILE *out, const char *tag, json_t *s)
 		fprintf(out, ", %g slots/cycle", w);
 	if (td_json_str(s, "table"))
 		fputc(')', out);
-	fprintf(out, ", scope %s", td_json_str(s, "scope"));
+	fprintf(out, ", scope %s", td_json_str_or(s, "scope", "?"));
 	if (!isnan(cpi))
 		fprintf(out, ", CPI %.3f", cpi);
 	fputc('\n', out);
@@ -45,12 +45,12 @@ static void nodes_table(FILE *out, json_t *diff)
 
 	fprintf(out, "\nTop-Down Level 1-2, fraction of slots %14s %9s %11s\n", "A", "B", "B - A");
 	json_array_foreach(json_object_get(diff, "nodes"), i, n) {
-		int level = (int)td_json_num(json_object_get(n, "level"));
+		int level = td_json_int(json_object_get(n, "level"), 0);
 		double d = td_json_num(json_object_get(n, "delta"));
 		const char *only = td_json_str(n, "only_in");
 
 		fprintf(out, "  %*s%-*.*s", (level - 1) * 2, "", 38 - (level - 1) * 2, 38 - (level - 1) * 2,
-			td_json_str(n, "name"));
+			td_json_str_or(n, "name", "?"));
 		pct_cell(out, td_json_num(json_object_get(n, "a")), json_is_true(json_object_get(n, "a_approximate")));
 		pct_cell(out, td_json_num(json_object_get(n, "b")), json_is_true(json_object_get(n, "b_approximate")));
 		if (!isnan(d))
@@ -75,14 +75,14 @@ static void attribution_table(FILE *out, json_t *st, const char *title, const ch
 	}
 	fprintf(out, "  %-36s %12s %12s %12s %8s\n", "component", "A", "B", "B - A", "share");
 	json_array_foreach(json_object_get(st, "components"), i, c) {
-		int level = (int)td_json_num(json_object_get(c, "level"));
+		int level = td_json_int(json_object_get(c, "level"), 0);
 		double sh = td_json_num(json_object_get(c, "share"));
 		double v[3] = { td_json_num(json_object_get(c, "a")), td_json_num(json_object_get(c, "b")),
 				td_json_num(json_object_get(c, "delta")) };
 		int k;
 
 		fprintf(out, "  %*s%-*.*s", level > 1 ? 2 : 0, "", level > 1 ? 34 : 36, level > 1 ? 34 : 36,
-			td_json_str(c, "name"));
+			td_json_str_or(c, "name", "?"));
 		for (k = 0; k < 3; k++) {
 			if (isnan(v[k]))
 				fprintf(out, " %12s", "n/a");
@@ -114,8 +114,8 @@ static void id_list(FILE *out, const char *what, json_t *list)
 		return;
 	fprintf(out, "  %s:", what);
 	json_array_foreach(list, i, x)
-		fprintf(out, "%s %s (L%d)", i ? "," : "", td_json_str(x, "id"),
-			(int)td_json_num(json_object_get(x, "level")));
+		fprintf(out, "%s %s (L%d)", i ? "," : "", td_json_str_or(x, "id", "?"),
+			td_json_int(json_object_get(x, "level"), 0));
 	fputc('\n', out);
 }
 
@@ -146,7 +146,7 @@ void td_diff_render_text(json_t *diff, FILE *out)
 		char title[96];
 
 		snprintf(title, sizeof(title), "CPI stack, Level %d (cycles per instruction, CPI x fraction)",
-			 (int)td_json_num(json_object_get(st, "level")));
+			 td_json_int(json_object_get(st, "level"), 0));
 		attribution_table(out, st, title, " %12.4g");
 	}
 	attribution_table(out, json_object_get(diff, "cycles"), "Cycles by component (instructions x CPI stack)",
@@ -159,7 +159,7 @@ void td_diff_render_text(json_t *diff, FILE *out)
 	if (json_array_size(json_object_get(diff, "approximations"))) {
 		fprintf(out, "\nApproximations\n");
 		json_array_foreach(json_object_get(diff, "approximations"), i, x)
-			fprintf(out, "  %s: %s in A, %s in B%s\n", td_json_str(x, "name"),
+			fprintf(out, "  %s: %s in A, %s in B%s\n", td_json_str_or(x, "name", "?"),
 				json_is_true(json_object_get(x, "a")) ? "approximate" : "exact",
 				json_is_true(json_object_get(x, "b")) ? "approximate" : "exact",
 				json_is_true(json_object_get(x, "changed")) ? " (changed)" : "");

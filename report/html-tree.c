@@ -53,7 +53,7 @@ static void node_detail(struct strbuf *sb, json_t *n, double v)
 	const char *formula = td_json_str(n, "formula");
 	const char *reason = td_json_str(n, "reason");
 	const char *unit = td_json_str(n, "unit");
-	int level = (int)td_json_num(json_object_get(n, "level"));
+	int level = td_json_int(json_object_get(n, "level"), 0);
 
 	strbuf_addstr(sb, "<div class=\"detail\">");
 	if (desc) {
@@ -125,7 +125,7 @@ static void tree_level(struct strbuf *sb, json_t *scope, json_t *nodes, const ch
 		const char *p = td_json_str(n, "parent"), *id = td_json_str(n, "id");
 		const char *name = td_json_str(n, "name");
 		double v = td_json_num(json_object_get(n, "value"));
-		int level = (int)td_json_num(json_object_get(n, "level"));
+		int level = td_json_int(json_object_get(n, "level"), 0);
 		int flagged = json_is_true(json_object_get(n, "flagged"));
 		int bn = on_path(scope, id ? id : "") || json_is_true(json_object_get(n, "bottleneck"));
 		int kids, node_safe = safe && flagged;

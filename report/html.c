@@ -139,7 +139,7 @@ static void verdict(struct strbuf *sb, json_t *scope)
 		json_t *n = id ? find_node(scope, id) : NULL;
 		const char *name = n ? td_json_str(n, "name") : NULL;
 		const char *parent = n ? td_json_str(n, "parent") : NULL;
-		int level = n ? (int)td_json_num(json_object_get(n, "level")) : (int)i + 1;
+		int level = n ? td_json_int(json_object_get(n, "level"), 0) : (int)i + 1;
 
 		if (!id)
 			continue;
@@ -564,7 +564,7 @@ static void meta_section(struct strbuf *sb, json_t *doc)
 	v = td_json_num(json_object_get(run, "exit_status"));
 	if (!isnan(v)) {
 		strbuf_reset(&tmp);
-		strbuf_addf(&tmp, "%d", (int)v);
+		strbuf_addf(&tmp, "%d", td_json_int(json_object_get(run, "exit_status"), -1));
 		meta_row(sb, "exit status", tmp.buf);
 	}
 	meta_row(sb, "signal", td_json_str(run, "signal"));

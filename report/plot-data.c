@@ -21,6 +21,21 @@ double td_json_num(json_t *v)
 	return v && json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+int td_json_int(json_t *v, int fallback)
+{
+	double d = td_json_num(v);
+
+	/* a document is input: a level of 1e300 or NaN must not become UB */
+	return d >= -1e6 && d <= 1e6 ? (int)d : fallback;
+}
+
+const char *td_json_str_or(json_t *obj, const char *key, const char *fallback)
+{
+	const char *s = td_json_str(obj, key);
+
+	return s ? s : fallback;
+}
+
 const char *td_json_str(json_t *obj, const char *key)
 {
 	json_t *v = obj ? json_object_get(obj, key) : NULL;
@@ -173,9 +188,7 @@ void td_scope_label(struct strbuf *sb, json_t *scope)
 
 static int node_level(json_t *node)
 {
-	double l = td_json_num(json_object_get(node, "level"));
-
-	return isnan(l) ? 0 : (int)l;
+	return td_json_int(json_object_get(node, "level"), 0);
 }
 
 static int has_child_up_to(json_t *nodes, const char *id, int level)

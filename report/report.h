@@ -132,6 +132,9 @@ json_t *td_report_main_scope(json_t *doc);
 /* Number in a JSON value, NAN for null/absent/not a number. */
 double td_json_num(json_t *v);
 const char *td_json_str(json_t *obj, const char *key);
+const char *td_json_str_or(json_t *obj, const char *key, const char *fallback);
+/* An integer field (a level), 'fallback' when absent, not a number or absurd. */
+int td_json_int(json_t *v, int fallback);
 
 /* Width in pixels the chart is drawn at (bars get wider with more rows). */
 int td_chart_width(const struct td_chart *c);
@@ -193,8 +196,10 @@ json_t *td_diff_build(json_t *a, const char *label_a, const char *scope_a,
 		      json_t *b, const char *label_b, const char *scope_b, struct strbuf *err);
 void td_diff_render_text(json_t *diff, FILE *out);
 int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err);
-/* The comparison charts of a diff document. */
+/* The comparison charts of a diff document (report/diff-charts.c). */
 void td_charts_for_diff(json_t *diff, struct td_chart_list *out);
+/* The CPI stack entry of the deepest level both sides have, or NULL. */
+json_t *td_diff_deepest_cpi(json_t *diff);
 
 /* ---- the thread analysis: per-thread stacks and sweeps (paper 002) ---- */
 struct td_threads_result;

@@ -32,7 +32,10 @@ const child = spawn(chromium, [
 	'--disable-background-networking', '--disable-component-update', '--disable-sync',
 	'--user-data-dir=' + profile, '--remote-debugging-pipe', '--window-size=1280,2000',
 	'about:blank',
-], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true });
+// Chromium's own helpers (renderer, zygote) share its process group: we
+// end that group, and only it, when done.
+const exited = new Promise((resolve) => child.on('exit', resolve));
 const toBrowser = child.stdio[3], fromBrowser = child.stdio[4];
 
 let nextId = 1, buffer = '', sessionId = null;
@@ -149,10 +152,15 @@ async function main() {
 }
 
 const timer = setTimeout(() => { console.error('browser-check: timed out'); finish(3); }, 60000);
-function finish(code) {
+async function finish(code) {
 	clearTimeout(timer);
-	try { child.kill('SIGKILL'); } catch (e) { /* already gone */ }
-	fs.rmSync(profile, { recursive: true, force: true });
+	try { process.kill(-child.pid, 'SIGKILL'); } catch (e) { /* already gone */ }
+	await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+	// helpers may still be flushing into the profile for a moment
+	for (let i = 0; i < 20; i++) {
+		try { fs.rmSync(profile, { recursive: true, force: true }); break; }
+		catch (e) { await new Promise((r) => setTimeout(r, 100)); }
+	}
 	process.exit(code);
 }
 main().then(() => finish(0), (e) => { console.error('browser-check: ' + e.message); finish(3); });

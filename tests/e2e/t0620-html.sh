@@ -8,6 +8,8 @@
 GEN="$TD_SRCDIR/tests/e2e/gen-report-doc.sh"
 PUB="$FIXTURES/perf-stat-published"
 CHECK="$TD_SRCDIR/tests/e2e/browser-check.js"
+# the browser profile goes under this test's scratch directory, removed with it
+TMPDIR=$TEST_DIR; export TMPDIR
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 export CHROMIUM
 sh "$GEN" skylake 4 3e9 2e9 60 0.10 0.05 0.50 0.35 0.06 0.04 0.04 0.01 0.30 0.20 0.30 0.05 >a.json

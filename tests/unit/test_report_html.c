@@ -179,7 +179,7 @@ static void palette_is_fixed_per_component(void **state)
 
 static void topdown_bars_keep_fixed_order_and_values(void **state)
 {
-	json_t *scopes = json_array(), *t2;
+	json_t *scopes = json_array(), *t2, *doc;
 	struct td_chart_list charts = { 0 };
 	struct td_chart *l1, *l2;
 	int ret, fe;
@@ -192,7 +192,8 @@ static void topdown_bars_keep_fixed_order_and_values(void **state)
 	json_array_remove(json_object_get(t2, "nodes"), 4);
 	set_value(t2, "frontend_bound", 0.25);
 	json_array_append_new(scopes, t2);
-	td_charts_for_report(make_doc(scopes, "skylake", 4), &charts);
+	doc = make_doc(scopes, "skylake", 4);
+	td_charts_for_report(doc, &charts);
 
 	l1 = chart_named(&charts, "topdown-l1");
 	assert_non_null(l1);
@@ -219,7 +220,7 @@ static void topdown_bars_keep_fixed_order_and_values(void **state)
 	assert_string_equal(l2->series[7].id, "core_bound");
 	assert_true(fabs(l2->rows[0].values[series_of(l2, "memory_bound")] - 30.0) < 1e-9);
 	assert_null(chart_named(&charts, "timeline"));
-	json_decref(scopes);
+	json_decref(doc);
 	td_chart_list_release(&charts);
 }
 
