@@ -6,3 +6,8 @@ bench: $(EXTRA_PROGRAMS)
 EXTRA_PROGRAMS += bench/perfdata-decode
 bench_perfdata_decode_LDADD = $(TD_LIBS)
 EXTRA_DIST += bench/perfdata-bench.sh
+
+# bench/bench-tree: full-tree evaluation over 100,000 count sets (metrics/)
+EXTRA_PROGRAMS += bench/bench-tree
+bench_bench_tree_SOURCES = bench/bench-tree.c
+bench_bench_tree_LDADD = $(TD_LIBS)

@@ -26,6 +26,7 @@ struct td_expr {
 	enum td_name_kind kind;  /* TD_OP_NAME: event or literal (metric once bound) */
 	int metric;              /* TD_OP_NAME bound to metric index, else -1 */
 	int correction;          /* TD_OP_NAME: a correction-only term (0 when missing) */
+	int slot;                /* TD_OP_NAME: per-table input slot for the lookup cache, -1 none */
 	struct td_expr *kid[3];
 };
 
@@ -39,6 +40,8 @@ struct td_eval_ctx {
 	/* resolves a bound metric; NULL: metrics go through env->lookup by name */
 	double (*metric)(struct td_eval_ctx *cx, int index);
 	void *owner;
+	double *cache;           /* per-evaluation lookup cache indexed by slot, or NULL */
+	unsigned char *cached;   /* 0 not looked up, 1 found, 2 not found */
 	int missing;             /* a name could not be looked up */
 	int approximate;         /* a correction term was taken as 0, or a used metric was approximate */
 	struct strbuf *why;      /* reasons (may be NULL) */

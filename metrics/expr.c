@@ -39,6 +39,7 @@ struct td_expr *td_expr_new(enum td_op op)
 
 	e->op = op;
 	e->metric = -1;
+	e->slot = -1;
 	return e;
 }
 
@@ -476,8 +477,20 @@ static double lookup_name(const struct td_expr *e, struct td_eval_ctx *cx)
 
 	if (e->metric >= 0 && cx->metric)
 		return cx->metric(cx, e->metric);
-	if (cx->env && cx->env->lookup && cx->env->lookup(cx->env->ctx, e->name, &v) == 0)
+	if (e->slot >= 0 && cx->cache) {
+		/* each input is looked up once per evaluation */
+		if (!cx->cached[e->slot]) {
+			int found = cx->env && cx->env->lookup &&
+				    cx->env->lookup(cx->env->ctx, e->name, &v) == 0;
+
+			cx->cached[e->slot] = found ? 1 : 2;
+			cx->cache[e->slot] = found ? v : NAN;
+		}
+		if (cx->cached[e->slot] == 1)
+			return cx->cache[e->slot];
+	} else if (cx->env && cx->env->lookup && cx->env->lookup(cx->env->ctx, e->name, &v) == 0) {
 		return v;
+	}
 	if (e->correction) {
 		cx->approximate = 1;
 		add_reason(cx->why, "correction term %s not measured, taken as 0", e->name);

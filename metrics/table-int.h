@@ -25,6 +25,9 @@ struct td_table {
 	const char **aliases;    /* other names the table answers to */
 	size_t nr_aliases;
 	json_t *params;
+	int *parent;             /* parent metric index per metric, -1 none */
+	char **slot_names;       /* distinct input names (events, literals) */
+	size_t nr_slots, alloc_slots;
 };
 
 /* Index of a metric id, or -1. */

@@ -62,6 +62,10 @@ void td_table_free(struct td_table *t)
 	free(t->cpuid);
 	free(t->aliases);
 	free(t->order);
+	free(t->parent);
+	for (i = 0; i < t->nr_slots; i++)
+		free(t->slot_names[i]);
+	free(t->slot_names);
 	free(t->sorted_ids);
 	free(t->path);
 	json_decref(t->root);
@@ -114,6 +118,19 @@ static int is_correction(json_t *list, const char *name)
 	return 0;
 }
 
+/* The lookup-cache slot of an input name (linear: done once at load). */
+static int input_slot(struct td_table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_slots; i++)
+		if (!strcmp(t->slot_names[i], name))
+			return (int)i;
+	TD_GROW(t->slot_names, t->alloc_slots, t->nr_slots + 1);
+	t->slot_names[t->nr_slots] = xstrdup(name);
+	return (int)t->nr_slots++;
+}
+
 /* Bind names of e that are metric ids; mark the metric's correction terms. */
 static void bind_names(struct td_table *t, struct td_expr *e, json_t *corrections)
 {
@@ -121,12 +138,16 @@ static void bind_names(struct td_table *t, struct td_expr *e, json_t *correction
 
 	if (!e)
 		return;
-	if (e->op == TD_OP_NAME && e->kind != TD_NAME_LITERAL) {
-		e->metric = td_table_metric_index(t, e->name);
-		if (e->metric >= 0)
-			e->kind = TD_NAME_METRIC;
-		else
+	if (e->op == TD_OP_NAME) {
+		if (e->kind != TD_NAME_LITERAL) {
+			e->metric = td_table_metric_index(t, e->name);
+			if (e->metric >= 0) {
+				e->kind = TD_NAME_METRIC;
+				return;
+			}
 			e->correction = is_correction(corrections, e->name);
+		}
+		e->slot = input_slot(t, e->name);
 		return;
 	}
 	for (i = 0; i < 3; i++)
@@ -211,6 +232,9 @@ static int build_tree(struct td_table *t, struct strbuf *err)
 			return -1;
 		}
 	}
+	t->parent = xcalloc(t->nr_metrics + 1, sizeof(*t->parent));
+	for (i = 0; i < t->nr_metrics; i++)
+		t->parent[i] = t->metrics[i].parent ? td_table_metric_index(t, t->metrics[i].parent) : -1;
 	t->order = xcalloc(t->nr_nodes + 1, sizeof(*t->order));
 	for (i = 0; i < t->nr_metrics; i++)
 		if (t->metrics[i].level == 1)

@@ -27,7 +27,10 @@ struct eval_state {
 	const struct td_env *user;
 	struct td_env env;       /* user env plus table defaults (#slots) */
 	struct mstate *ms;
+	double *cache;           /* input lookups of this evaluation */
+	unsigned char *cached;
 	int env_overrides;       /* ad-hoc expressions: env may set metrics */
+	struct strbuf causes;    /* likely causes, built on the first warning */
 	struct strbuf *why;      /* ad-hoc expressions: reasons of the metrics used */
 };
 
@@ -70,6 +73,8 @@ static void compute_metric(struct eval_state *st, int index)
 		cx.metric = resolve_metric;
 		cx.owner = st;
 		cx.why = &why;
+		cx.cache = st->cache;
+		cx.cached = st->cached;
 		v = td_expr_eval_cx(m->formulas[i].expr, &cx);
 		if (!cx.missing) {
 			s->value = v;
@@ -131,6 +136,9 @@ static void state_init(struct eval_state *st, const struct td_table *t, const st
 	st->env.lookup = table_lookup;
 	st->env.ctx = st;
 	st->ms = xcalloc(t->nr_metrics + 1, sizeof(*st->ms));
+	st->cache = xmalloc((t->nr_slots + 1) * sizeof(*st->cache));
+	st->cached = xcalloc(t->nr_slots + 1, 1);
+	strbuf_init(&st->causes, 0);
 }
 
 static void state_release(struct eval_state *st)
@@ -140,6 +148,9 @@ static void state_release(struct eval_state *st)
 	for (i = 0; i < st->t->nr_metrics; i++)
 		free(st->ms[i].reason);
 	free(st->ms);
+	free(st->cache);
+	free(st->cached);
+	strbuf_release(&st->causes);
 }
 
 /* Ad-hoc names that are metric ids but unbound in e: look them up by id. */
@@ -214,6 +225,8 @@ static int threshold_true(struct eval_state *st, const struct td_metric *m)
 	cx.env = &st->env;
 	cx.metric = resolve_metric;
 	cx.owner = st;
+	cx.cache = st->cache;
+	cx.cached = st->cached;
 	v = td_expr_eval_cx(m->threshold_expr, &cx);
 	return !isnan(v) && v != 0;
 }
@@ -242,29 +255,34 @@ static void add_warning(struct td_tree_result *r, size_t *alloc, struct strbuf *
 	r->warnings[r->nr_warnings++] = strbuf_detach(sb, NULL);
 }
 
-/* Name the likely causes of an inconsistent tree from what the env knows. */
+/*
+ * Name the likely causes of an inconsistent tree from what the env knows
+ * (built once per evaluation, on the first warning).
+ */
 static void likely_causes(struct eval_state *st, struct strbuf *sb)
 {
 	double v;
 	int named = 0;
 
-	strbuf_addstr(sb, "; likely cause: ");
-	if (table_lookup(st, "#multiplexed", &v) == 0 && v != 0) {
-		strbuf_addstr(sb, "multiplexing (the formula's events were counted in different time windows)");
-		named++;
+	if (!st->causes.len) {
+		struct strbuf *c = &st->causes;
+
+		strbuf_addstr(c, "; likely cause: ");
+		if (table_lookup(st, "#multiplexed", &v) == 0 && v != 0) {
+			strbuf_addstr(c, "multiplexing (the formula's events were counted in different time windows)");
+			named++;
+		}
+		if (table_lookup(st, "#smt_on", &v) == 0 && v != 0)
+			strbuf_addf(c, "%sa busy SMT sibling (per-thread counts of core-wide events)", named++ ? ", " : "");
+		if (table_lookup(st, "#nmi_watchdog", &v) == 0 && v != 0)
+			strbuf_addf(c, "%sthe NMI watchdog holding a counter", named++ ? ", " : "");
+		if (table_lookup(st, "#virtualized", &v) == 0 && v != 0)
+			strbuf_addf(c, "%sa virtualized PMU", named++ ? ", " : "");
+		if (!named)
+			strbuf_addstr(c, "multiplexing, a busy SMT sibling, the NMI watchdog holding a counter, "
+				      "or a virtualized PMU");
 	}
-	if (table_lookup(st, "#smt_on", &v) == 0 && v != 0) {
-		strbuf_addf(sb, "%sa busy SMT sibling (per-thread counts of core-wide events)", named++ ? ", " : "");
-	}
-	if (table_lookup(st, "#nmi_watchdog", &v) == 0 && v != 0) {
-		strbuf_addf(sb, "%sthe NMI watchdog holding a counter", named++ ? ", " : "");
-	}
-	if (table_lookup(st, "#virtualized", &v) == 0 && v != 0) {
-		strbuf_addf(sb, "%sa virtualized PMU", named++ ? ", " : "");
-	}
-	if (!named)
-		strbuf_addstr(sb, "multiplexing, a busy SMT sibling, the NMI watchdog holding a counter, "
-			      "or a virtualized PMU");
+	strbuf_addstr(sb, st->causes.buf);
 }
 
 static void sanity_checks(struct eval_state *st, struct td_tree_result *r)
@@ -296,8 +314,8 @@ static void sanity_checks(struct eval_state *st, struct td_tree_result *r)
 			likely_causes(st, &sb);
 			add_warning(r, &alloc, &sb);
 		}
-		if (m->parent && !isnan(v)) {
-			int p = td_table_metric_index(t, m->parent);
+		if (t->parent[idx] >= 0 && !isnan(v)) {
+			int p = t->parent[idx];
 			const struct td_metric *pm = &t->metrics[p];
 			double pv = st->ms[p].value;
 
@@ -387,8 +405,8 @@ int td_tree_eval(const struct td_table *t, const struct td_env *env,
 		fill_value(&st, idx, nv);
 		by_index[idx] = nv;
 		nv->threshold_met = !isnan(nv->value) && threshold_true(&st, m);
-		if (m->parent) {
-			int p = td_table_metric_index(t, m->parent);
+		if (t->parent[idx] >= 0) {
+			int p = t->parent[idx];
 
 			parent_flagged = by_index[p] && by_index[p]->flagged;
 		}
