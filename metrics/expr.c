@@ -752,23 +752,76 @@ static const char *op_text(enum td_op op)
 	}
 }
 
+/* Would the lexer read 'name' (starting with a digit) back as a name? */
+static int digits_lex_as_name(const char *name)
+{
+	char *end;
+
+	if (name[0] == '0' && (name[1] == 'x' || name[1] == 'X'))
+		return 0;
+	strtod(name, &end);
+	return end != name && (isalpha((unsigned char)*end) || *end == '_');
+}
+
+static int is_keyword(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(keywords); i++)
+		if (!strcmp(name, keywords[i].word))
+			return 1;
+	return 0;
+}
+
+/*
+ * Print a name so that the lexer reads back exactly the same name: a
+ * mirror of lex_name().  Characters the lexer would not take as they are
+ * get a backslash.
+ */
 void td_expr_print_name(struct strbuf *sb, const char *name)
 {
 	const char *p;
-	int in_at = 0;
+	int in_mod = 0;
 
 	for (p = name; *p; p++) {
-		if (*p == '@') {
-			in_at = !in_at;
-			strbuf_addch(sb, '@');
-			continue;
+		int plain;
+
+		if (p == name) {
+			plain = isalpha((unsigned char)*p) || *p == '_' || *p == '#' ||
+				(isdigit((unsigned char)*p) && digits_lex_as_name(name));
+			if (is_keyword(name))
+				plain = 0;
+		} else if (*p == '@') {
+			/* a quoted segment: up to the next '@'; inside, only '@' and '\' need escapes */
+			const char *close = strchr(p + 1, '@');
+
+			if (close) {
+				strbuf_addch(sb, '@');
+				for (p++; p < close; p++) {
+					if (*p == ',' || *p == '=' || *p == '-' || *p == '\\' || *p == '@')
+						strbuf_addch(sb, '\\');
+					strbuf_addch(sb, *p);
+				}
+				strbuf_addch(sb, '@');
+				in_mod = 0;
+				continue;
+			}
+			plain = 0;
+		} else if (*p == ':') {
+			plain = isalnum((unsigned char)p[1]) || p[1] == '_';
+			if (plain) {
+				strbuf_addch(sb, ':');
+				in_mod = 1;
+				continue;
+			}
+		} else if (in_mod) {
+			plain = isalnum((unsigned char)*p) || *p == '_' || *p == '=' || *p == '.';
+		} else {
+			plain = isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '#';
 		}
-		if (in_at) {
-			if (*p == ',' || *p == '=' || *p == '-' || *p == '\\' || *p == '@')
-				strbuf_addch(sb, '\\');
-		} else if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '#' ||
-			     (*p == ':' && p != name) || *p == '=')) {
+		if (!plain) {
 			strbuf_addch(sb, '\\');
+			in_mod = 0;
 		}
 		strbuf_addch(sb, *p);
 	}
@@ -778,7 +831,11 @@ static void print_num(struct strbuf *sb, double v)
 {
 	char buf[64];
 
-	if (v == (double)(long long)v && fabs(v) < 1e15) {
+	if (isinf(v)) {
+		strbuf_addstr(sb, v > 0 ? "1e999" : "-1e999"); /* reads back as infinity */
+		return;
+	}
+	if (fabs(v) < 1e15 && v == (double)(long long)v) {
 		strbuf_addf(sb, "%lld", (long long)v);
 		return;
 	}

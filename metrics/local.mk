@@ -51,3 +51,7 @@ TESTS += tests/unit/test_roofline
 tests_unit_test_roofline_LDADD = $(UNIT_LIBS)
 tests_unit_test_roofline_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+
+# fuzz harnesses of metrics/ (run with tests/fuzz/run-brief)
+EXTRA_DIST += tests/fuzz/fuzz-expr.c tests/fuzz/fuzz-table.c \
+	tests/fuzz/corpus-expr tests/fuzz/corpus-table

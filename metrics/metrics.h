@@ -145,6 +145,9 @@ struct td_table_info {
 
 /* Load a table file; NULL with "FILE: what is wrong" in err. */
 struct td_table *td_table_load(const char *path, struct strbuf *err);
+/* The same from memory; 'name' stands for the file in messages. */
+struct td_table *td_table_load_data(const char *data, size_t len, const char *name,
+				    struct strbuf *err);
 void td_table_free(struct td_table *t);
 /*
  * Find a built-in table by name ("skylakex"), our table name, or CPUID

@@ -199,7 +199,8 @@ static void add_subtree(struct td_table *t, int m, size_t *n)
 
 	t->order[(*n)++] = m;
 	for (i = 0; i < t->nr_metrics; i++)
-		if (t->metrics[i].parent && !strcmp(t->metrics[i].parent, t->metrics[m].id))
+		if (t->metrics[i].level >= 1 && t->metrics[i].parent &&
+		    !strcmp(t->metrics[i].parent, t->metrics[m].id))
 			add_subtree(t, (int)i, n);
 }
 
@@ -275,8 +276,9 @@ static int load_metric(struct td_table *t, json_t *o, struct td_metric *m, struc
 	m->name = jstr(o, "name");
 	if (!m->name)
 		m->name = m->id;
-	m->parent = jstr(o, "parent");
 	m->level = jint(o, "level", 0);
+	/* only tree nodes have parents */
+	m->parent = m->level >= 1 ? jstr(o, "parent") : NULL;
 	m->formula = jstr(o, "formula");
 	if (!m->formula) {
 		strbuf_addf(err, "metric '%s' has no \"formula\"", m->id);
@@ -504,19 +506,20 @@ static int load_body(struct td_table *t, struct strbuf *err)
 	return build_tree(t, err);
 }
 
-struct td_table *td_table_load(const char *path, struct strbuf *err)
+/* Load from a parsed-or-failed document (root NULL: jerr says why). */
+static struct td_table *load_root(const char *path, json_t *root, json_error_t *jerr,
+				  struct strbuf *err)
 {
 	struct td_table *t = xcalloc(1, sizeof(*t));
-	json_error_t jerr;
 	struct strbuf why = STRBUF_INIT;
 
 	t->path = xstrdup(path);
-	t->root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	t->root = root;
 	if (!t->root) {
-		if (jerr.line > 0)
-			strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		if (jerr->line > 0)
+			strbuf_addf(err, "%s:%d: %s", path, jerr->line, jerr->text);
 		else
-			strbuf_addf(err, "%s: %s", path, jerr.text);
+			strbuf_addf(err, "%s: %s", path, jerr->text);
 		td_table_free(t);
 		return NULL;
 	}
@@ -528,6 +531,21 @@ struct td_table *td_table_load(const char *path, struct strbuf *err)
 	}
 	strbuf_release(&why);
 	return t;
+}
+
+struct td_table *td_table_load(const char *path, struct strbuf *err)
+{
+	json_error_t jerr;
+
+	return load_root(path, json_load_file(path, JSON_REJECT_DUPLICATES, &jerr), &jerr, err);
+}
+
+struct td_table *td_table_load_data(const char *data, size_t len, const char *name,
+				    struct strbuf *err)
+{
+	json_error_t jerr;
+
+	return load_root(name, json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr), &jerr, err);
 }
 
 /* ---- accessors ---- */
