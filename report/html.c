@@ -478,7 +478,12 @@ static void charts_section(struct strbuf *sb, json_t *doc, json_t *main_scope, s
 static void extra_section(struct strbuf *sb, json_t *doc)
 {
 	json_t *roofline = json_object_get(doc, "roofline");
+	json_t *sweep = json_object_get(doc, "sweep");
 
+	if (json_is_object(sweep)) {
+		strbuf_addstr(sb, "<h3>Scaling sweep</h3>");
+		generic_object(sb, sweep, 0);
+	}
 	if (json_is_object(roofline)) {
 		strbuf_addstr(sb, "<h3>Roofline</h3>");
 		generic_object(sb, roofline, 0);
