@@ -906,6 +906,343 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 	return 0;
 }
 
+/* ---------------- Intel's TMA spreadsheet (TMA_Metrics-full.csv) ---------------- */
+
+/* Split one CSV record (quotes, doubled quotes) into fields; returns count. */
+static size_t csv_fields(const char *line, char ***out)
+{
+	char **f = NULL;
+	size_t n = 0, alloc = 0;
+	struct strbuf cur = STRBUF_INIT;
+	const char *p = line;
+	int quoted = 0;
+
+	for (;; p++) {
+		if (quoted) {
+			if (*p == '"' && p[1] == '"') {
+				strbuf_addch(&cur, '"');
+				p++;
+			} else if (*p == '"') {
+				quoted = 0;
+			} else if (*p) {
+				strbuf_addch(&cur, *p);
+			} else {
+				break;
+			}
+			continue;
+		}
+		if (*p == '"') {
+			quoted = 1;
+		} else if (*p == ',' || !*p || *p == '\r') {
+			TD_GROW(f, alloc, n + 1);
+			f[n++] = strbuf_detach(&cur, NULL);
+			if (*p != ',')
+				break;
+		} else {
+			strbuf_addch(&cur, *p);
+		}
+	}
+	strbuf_release(&cur);
+	*out = f;
+	return n;
+}
+
+static void free_fields(char **f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(f[i]);
+	free(f);
+}
+
+struct tma_ctx {
+	struct imp *im;
+	json_t *names;           /* spreadsheet name -> our text */
+};
+
+static int tma_word(void *vctx, const char *word, struct strbuf *to, struct strbuf *err)
+{
+	struct tma_ctx *cx = vctx;
+	const char *mapped = jstr(cx->names, word);
+	struct strbuf up = STRBUF_INIT, base = STRBUF_INIT;
+	const char *colon;
+	int known;
+
+	if (mapped) {
+		strbuf_addstr(to, mapped);
+		return 0;
+	}
+	if (!constant_name(word, to))
+		return 0;
+	if (word[0] == '#' || word[0] == '$') {
+		strbuf_addf(err, "unknown name '%s'", word);
+		return -1;
+	}
+	colon = strchr(word, ':');
+	strbuf_add(&base, word, colon ? (size_t)(colon - word) : strlen(word));
+	upper(&up, base.buf);
+	known = json_object_get(cx->im->evdb, up.buf) != NULL ||
+		(up.len > 3 && !strcmp(up.buf + up.len - 3, "_PS"));
+	strbuf_release(&up);
+	strbuf_release(&base);
+	if (!known) {
+		strbuf_addf(err, "unknown name '%s'", word);
+		return -1;
+	}
+	add_event_token(cx->im, word, to);
+	return 0;
+}
+
+static const char *tma_tree_area(const char *key)
+{
+	static const char *const areas[] = { "FE", "BAD", "BE", "BE/Mem", "BE/Core", "RET" };
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(areas); i++)
+		if (!strcmp(key, areas[i]))
+			return areas[i];
+	return NULL;
+}
+
+/* Our id for a spreadsheet row, into id; 0 when the row is not a metric. */
+static int tma_row_id(const char *key, const char *name, struct strbuf *id)
+{
+	struct strbuf low = STRBUF_INIT, k = STRBUF_INIT;
+	const char *c;
+
+	strbuf_reset(id);
+	lower(&low, name[0] == '#' ? name + 1 : name);
+	if (tma_tree_area(key)) {
+		strbuf_addstr(id, canonical_id(low.buf));
+	} else if (!strncmp(key, "Info.", 5)) {
+		strbuf_addstr(&k, key + 5);
+		strbuf_trim(&k);
+		strbuf_addstr(id, "info_");
+		for (c = k.buf; *c; c++)
+			strbuf_addch(id, *c == '.' ? '_' : (char)tolower((unsigned char)*c));
+		strbuf_addf(id, "_%s", low.buf);
+		c = canonical_id(id->buf);
+		if (c != id->buf) {
+			struct strbuf tmp = STRBUF_INIT;
+
+			strbuf_addstr(&tmp, c);
+			strbuf_reset(id);
+			strbuf_addstr(id, tmp.buf);
+			strbuf_release(&tmp);
+		}
+	} else if (!strcmp(key, "Aux")) {
+		strbuf_addf(id, "aux_%s", low.buf);
+	} else if (!strcmp(key, "Bottleneck")) {
+		strbuf_addf(id, "bottleneck_%s", low.buf);
+	}
+	strbuf_release(&low);
+	strbuf_release(&k);
+	return id->len > 0;
+}
+
+/*
+ * Import one platform column of Intel's TMA spreadsheet: an empty cell
+ * carries the formula of the nearest older platform (the next filled cell
+ * to its right), "#NA" means not available; rows are in tree pre-order.
+ */
+static int import_tma_csv(struct imp *im, const char *path, const char *column, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, id = STRBUF_INIT, f = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf th = STRBUF_INIT, low = STRBUF_INIT;
+	char **hdr = NULL, ***rows = NULL;
+	size_t nhdr = 0, *nrow = NULL, nrows = 0, alloc = 0, arow = 0, r, c;
+	long col = -1, first_plat = -1, last_plat = -1, c_dom = -1, c_th = -1, c_grp = -1, c_loc = -1;
+	char last_at_level[10][128] = { { 0 } };
+	char version[64] = "";
+	struct tma_ctx cx = { im, json_object() };
+	const char *line;
+	int rc = -1;
+
+	if (td_read_file(&text, path)) {
+		strbuf_addf(err, "%s: cannot read", path);
+		goto out;
+	}
+	line = text.buf;
+	if (!strncmp(line, "\xef\xbb\xbf", 3))
+		line += 3;
+	while (*line) {
+		const char *end = line;
+		char *copy, **fl;
+		size_t n;
+		int quotes = 0;
+
+		/* a record ends at a newline outside quotes (cells may hold newlines) */
+		for (; *end && (*end != '\n' || quotes % 2); end++)
+			if (*end == '"')
+				quotes++;
+		copy = xstrndup(line, (size_t)(end - line));
+		n = csv_fields(copy, &fl);
+		free(copy);
+		if (!*end)
+			end = NULL;
+		if (!hdr && n > 2 && !strcmp(fl[0], "TMA") && !strcmp(fl[1], "Version") && !version[0]) {
+			snprintf(version, sizeof(version), "%s", fl[2]);
+			free_fields(fl, n);
+		} else if (!hdr && n > 0 && !strcmp(fl[0], "Key")) {
+			hdr = fl;
+			nhdr = n;
+		} else if (hdr) {
+			TD_GROW(rows, alloc, nrows + 1);
+			TD_GROW(nrow, arow, nrows + 1);
+			rows[nrows] = fl;
+			nrow[nrows++] = n;
+		} else {
+			free_fields(fl, n);
+		}
+		line = end ? end + 1 : line + strlen(line);
+	}
+	if (!hdr) {
+		strbuf_addf(err, "%s: no header row starting with \"Key\"", path);
+		goto out;
+	}
+	for (c = 0; c < nhdr; c++) {
+		if (!strcmp(hdr[c], "Level6"))
+			first_plat = (long)c + 1;
+		if (!strcmp(hdr[c], "Locate-with"))
+			c_loc = (long)c, last_plat = (long)c - 1;
+		if (!strcmp(hdr[c], column))
+			col = (long)c;
+		if (!strcmp(hdr[c], "Count Domain"))
+			c_dom = (long)c;
+		if (!strcmp(hdr[c], "Threshold"))
+			c_th = (long)c;
+		if (!strcmp(hdr[c], "Metric Group"))
+			c_grp = (long)c;
+	}
+	if (col < first_plat || col > last_plat || first_plat < 0) {
+		strbuf_addf(err, "%s: no platform column '%s'", path, column);
+		goto out;
+	}
+	strbuf_addf(&im->source, "%sIntel TMA spreadsheet %s, column %s (TMA %s)",
+		    im->source.len ? "; " : "", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+		    column, version[0] ? version : "?");
+	/* names first: every row's name maps to our id */
+	json_object_set_new(cx.names, "#SMT_on", json_string("#smt_on"));
+	json_object_set_new(cx.names, "Num_CPUs", json_string("#num_cpus"));
+	json_object_set_new(cx.names, "NUM_CORES", json_string("#num_cores"));
+	json_object_set_new(cx.names, "NUM_SOCKETS", json_string("#num_packages"));
+	json_object_set_new(cx.names, "NUM_THREADS", json_string("(#smt_on + 1)"));
+	json_object_set_new(cx.names, "DurationTimeInMilliSeconds", json_string("(duration_time * 1000)"));
+	json_object_set_new(cx.names, "#DurationTimeInSeconds", json_string("duration_time"));
+	for (r = 0; r < nrows; r++) {
+		const char *name = NULL;
+
+		for (c = 1; c <= 6 && c < nrow[r]; c++)
+			if (rows[r][c][0])
+				name = rows[r][c];
+		if (name && !json_object_get(cx.names, name) && tma_row_id(rows[r][0], name, &id))
+			json_object_set_new(cx.names, name, json_string(id.buf));
+	}
+	for (r = 0; r < nrows; r++) {
+		char **fl = rows[r];
+		const char *name = NULL, *formula = NULL, *area;
+		int level = 0;
+		json_t *out;
+
+		for (c = 1; c <= 6 && c < nrow[r]; c++)
+			if (fl[c][0]) {
+				name = fl[c];
+				level = (int)c;
+			}
+		if (!name || !tma_row_id(fl[0], name, &id) || !strcmp(jstr(cx.names, name), id.buf) == 0)
+			continue;
+		area = tma_tree_area(fl[0]);
+		if (area)
+			snprintf(last_at_level[level], sizeof(last_at_level[level]), "%s", id.buf);
+		for (c = (size_t)col; c <= (size_t)last_plat && c < nrow[r]; c++)
+			if (fl[c][0]) {
+				formula = fl[c];
+				break;
+			}
+		if (!formula || !strcmp(formula, "#NA") || find_metric(im, id.buf))
+			continue;
+		strbuf_reset(&why);
+		if (rewrite_words(formula, &f, &why, tma_word, &cx)) {
+			note_dropped(im, id.buf, why.buf);
+			continue;
+		}
+		strbuf_trim(&f);
+		out = json_object();
+		json_object_set_new(out, "id", json_string(id.buf));
+		strbuf_reset(&low);
+		display_name(&low, name[0] == '#' ? name + 1 : name);
+		json_object_set_new(out, "name", json_string(low.buf));
+		if (area) {
+			const char *d = c_dom >= 0 && (size_t)c_dom < nrow[r] ? fl[c_dom] : "";
+
+			if (level > 1 && last_at_level[level - 1][0])
+				json_object_set_new(out, "parent", json_string(last_at_level[level - 1]));
+			json_object_set_new(out, "level", json_integer(level));
+			d = strstr(d, "Slots") ? "slots" : "clocks";
+			json_object_set_new(out, "domain", json_string(d));
+			json_object_set_new(out, "unit", json_string(d));
+		} else {
+			strbuf_reset(&low);
+			strbuf_addstr(&low, fl[0]);
+			strbuf_trim(&low);
+			json_object_set_new(out, "level", json_integer(0));
+			json_object_set_new(out, "area", json_string(low.buf));
+			json_object_set_new(out, "unit", json_string("ratio"));
+		}
+		json_object_set_new(out, "formula", json_string(f.buf));
+		/* threshold: "> 0.1 & P; $issueBM" -> "id > 0.1" (P, the parent, is gated anyway) */
+		if (c_th >= 0 && (size_t)c_th < nrow[r] && fl[c_th][0]) {
+			char *cut = xstrdup(fl[c_th]), *semi = strchr(cut, ';');
+			struct strbuf t = STRBUF_INIT;
+			struct td_expr *e;
+			char *p;
+
+			if (semi)
+				*semi = '\0';
+			while ((p = strstr(cut, "& P")) && (!p[3] || p[3] == ' ' || p[3] == ')'))
+				memset(p, ' ', 3);
+			strbuf_addstr(&t, cut);
+			strbuf_trim(&t);
+			if (t.len && strchr("<>", t.buf[0])) {
+				strbuf_reset(&th);
+				strbuf_addf(&th, "%s %s", name, t.buf);
+				strbuf_reset(&why);
+				if (!rewrite_words(th.buf, &t, &why, tma_word, &cx) &&
+				    (e = td_expr_parse(t.buf, &why))) {
+					strbuf_reset(&th);
+					td_expr_print(e, &th);
+					td_expr_free(e);
+					json_object_set_new(out, "threshold", json_string(th.buf));
+				}
+			}
+			strbuf_release(&t);
+			free(cut);
+		}
+		if (c_grp >= 0 && (size_t)c_grp < nrow[r] && fl[c_grp][0])
+			json_object_set_new(out, "groups", json_string(fl[c_grp]));
+		if (c_loc >= 0 && (size_t)c_loc < nrow[r] && fl[c_loc][0] && strcmp(fl[c_loc], "#NA"))
+			json_object_set_new(out, "locate_with", json_string(fl[c_loc]));
+		json_array_append_new(im->metrics, out);
+	}
+	rc = 0;
+out:
+	for (r = 0; r < nrows; r++)
+		free_fields(rows[r], nrow[r]);
+	free(rows);
+	free(nrow);
+	if (hdr)
+		free_fields(hdr, nhdr);
+	json_decref(cx.names);
+	strbuf_release(&text);
+	strbuf_release(&id);
+	strbuf_release(&f);
+	strbuf_release(&why);
+	strbuf_release(&th);
+	strbuf_release(&low);
+	return rc;
+}
+
 /* ---------------- event databases ---------------- */
 
 static void add_events_array(struct imp *im, json_t *arr)
@@ -1062,6 +1399,11 @@ static int build_event(struct imp *im, const char *name, struct strbuf *err)
 	}
 	upper(&up, base.buf);
 	src = json_object_get(im->evdb, up.buf);
+	if (!src && up.len > 3 && !strcmp(up.buf + up.len - 3, "_PS")) {
+		/* the spreadsheet's precise-event spelling: the same event */
+		strbuf_setlen(&up, up.len - 3);
+		src = json_object_get(im->evdb, up.buf);
+	}
 	if (!src) {
 		strbuf_addf(err, "event '%s' is not in the event lists", base.buf);
 		json_decref(ev);
@@ -1606,6 +1948,8 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 	for (i = 0; i < o->nr_perfmon; i++)
 		if (import_perfmon(&im, o->perfmon[i], err))
 			goto out;
+	if (o->tma_csv && import_tma_csv(&im, o->tma_csv, o->tma_column ? o->tma_column : "", err))
+		goto out;
 	for (i = 0; i < o->nr_perf_metrics; i++) {
 		int r = td_is_dir(o->perf_metrics[i]) ? import_perf_dir(&im, o->perf_metrics[i], err)
 						      : import_perf_file(&im, o->perf_metrics[i], 1, err);

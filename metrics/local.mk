@@ -15,7 +15,8 @@ nobase_dist_pkgdata_DATA += \
 	metrics/tables/sierraforest.json metrics/tables/skylake.json \
 	metrics/tables/skylakex.json metrics/tables/tigerlake.json \
 	metrics/tables/zen1.json metrics/tables/zen2.json metrics/tables/zen3.json \
-	metrics/tables/zen4.json metrics/tables/zen5.json
+	metrics/tables/zen4.json metrics/tables/zen5.json \
+	metrics/tables/sandybridge.json metrics/tables/ivybridge.json
 EXTRA_DIST += metrics/compat
 
 if HAVE_CMOCKA

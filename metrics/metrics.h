@@ -181,6 +181,7 @@ struct td_import_opts {
 	double slots;            /* pipeline width */
 	int gp, gp_smt, fixed;   /* counters when the event lists do not say (0: from the lists) */
 	const char **perfmon; size_t nr_perfmon;           /* Intel metrics JSON */
+	const char *tma_csv, *tma_column; /* Intel's TMA spreadsheet and platform column */
 	const char **perf_metrics; size_t nr_perf_metrics; /* perf JSON files/dirs */
 	const char **events; size_t nr_events;             /* event lists */
 	const char **extra; size_t nr_extra;               /* merged last */

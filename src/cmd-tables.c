@@ -24,6 +24,9 @@ static const char usage[] =
 	"\n"
 	"import: generate a formula table (format: docs/tables.md) from vendor data.\n"
 	"  --perfmon FILE        Intel perfmon metrics JSON (<PLAT>/metrics/*_metrics*.json)\n"
+	"  --tma-csv FILE --tma-column PLAT\n"
+	"                        Intel's TMA spreadsheet (TMA_Metrics-full.csv), one platform\n"
+	"                        column (SNB, IVB, ...), for platforms without a metrics JSON\n"
 	"  --perf-metrics PATH   perf pmu-events JSON file or directory (metrics and events)\n"
 	"  --events FILE         event list: perfmon core events JSON or perf pmu-events JSON\n"
 	"  --unit PMU            with --perf-metrics: only metrics of this Unit (cpu_atom, cpu_core)\n"
@@ -54,7 +57,7 @@ static int tables_import(int argc, char **argv)
 {
 	enum { O_PERFMON = 256, O_PERF, O_EVENTS, O_UNIT, O_EXTRA, O_MAPFILE, O_MAPKEY, O_CPUID,
 	       O_NAME, O_DISPLAY, O_VENDOR, O_PERFNAME, O_ALIAS, O_CORETYPE, O_PMU, O_SLOTS,
-	       O_SOURCE, O_MISSING, O_COUNTERS };
+	       O_SOURCE, O_MISSING, O_COUNTERS, O_TMACSV, O_TMACOL };
 	static const struct option opts[] = {
 		{ "perfmon", required_argument, NULL, O_PERFMON },
 		{ "perf-metrics", required_argument, NULL, O_PERF },
@@ -75,6 +78,8 @@ static int tables_import(int argc, char **argv)
 		{ "source", required_argument, NULL, O_SOURCE },
 		{ "missing", required_argument, NULL, O_MISSING },
 		{ "counters", required_argument, NULL, O_COUNTERS },
+		{ "tma-csv", required_argument, NULL, O_TMACSV },
+		{ "tma-column", required_argument, NULL, O_TMACOL },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -112,6 +117,8 @@ static int tables_import(int argc, char **argv)
 		}
 		case O_SOURCE: o.source = optarg; break;
 		case O_MISSING: o.missing = optarg; break;
+		case O_TMACSV: o.tma_csv = optarg; break;
+		case O_TMACOL: o.tma_column = optarg; break;
 		case O_COUNTERS:
 			if (sscanf(optarg, "%d,%d,%d", &o.gp, &o.gp_smt, &o.fixed) != 3 || o.gp < 1)
 				return td_usage_error(usage, "--counters needs GP,GP_SMT,FIXED: %s", optarg);
@@ -126,8 +133,10 @@ static int tables_import(int argc, char **argv)
 		return td_usage_error(usage, "unexpected argument: %s", argv[optind]);
 	if (!o.output || !o.name)
 		return td_usage_error(usage, "import needs -o FILE and --name NAME");
-	if (!o.nr_perfmon && !o.nr_perf_metrics)
-		return td_usage_error(usage, "import needs --perfmon or --perf-metrics");
+	if (!o.nr_perfmon && !o.nr_perf_metrics && !o.tma_csv)
+		return td_usage_error(usage, "import needs --perfmon, --tma-csv or --perf-metrics");
+	if (o.tma_csv && !o.tma_column)
+		return td_usage_error(usage, "--tma-csv needs --tma-column (IVB, SNB, ...)");
 	if ((o.mapfile != NULL) != (o.map_key != NULL))
 		return td_usage_error(usage, "--mapfile and --map-key go together");
 	rc = td_table_import(&o, &err);

@@ -11,7 +11,7 @@ test_expect_success 'every built-in table loads and lists every event its formul
 '
 
 test_expect_success 'the tables asked for are all there' '
-	for t in haswell haswellx broadwell broadwellx skylake skylakex cascadelakex icelake \
+	for t in sandybridge ivybridge haswell haswellx broadwell broadwellx skylake skylakex cascadelakex icelake \
 		 icelakex tigerlake rocketlake alderlake alderlake_atom sapphirerapids \
 		 emeraldrapids graniterapids meteorlake sierraforest zen1 zen2 zen3 zen4 zen5; do
 		test -f "$TABLES/$t.json" || { echo "missing $t"; exit 1; }
@@ -25,6 +25,8 @@ while read -r cpuid table; do
 	"
 done <<'LIST'
 GenuineIntel-6-55-4 skylakex
+GenuineIntel-6-3A-9 ivybridge
+GenuineIntel-6-2A sandybridge
 GenuineIntel-6-55-7 cascadelakex
 GenuineIntel-6-A5 skylake
 GenuineIntel-6-A5-0 skylake
