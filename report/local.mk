@@ -18,3 +18,9 @@ endif
 TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
 EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
 	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
+# roofline: the document's "roofline" object and its chart (roofline work)
+libtdperf_a_SOURCES += report/roofline.c report/plot-roofline.c
+check_PROGRAMS += tests/tools/roofline-tool
+tests_tools_roofline_tool_LDADD = $(TD_LIBS)
+TESTS += tests/e2e/t0910-roofline.sh
+EXTRA_DIST += tests/e2e/t0910-roofline.sh

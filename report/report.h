@@ -225,4 +225,27 @@ int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *e
 /* Text rendering of doc's "threads" and "sweep" (report/text-threads.c). */
 void td_report_text_threads(json_t *doc, struct strbuf *out);
 
+/* ---- the roofline (report/roofline.c, report/plot-roofline.c; docs/roofline.md) ---- */
+/*
+ * Fill doc's "roofline" object (docs/report-schema.md) from its scopes'
+ * counts and the calibration of the run's CPU (or $TDPERF_CALIBRATION;
+ * entry for $TDPERF_ROOFLINE_THREADS threads, default 1).  The report
+ * builder calls it once after building the document.  Returns 0, or -1
+ * with err set when the built-in formulas cannot be read.
+ */
+int td_report_add_roofline(json_t *doc, struct strbuf *err);
+/*
+ * The gnuplot script of the roofline chart (fmt = "svg" or "png" writes
+ * roofline.svg/.png in the current directory) into gp; the run's
+ * approximation notes into notes (may be NULL), one per line.  -1 when
+ * doc has no calibrated roofs to draw.
+ */
+int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes);
+/*
+ * Write DIR/roofline.gp and run gnuplot on it (DIR/roofline.svg or .png).
+ * 0 done; 1 nothing drawn (no roofs, or gnuplot missing: err says which);
+ * -1 on failure with err set.
+ */
+int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, struct strbuf *err);
+
 #endif /* TD_REPORT_H */
