@@ -17,6 +17,7 @@ tests_unit_test_report_html_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
 EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
+	tests/fuzz/fuzz-report-render.c tests/fuzz/seed-report-render.sh \
 	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
 # roofline: the document's "roofline" object and its chart (roofline work)
 libtdperf_a_SOURCES += report/roofline.c report/plot-roofline.c

@@ -5,8 +5,9 @@
  * whatever types and shapes its fields have.  (gnuplot is not run: the
  * chart data are built, the pictures left out.)
  *
- * SOURCES: report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c report/html.c report/html-template.c report/html-parts.c report/html-tree.c report/diff.c report/diff-text.c report/diff-charts.c report/diff-html.c util/strbuf.c util/message.c util/file.c util/datadir.c
- * LIBS: -ljansson
+ * FUZZ_SOURCES: util/*.c report/plot*.c report/html*.c report/diff*.c
+ * FUZZ_PKGS: jansson
+ * Seeds: tests/fuzz/seed-report-render.sh (generated documents).
  */
 #include "report/report.h"
 
