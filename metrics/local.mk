@@ -56,3 +56,14 @@ endif
 # fuzz harnesses of metrics/ (run with tests/fuzz/run-brief)
 EXTRA_DIST += tests/fuzz/fuzz-expr.c tests/fuzz/fuzz-table.c \
 	tests/fuzz/corpus-expr tests/fuzz/corpus-table
+
+# stacks: CPI, multi-stage, FLOPS/IPC and frontend stacks (metrics/metrics.h, stacks section;
+# definitions merged into the tables from metrics/extra/stacks/, docs/stacks.md)
+libtdperf_a_SOURCES += metrics/stacks.c metrics/stacks-int.h
+EXTRA_DIST += metrics/extra
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_stacks
+TESTS += tests/unit/test_stacks
+tests_unit_test_stacks_LDADD = $(UNIT_LIBS)
+tests_unit_test_stacks_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif

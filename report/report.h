@@ -248,4 +248,24 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes);
  */
 int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, struct strbuf *err);
 
+/* ---- stacks (report/stacks.c, report/text-stacks.c) ---- */
+
+struct td_table;
+struct td_env;
+struct td_tree_result;
+struct td_stacks;
+
+/*
+ * Compute the cycle stacks of one scope (metrics/stacks.c) and set the
+ * scope's "stacks" object (schema in docs/report-schema.md).  'tree' is
+ * the scope's evaluated tree, or NULL to evaluate it.  Returns 0, or -1
+ * when the tree cannot be evaluated (the scope is left unchanged).
+ */
+int td_report_fill_stacks(json_t *scope, const struct td_table *t, const struct td_env *env,
+			  const struct td_tree_result *tree);
+/* The "stacks" object for already computed stacks (new reference). */
+json_t *td_report_stacks_json(const struct td_stacks *s);
+/* Append the text rendering of a scope's "stacks" object to sb. */
+void td_report_text_stacks(struct strbuf *sb, json_t *stacks);
+
 #endif /* TD_REPORT_H */

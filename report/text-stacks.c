@@ -1,0 +1,307 @@
+/*
+ * Text rendering of a scope's "stacks" object (report/stacks.c): the
+ * Top-Down CPI stack, the multi-stage CPI stacks side by side with their
+ * range, the IPC and FLOPS stacks side by side, and the frontend delivery
+ * analysis.  Marks: "~" approximate, "n/m" not measurable on this CPU,
+ * "?" not computable; the reasons follow each table as notes.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static double jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static int jtrue(json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key));
+}
+
+/* Notes collected under a table: each distinct reason once, numbered. */
+struct notes {
+	struct strbuf text;
+	int n;
+};
+
+static int note_add(struct notes *nt, const char *what, const char *reason)
+{
+	strbuf_addf(&nt->text, "    [%d] %s: %s\n", ++nt->n, what, reason);
+	return nt->n;
+}
+
+static void note_flush(struct strbuf *sb, struct notes *nt)
+{
+	strbuf_add(sb, nt->text.buf, nt->text.len);
+	strbuf_reset(&nt->text);
+	nt->n = 0;
+}
+
+/*
+ * One cell of width w: the value with 'prec' decimals, "~" when
+ * approximate, "n/m" when not measurable, "?[k]" when unknown (k: note).
+ */
+static void cell(struct strbuf *sb, int w, json_t *part, const char *key, int prec,
+		 struct notes *nt, const char *what)
+{
+	char buf[64];
+	double v = jnum(part, key);
+	const char *reason = jstr(part, "reason");
+
+	if (!part || json_is_false(json_object_get(part, "measurable"))) {
+		snprintf(buf, sizeof(buf), "n/m");
+		if (part && reason && nt)
+			snprintf(buf, sizeof(buf), "n/m[%d]", note_add(nt, what, reason));
+	} else if (isnan(v)) {
+		if (nt && reason)
+			snprintf(buf, sizeof(buf), "?[%d]", note_add(nt, what, reason));
+		else
+			snprintf(buf, sizeof(buf), "?");
+	} else {
+		snprintf(buf, sizeof(buf), "%.*f%s", prec, v, jtrue(part, "approximate") ? "~" : " ");
+	}
+	strbuf_addf(sb, " %*s", w, buf);
+}
+
+static json_t *find_part(json_t *parts, const char *id)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(parts, i, p)
+		if (jstr(p, "id") && !strcmp(jstr(p, "id"), id))
+			return p;
+	return NULL;
+}
+
+static void cpi_section(struct strbuf *sb, json_t *cpi)
+{
+	json_t *c;
+	size_t i;
+
+	if (!cpi)
+		return;
+	if (isnan(jnum(cpi, "cpi"))) {
+		strbuf_addf(sb, "CPI stack: not computable: %s\n",
+			    jstr(cpi, "reason") ? jstr(cpi, "reason") : "CPI unknown");
+		return;
+	}
+	strbuf_addf(sb, "CPI stack (Top-Down Level 1/2 x CPI; CPI %.3f = ", jnum(cpi, "cpi"));
+	td_format_count(sb, jnum(cpi, "cycles"));
+	strbuf_addstr(sb, " cycles / ");
+	td_format_count(sb, jnum(cpi, "instructions"));
+	strbuf_addstr(sb, " instructions)\n");
+	if (!json_array_size(json_object_get(cpi, "components")))
+		strbuf_addf(sb, "  no components: %s\n",
+			    jstr(cpi, "reason") ? jstr(cpi, "reason") : "no Level-1/2 nodes");
+	json_array_foreach(json_object_get(cpi, "components"), i, c) {
+		int level = (int)jnum(c, "level");
+		double v = jnum(c, "value");
+
+		strbuf_addf(sb, "  %*s%-*s", 2 * (level - 1), "", 26 - 2 * (level - 1),
+			    jstr(c, "name") ? jstr(c, "name") : jstr(c, "id"));
+		if (isnan(v))
+			strbuf_addf(sb, "       ?   (%s)\n", jstr(c, "reason") ? jstr(c, "reason") : "unknown");
+		else
+			strbuf_addf(sb, " %7.3f%s  %5.1f%%\n", v, jtrue(c, "approximate") ? "~" : " ",
+				    100 * jnum(c, "fraction"));
+	}
+}
+
+static void multistage_section(struct strbuf *sb, json_t *ms)
+{
+	json_t *stages = json_object_get(ms, "stages"), *comp, *st;
+	struct notes nt = { STRBUF_INIT, 0 };
+	size_t i, j;
+
+	if (!ms)
+		return;
+	strbuf_addstr(sb, "\nMulti-stage CPI stacks (cycles per instruction)\n");
+	strbuf_addf(sb, "  %-24s", "component");
+	json_array_foreach(stages, j, st)
+		strbuf_addf(sb, " %10s", jstr(st, "id"));
+	strbuf_addf(sb, "  %17s\n", "range (min-max)");
+	json_array_foreach(json_object_get(ms, "components"), i, comp) {
+		const char *id = jstr(comp, "id");
+		json_t *r = json_array_get(json_object_get(ms, "range"), i);
+
+		strbuf_addf(sb, "  %-24s", jstr(comp, "name"));
+		json_array_foreach(stages, j, st) {
+			struct strbuf what = STRBUF_INIT;
+
+			strbuf_addf(&what, "%s %s", jstr(st, "id"), id);
+			if (!jtrue(st, "available"))
+				strbuf_addf(sb, " %10s", "-");
+			else
+				cell(sb, 10, find_part(json_object_get(st, "parts"), id), "value", 3,
+				     &nt, what.buf);
+			strbuf_release(&what);
+		}
+		if (isnan(jnum(r, "min")))
+			strbuf_addf(sb, "  %17s\n", "-");
+		else
+			strbuf_addf(sb, "  %7.3f - %7.3f\n", jnum(r, "min"), jnum(r, "max"));
+	}
+	strbuf_addf(sb, "  %-24s", "total");
+	json_array_foreach(stages, j, st) {
+		if (!jtrue(st, "available") || isnan(jnum(st, "sum")))
+			strbuf_addf(sb, " %10s", "-");
+		else
+			strbuf_addf(sb, " %9.3f ", jnum(st, "sum"));
+	}
+	strbuf_addch(sb, '\n');
+	json_array_foreach(stages, j, st)
+		if (!jtrue(st, "available"))
+			strbuf_addf(sb, "  %s stage: %s\n", jstr(st, "id"), jstr(st, "reason"));
+	if (jstr(ms, "vocabulary"))
+		strbuf_addf(sb, "  stages: %s\n", jstr(ms, "vocabulary"));
+	if (nt.n) {
+		strbuf_addstr(sb, "  notes:\n");
+		note_flush(sb, &nt);
+	}
+	strbuf_release(&nt.text);
+}
+
+static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
+{
+	struct notes nt = { STRBUF_INIT, 0 };
+	size_t i, rows;
+
+	strbuf_addstr(sb, "\nIPC stack and FLOPS stack (side by side; each bar's height is the peak)\n");
+	if (!jtrue(ipc, "available"))
+		strbuf_addf(sb, "  IPC stack: %s\n", jstr(ipc, "reason") ? jstr(ipc, "reason") : "not available");
+	if (!jtrue(fl, "available"))
+		strbuf_addf(sb, "  FLOPS stack: %s\n", jstr(fl, "reason") ? jstr(fl, "reason") : "not available");
+	if (!jtrue(ipc, "available") && !jtrue(fl, "available"))
+		return;
+	if (jtrue(ipc, "available"))
+		strbuf_addf(sb, "  IPC stack: uops per cycle from the %s stage, max %.2f; "
+			    "achieved %.2f uops (%.2f instructions) per cycle\n",
+			    jstr(ipc, "stage"), jnum(ipc, "max"), jnum(ipc, "upc"), jnum(ipc, "ipc"));
+	if (jtrue(fl, "available")) {
+		strbuf_addf(sb, "  FLOPS stack: %s, %s peak %.4g = %g FLOP/cycle", jstr(fl, "unit"),
+			    jstr(fl, "precision"), jnum(fl, "peak"), jnum(fl, "peak_per_cycle"));
+		if (!isnan(jnum(fl, "freq_ghz")))
+			strbuf_addf(sb, " x %.3f GHz", jnum(fl, "freq_ghz"));
+		strbuf_addf(sb, "; achieved %.4g %s\n", jnum(fl, "achieved"), jstr(fl, "unit"));
+	}
+	strbuf_addf(sb, "  %-24s %10s   %-30s %10s\n", "IPC component", "uops/cyc", "FLOPS component",
+		    jstr(fl, "unit") ? jstr(fl, "unit") : "");
+	rows = json_array_size(json_object_get(fl, "parts"));
+	if (json_array_size(json_object_get(ipc, "parts")) > rows)
+		rows = json_array_size(json_object_get(ipc, "parts"));
+	for (i = 0; i < rows; i++) {
+		json_t *ip = json_array_get(json_object_get(ipc, "parts"), i);
+		json_t *fp = json_array_get(json_object_get(fl, "parts"), i);
+
+		if (ip) {
+			strbuf_addf(sb, "  %-24s", jstr(ip, "name"));
+			cell(sb, 10, ip, "value", 2, &nt, jstr(ip, "name"));
+		} else {
+			strbuf_addf(sb, "  %-24s %10s", "", "");
+		}
+		if (fp) {
+			struct strbuf what = STRBUF_INIT;
+
+			strbuf_addf(&what, "FLOPS %s", jstr(fp, "name"));
+			strbuf_addf(sb, "   %-30s", jstr(fp, "name"));
+			cell(sb, 10, fp, "value", 2, &nt, what.buf);
+			strbuf_release(&what);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	if (nt.n) {
+		strbuf_addstr(sb, "  notes:\n");
+		note_flush(sb, &nt);
+	}
+	strbuf_release(&nt.text);
+}
+
+static void frontend_section(struct strbuf *sb, json_t *fe)
+{
+	json_t *p, *c = json_object_get(fe, "ceiling"), *h;
+	struct notes nt = { STRBUF_INIT, 0 };
+	size_t i;
+
+	strbuf_addstr(sb, "\nFrontend delivery (uops by path)\n");
+	if (!jtrue(fe, "available")) {
+		strbuf_addf(sb, "  %s\n", jstr(fe, "reason") ? jstr(fe, "reason") : "not available");
+		return;
+	}
+	strbuf_addf(sb, "  %-28s %9s %12s %12s %10s\n", "path", "coverage", "rate active",
+		    "rate overall", "best case");
+	json_array_foreach(json_object_get(fe, "paths"), i, p) {
+		strbuf_addf(sb, "  %-28s", jstr(p, "name"));
+		if (!jtrue(p, "measured")) {
+			strbuf_addf(sb, " %9s", "n/m");
+			note_add(&nt, jstr(p, "name"), jstr(p, "reason") ? jstr(p, "reason")
+				 : "not measurable on this CPU");
+			strbuf_addf(sb, "[%d]\n", nt.n);
+			continue;
+		}
+		if (isnan(jnum(p, "coverage")))
+			strbuf_addf(sb, " %9s", "?");
+		else
+			strbuf_addf(sb, " %8.1f%%", 100 * jnum(p, "coverage"));
+		if (isnan(jnum(p, "rate_active"))) {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "n/m[%d]", note_add(&nt, jstr(p, "name"),
+				 jstr(p, "reason") ? jstr(p, "reason") : "unknown"));
+			strbuf_addf(sb, " %12s", buf);
+		} else {
+			strbuf_addf(sb, " %12.2f", jnum(p, "rate_active"));
+		}
+		strbuf_addf(sb, " %12.2f", jnum(p, "rate_overall"));
+		if (isnan(jnum(p, "best_case_rate")))
+			strbuf_addf(sb, " %10s\n", "-");
+		else
+			strbuf_addf(sb, " %10.2f\n", jnum(p, "best_case_rate"));
+	}
+	strbuf_addf(sb, "  %.2f uops per instruction; average instruction %.1f bytes%s\n",
+		    jnum(fe, "uops_per_instruction"), jnum(fe, "avg_instruction_bytes"),
+		    jtrue(fe, "avg_instruction_bytes_assumed") ? " (assumed, not measured)" : "");
+	if (isnan(jnum(c, "value"))) {
+		strbuf_addf(sb, "  ceiling: not computable: %s\n",
+			    jstr(c, "reason") ? jstr(c, "reason") : "unknown");
+	} else {
+		strbuf_addf(sb, "  ceiling%s: %.2f uops/cycle = min(path %.2f, fetch %.2f from %s, "
+			    "retire %.2f), bound by %s; measured %.2f, headroom %.2f\n",
+			    jtrue(c, "approximate") ? " (~)" : "", jnum(c, "value"), jnum(c, "path_limit"),
+			    jnum(c, "fetch_limit"), jstr(c, "fetch_level") ? jstr(c, "fetch_level") : "?",
+			    jnum(c, "retire_width"), jstr(c, "binding"), jnum(c, "measured_upc"),
+			    jnum(c, "headroom"));
+	}
+	json_array_foreach(json_object_get(fe, "hints"), i, h)
+		strbuf_addf(sb, "  hint: %s\n", json_string_value(h));
+	if (nt.n) {
+		strbuf_addstr(sb, "  notes:\n");
+		note_flush(sb, &nt);
+	}
+	strbuf_release(&nt.text);
+}
+
+void td_report_text_stacks(struct strbuf *sb, json_t *stacks)
+{
+	json_t *w;
+	size_t i;
+
+	if (!json_is_object(stacks) || !json_object_size(stacks))
+		return;
+	strbuf_addch(sb, '\n');
+	cpi_section(sb, json_object_get(stacks, "cpi"));
+	multistage_section(sb, json_object_get(stacks, "multistage"));
+	ipc_flops_section(sb, json_object_get(stacks, "ipc"), json_object_get(stacks, "flops"));
+	frontend_section(sb, json_object_get(stacks, "frontend"));
+	json_array_foreach(json_object_get(stacks, "warnings"), i, w)
+		strbuf_addf(sb, "warning: %s\n", json_string_value(w));
+}
