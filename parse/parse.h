@@ -168,6 +168,38 @@ struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *
 void td_stat_file_drop_last(struct td_stat_file *f);
 
 /* ====================================================================
+ * What the events say about the machine (parse/stat-infer.c).
+ * ==================================================================== */
+
+/*
+ * The CPU and SMT state a perf stat output was taken on, as far as its
+ * event names tell.  perf asks for model-specific events only on the CPUs
+ * that have them, so their names narrow the machine down to a formula
+ * table; the confidence sentence says how far.
+ */
+struct td_cpu_guess {
+	const char *table;       /* table to ask td_table_find for ("icelake"), NULL none */
+	const char *what;        /* "Intel Ice Lake class (Sunny Cove cores)" */
+	char *confidence;        /* one sentence: why, and how sure */
+	int line;                /* input line of the deciding event, 0 none */
+	int hybrid;              /* cpu_core + cpu_atom: evaluate per PMU */
+	int needs_cpu;           /* the file has Top-Down events: a table is needed */
+	const char *first_model_event; /* first model-specific event, for messages */
+	int first_model_line;
+	int smt;                 /* 1 on, 0 off, -1 unknown */
+	char *smt_reason;        /* one sentence */
+	int core_wide;           /* counts cover whole cores (system wide or --per-core) */
+};
+
+/* Is this event key (td_event_key) one of perf's generic events (cycles,
+ * task-clock, L1-dcache-loads, ...), which every CPU has? */
+int td_event_is_generic(const char *key);
+
+/* Fill g from the events of every session of f; returns 0 (always). */
+int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g);
+void td_cpu_guess_release(struct td_cpu_guess *g);
+
+/* ====================================================================
  * perf.data reader (section owned by the perf.data work; see
  * docs/perf-data-format.md in shared docs and docs/dump-format.md).
  * ==================================================================== */

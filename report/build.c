@@ -1,11 +1,817 @@
 /*
- * Building the report document: not built yet.
+ * Building the report document (docs/report-schema.md) from a run or an
+ * imported file: every scope of every session is evaluated with the
+ * formula table of its PMU, and perf's own printed values are put next to
+ * ours so that any difference shows.
+ *
+ * Event groups.  perf prints a group's events together and schedules each
+ * group on its own, so counts of different groups come from different
+ * time slices when counters are multiplexed.  perf evaluates a metric on
+ * the group that holds all its events; so do we: for each node we collect
+ * the events of its formula and threshold (through referenced metrics),
+ * and take its value from the first group that has them all.  When one
+ * group has everything (the usual case) this is just one evaluation.
+ *
+ * Legacy topdown.  perf <= 6.2 printed "--topdown" style L1 values as
+ * each topdown event over the sum of the four, without the correction
+ * terms newer formulas add (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT),
+ * which it did not measure.  In such sessions those two events, when not
+ * measured, read as 0 and the nodes using them are marked approximate.
  */
-#include "report/report.h"
+#include "report/report-int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------- evaluation environment ---------------- */
+
+struct evalctx {
+	const struct td_stat *st;
+	const struct td_scope *s;
+	const char *pmu;              /* "cpu_core"/"cpu_atom" on hybrid, else NULL */
+	int group;                    /* -1: any group (first occurrence) */
+	int smt, core_wide;
+	int legacy_zero;              /* legacy session: missing correction terms read 0 */
+	int used_legacy_zero;
+	/* multi-group recomputation: metric values by id */
+	const struct td_table *table;
+	const double *node_values;    /* indexed like td_table_metric, or NULL */
+};
+
+static int is_legacy_correction(const char *name)
+{
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+	int r;
+
+	td_event_key(name, &pmu, &key);
+	r = !strcmp(key.buf, "int_misc.uop_dropping") || !strcmp(key.buf, "int_misc.clears_count");
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+	return r;
+}
+
+static int scope_multiplexed(const struct td_scope *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++)
+		if (!isnan(s->counts[i].running_pct) && s->counts[i].running_pct < 99.995)
+			return 1;
+	return 0;
+}
+
+static int env_lookup(void *vctx, const char *name, double *v)
+{
+	struct evalctx *cx = vctx;
+	const struct td_count *c;
+
+	if (name[0] == '#') {
+		if (!strcasecmp(name, "#smt_on")) {
+			if (cx->smt < 0)
+				return -1;
+			*v = cx->smt;
+			return 0;
+		}
+		if (!strcasecmp(name, "#core_wide")) {
+			*v = cx->core_wide;
+			return 0;
+		}
+		if (!strcasecmp(name, "#multiplexed")) {
+			*v = scope_multiplexed(cx->s);
+			return 0;
+		}
+		return -1;
+	}
+	if (!strcasecmp(name, "duration_time")) {
+		if (isnan(cx->st->elapsed_s))
+			return -1;
+		*v = cx->st->elapsed_s;
+		return 0;
+	}
+	if (cx->node_values && cx->table) {
+		size_t i, n = td_table_nr_metrics(cx->table);
+		for (i = 0; i < n; i++)
+			if (!strcmp(td_table_metric(cx->table, i)->id, name)) {
+				if (isnan(cx->node_values[i]))
+					return -1;
+				*v = cx->node_values[i];
+				return 0;
+			}
+	}
+	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
+	if (c && c->status == TD_COUNT_OK && !isnan(c->value)) {
+		*v = c->value;
+		return 0;
+	}
+	if (cx->legacy_zero && is_legacy_correction(name)) {
+		cx->used_legacy_zero = 1;
+		*v = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---------------- the events a node needs ---------------- */
+
+struct names {
+	char **v;
+	size_t n, alloc;
+	const struct td_table *t;
+	const char **visited;
+	size_t nv, av;
+};
+
+static int names_is_metric(void *ctx, const char *name)
+{
+	struct names *ns = ctx;
+	return td_table_find_metric(ns->t, name) != NULL;
+}
+
+static void names_add_expr(struct names *ns, const struct td_expr *e);
+
+static void names_fn(void *ctx, const char *name, enum td_name_kind kind)
+{
+	struct names *ns = ctx;
+	size_t i;
+
+	if (kind == TD_NAME_EVENT) {
+		for (i = 0; i < ns->n; i++)
+			if (!strcmp(ns->v[i], name))
+				return;
+		TD_GROW(ns->v, ns->alloc, ns->n + 1);
+		ns->v[ns->n++] = xstrdup(name);
+	} else if (kind == TD_NAME_METRIC) {
+		const struct td_metric *m = td_table_find_metric(ns->t, name);
+		for (i = 0; i < ns->nv; i++)
+			if (!strcmp(ns->visited[i], name))
+				return;
+		TD_GROW(ns->visited, ns->av, ns->nv + 1);
+		ns->visited[ns->nv++] = name;
+		if (m && m->expr)
+			names_add_expr(ns, m->expr);
+	}
+}
+
+static void names_add_expr(struct names *ns, const struct td_expr *e)
+{
+	td_expr_names(e, NULL, names_is_metric, ns, names_fn, ns);
+}
+
+static void names_release(struct names *ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		free(ns->v[i]);
+	free(ns->v);
+	free(ns->visited);
+}
+
+/* Does group g of the scope hold every event of the list? */
+static int group_has_all(const struct evalctx *base, const struct names *ns, int g)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++) {
+		const struct td_count *c = td_scope_find_group(base->s, base->pmu, ns->v[i], g);
+		if (!c || c->status != TD_COUNT_OK)
+			return 0;
+	}
+	return 1;
+}
+
+/* ---------------- perf's printed names -> our node ids ---------------- */
+
+static void normalize_name(const char *in, struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (!strncasecmp(in, "tma_", 4))
+		in += 4;
+	for (; *in; in++)
+		strbuf_addch(out, *in == ' ' || *in == '-' ? '_' : (char)tolower((unsigned char)*in));
+}
+
+/* AMD's PipelineL2 names in perf (amdzen4/5 pipeline.json) */
+static const char *const amd_names[][2] = {
+	{ "frontend_bound_latency", "fetch_latency" },
+	{ "frontend_bound_bandwidth", "fetch_bandwidth" },
+	{ "bad_speculation_mispredicts", "branch_mispredicts" },
+	{ "bad_speculation_pipeline_restarts", "machine_clears" },
+	{ "backend_bound_memory", "memory_bound" },
+	{ "backend_bound_cpu", "core_bound" },
+	{ "retiring_fastpath", "light_operations" },
+	{ "retiring_microcode", "heavy_operations" },
+};
+
+/* The perf metric printed for node m in this scope/PMU, or NULL. */
+static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
+						   const struct td_metric *m)
+{
+	struct strbuf n = STRBUF_INIT, mn = STRBUF_INIT;
+	const struct td_perf_metric *found = NULL;
+	size_t i, k;
+
+	normalize_name(m->name, &mn);
+	for (i = 0; i < s->nr_perf_metrics && !found; i++) {
+		const struct td_perf_metric *pm = &s->perf_metrics[i];
+		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
+			continue;
+		if (!pm->unit || strcmp(pm->unit, "%"))
+			continue;
+		normalize_name(pm->name, &n);
+		for (k = 0; k < TD_ARRAY_SIZE(amd_names); k++)
+			if (!strcmp(n.buf, amd_names[k][0])) {
+				strbuf_reset(&n);
+				strbuf_addstr(&n, amd_names[k][1]);
+			}
+		if (!strcmp(n.buf, m->id) || !strcmp(n.buf, mn.buf))
+			found = pm;
+	}
+	strbuf_release(&n);
+	strbuf_release(&mn);
+	return found;
+}
+
+/* ---------------- JSON helpers ---------------- */
+
+static json_t *jnum(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static const char *status_name(enum td_count_status st)
+{
+	return st == TD_COUNT_OK ? "ok" : st == TD_COUNT_NOT_COUNTED ? "not counted" : "not supported";
+}
+
+static json_t *events_json(const struct td_scope *s, const char *pmu)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++) {
+		const struct td_count *c = &s->counts[i];
+		json_t *e;
+		if (pmu && (!c->pmu || strcmp(c->pmu, pmu)))
+			continue;
+		e = json_object();
+		json_object_set_new(e, "name", json_string(c->event));
+		json_object_set_new(e, "pmu", jstr(c->pmu));
+		json_object_set_new(e, "modifiers", jstr(c->modifiers));
+		json_object_set_new(e, "value", jnum(c->value));
+		json_object_set_new(e, "unit", jstr(c->unit));
+		json_object_set_new(e, "status", json_string(status_name(c->status)));
+		json_object_set_new(e, "enabled_ns", jnum(c->enabled_ns));
+		json_object_set_new(e, "running_ns", jnum(c->running_ns));
+		json_object_set_new(e, "running_pct", jnum(c->running_pct));
+		json_object_set_new(e, "scaled", json_boolean(!isnan(c->running_pct) && c->running_pct < 99.995));
+		json_object_set_new(e, "variance_pct", jnum(c->variance_pct));
+		json_object_set_new(e, "group", c->group >= 0 ? json_integer(c->group) : json_null());
+		json_object_set_new(e, "line", c->line ? json_integer(c->line) : json_null());
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+static json_t *perf_metrics_json(const struct td_scope *s, const char *pmu)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < s->nr_perf_metrics; i++) {
+		const struct td_perf_metric *m = &s->perf_metrics[i];
+		json_t *e;
+		if (pmu && m->pmu && strcmp(m->pmu, pmu))
+			continue;
+		e = json_object();
+		json_object_set_new(e, "name", json_string(m->name));
+		json_object_set_new(e, "pmu", jstr(m->pmu));
+		json_object_set_new(e, "value", jnum(m->value));
+		json_object_set_new(e, "unit", jstr(m->unit));
+		json_object_set_new(e, "threshold", jstr(m->threshold));
+		json_object_set_new(e, "group", m->group >= 0 ? json_integer(m->group) : json_null());
+		json_object_set_new(e, "line", m->line ? json_integer(m->line) : json_null());
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+/* ---------------- one scope ---------------- */
+
+struct scope_job {
+	const struct td_import *imp;
+	const struct td_report_opts *opts;
+	const struct td_stat *st;
+	const struct td_scope *s;
+	size_t session;
+	const char *pmu;             /* hybrid section */
+	const struct td_table *table;
+	const char *derived;         /* "sum of 8 cpu scopes" */
+};
+
+/* Flag and bottleneck recomputation when values come from several groups. */
+static void regate(const struct td_table *t, struct evalctx *cx, struct td_node_value *nodes,
+		   size_t nr, double *values, json_t *path_out, int *ambiguous)
+{
+	const char *parent = NULL;
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		const struct td_metric *m = nodes[i].metric;
+		int parent_flagged = 1;
+		nodes[i].flagged = 0;
+		nodes[i].bottleneck = 0;
+		if (m->parent)
+			for (j = 0; j < i; j++)
+				if (!strcmp(nodes[j].metric->id, m->parent))
+					parent_flagged = nodes[j].flagged;
+		if (m->threshold_expr && !isnan(nodes[i].value) && parent_flagged) {
+			struct td_env env = { env_lookup, cx };
+			double v;
+			cx->node_values = values;
+			cx->table = t;
+			cx->group = -1;
+			v = td_expr_eval(m->threshold_expr, &env, NULL);
+			cx->node_values = NULL;
+			nodes[i].flagged = !isnan(v) && v != 0;
+		}
+	}
+	*ambiguous = 0;
+	for (;;) {
+		int best = -1, second = -1;
+		for (i = 0; i < nr; i++) {
+			const struct td_metric *m = nodes[i].metric;
+			if (!nodes[i].flagged)
+				continue;
+			if (parent ? !m->parent || strcmp(m->parent, parent) : m->parent != NULL)
+				continue;
+			if (best < 0 || nodes[i].value > nodes[best].value) {
+				second = best;
+				best = (int)i;
+			} else if (second < 0 || nodes[i].value > nodes[second].value) {
+				second = (int)i;
+			}
+		}
+		if (best < 0)
+			return;
+		if (second >= 0 && nodes[best].value - nodes[second].value < 0.05) {
+			*ambiguous = 1;
+			return;
+		}
+		nodes[best].bottleneck = 1;
+		json_array_append_new(path_out, json_string(nodes[best].metric->id));
+		parent = nodes[best].metric->id;
+	}
+}
+
+static size_t metric_index(const struct td_table *t, const struct td_metric *m)
+{
+	size_t i, n = td_table_nr_metrics(t);
+
+	for (i = 0; i < n; i++)
+		if (td_table_metric(t, i) == m)
+			return i;
+	return n;
+}
+
+static void add_scope_id(json_t *o, const struct scope_job *j)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	strbuf_addf(&id, "s%zu/%s", j->session + 1, td_scope_kind_name(j->s->kind));
+	if (j->s->label)
+		strbuf_addf(&id, "/%s", j->s->label);
+	if (!isnan(j->s->time))
+		strbuf_addf(&id, "@%.9f", j->s->time);
+	if (j->derived)
+		strbuf_addstr(&id, "/sum");
+	if (j->pmu)
+		strbuf_addf(&id, "#%s", j->pmu);
+	json_object_set_new(o, "id", json_string(id.buf));
+	strbuf_release(&id);
+}
+
+static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
+{
+	json_t *o = json_object(), *nodes = json_array(), *metrics = json_array();
+	json_t *warnings = json_array(), *path = json_array(), *bn = json_object();
+	const struct td_table *t = j->table;
+	struct evalctx cx;
+	struct td_env env = { env_lookup, &cx };
+	struct td_tree_opts topts = { 0 };
+	struct td_tree_result all, *per_group = NULL;
+	int groups = j->s->nr_groups > 1 ? j->s->nr_groups : 1, g, mixed = 0, ambiguous = 0;
+	size_t i, k;
+	double *values = NULL;
+	int *chosen = NULL;
+
+	add_scope_id(o, j);
+	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
+	json_object_set_new(o, "kind", json_string(td_scope_kind_name(j->s->kind)));
+	json_object_set_new(o, "label", jstr(j->s->label));
+	json_object_set_new(o, "pmu", jstr(j->pmu));
+	json_object_set_new(o, "time", jnum(j->s->time));
+	json_object_set_new(o, "cpus", j->s->cpus ? json_integer(j->s->cpus) : json_null());
+	json_object_set_new(o, "derived", jstr(j->derived));
+	json_object_set_new(o, "table", t ? json_string(td_table_info(t)->name) : json_null());
+	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
+
+	memset(&cx, 0, sizeof(cx));
+	cx.st = j->st;
+	cx.s = j->s;
+	cx.pmu = j->pmu;
+	cx.group = -1;
+	cx.smt = j->imp->smt;
+	cx.core_wide = j->imp->guess.core_wide;
+	cx.legacy_zero = j->st->legacy_topdown;
+
+	if (!t) {
+		json_object_set_new(o, "nodes", nodes);
+		json_object_set_new(o, "bottleneck", json_null());
+		json_object_set_new(o, "metrics", metrics);
+		goto tail;
+	}
+	topts.max_level = j->opts ? j->opts->max_level : 0;
+	td_tree_eval(t, &env, &topts, &all);
+	if (groups > 1) {
+		per_group = xcalloc(groups, sizeof(*per_group));
+		for (g = 0; g < groups; g++) {
+			cx.group = g;
+			td_tree_eval(t, &env, &topts, &per_group[g]);
+		}
+		cx.group = -1;
+	}
+	values = xcalloc(td_table_nr_metrics(t) + 1, sizeof(*values));
+	for (i = 0; i < td_table_nr_metrics(t); i++)
+		values[i] = NAN;
+	for (i = 0; i < all.nr_info; i++)
+		values[metric_index(t, all.info[i].metric)] = all.info[i].value;
+	chosen = xcalloc(all.nr_nodes + 1, sizeof(*chosen));
+	for (i = 0; i < all.nr_nodes; i++) {
+		chosen[i] = -1;
+		if (groups > 1) {
+			struct names ns = { 0 };
+			ns.t = t;
+			names_add_expr(&ns, all.nodes[i].metric->expr);
+			if (all.nodes[i].metric->threshold_expr)
+				names_add_expr(&ns, all.nodes[i].metric->threshold_expr);
+			for (g = 0; g < groups; g++)
+				if (group_has_all(&cx, &ns, g))
+					break;
+			if (g < groups && (isnan(all.nodes[i].value) ||
+					   per_group[g].nodes[i].value != all.nodes[i].value)) {
+				chosen[i] = g;
+				mixed = 1;
+			}
+			names_release(&ns);
+		}
+		values[metric_index(t, all.nodes[i].metric)] =
+			chosen[i] >= 0 ? per_group[chosen[i]].nodes[i].value : all.nodes[i].value;
+	}
+	if (mixed) {
+		/* flags and path on the chosen values */
+		struct td_node_value *nv = xcalloc(all.nr_nodes + 1, sizeof(*nv));
+		for (i = 0; i < all.nr_nodes; i++) {
+			nv[i] = chosen[i] >= 0 ? per_group[chosen[i]].nodes[i] : all.nodes[i];
+			nv[i].value = values[metric_index(t, all.nodes[i].metric)];
+		}
+		regate(t, &cx, nv, all.nr_nodes, values, path, &ambiguous);
+		for (i = 0; i < all.nr_nodes; i++) {
+			all.nodes[i].flagged = nv[i].flagged;
+			all.nodes[i].bottleneck = nv[i].bottleneck;
+		}
+		free(nv);
+	} else {
+		for (i = 0; i < all.nr_path; i++)
+			json_array_append_new(path, json_string(all.path[i]));
+		ambiguous = all.ambiguous;
+	}
+
+	for (i = 0; i < all.nr_nodes; i++) {
+		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
+		const struct td_metric *m = all.nodes[i].metric;
+		const struct td_perf_metric *pm = perf_value_for(j->s, j->pmu, m);
+		json_t *n = json_object();
+		double v = values[metric_index(t, m)];
+		int approx = src->approximate;
+		struct strbuf reason = STRBUF_INIT;
+
+		if (src->reason)
+			strbuf_addstr(&reason, src->reason);
+		if (cx.legacy_zero && !isnan(v) && m->level >= 1) {
+			/* did this node use a missing correction term? */
+			struct evalctx probe = cx;
+			struct td_env penv = { env_lookup, &probe };
+			probe.legacy_zero = 0;
+			probe.group = chosen[i];
+			if (isnan(td_expr_eval(m->expr, &penv, NULL))) {
+				approx = 1;
+				if (reason.len)
+					strbuf_addstr(&reason, "; ");
+				strbuf_addstr(&reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
+					      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
+			}
+		}
+		json_object_set_new(n, "id", json_string(m->id));
+		json_object_set_new(n, "name", json_string(m->name));
+		json_object_set_new(n, "parent", jstr(m->parent));
+		json_object_set_new(n, "level", json_integer(m->level));
+		json_object_set_new(n, "value", jnum(v));
+		json_object_set_new(n, "unit", jstr(m->domain ? m->domain : m->unit));
+		json_object_set_new(n, "threshold", jstr(m->threshold));
+		json_object_set_new(n, "flagged", json_boolean(all.nodes[i].flagged));
+		json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
+		json_object_set_new(n, "approximate", json_boolean(approx));
+		json_object_set_new(n, "reason", reason.len ? json_string(reason.buf) : json_null());
+		json_object_set_new(n, "perf_value", pm ? jnum(pm->value / 100.0) : json_null());
+		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
+		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
+		json_object_set_new(n, "area", jstr(m->area));
+		json_object_set_new(n, "description", jstr(m->description));
+		json_object_set_new(n, "locate_with", jstr(m->locate_with));
+		json_array_append_new(nodes, n);
+		strbuf_release(&reason);
+	}
+	json_object_set_new(o, "nodes", nodes);
+	json_object_set_new(bn, "path", path);
+	json_object_set_new(bn, "ambiguous", json_boolean(ambiguous));
+	{
+		struct strbuf sb = STRBUF_INIT;
+		size_t np = json_array_size(path);
+		for (i = 0; i < np; i++) {
+			const char *id = json_string_value(json_array_get(path, i));
+			const struct td_metric *m = td_table_find_metric(t, id);
+			strbuf_addf(&sb, "%s%s", i ? " > " : "", m ? m->name : id);
+		}
+		if (np) {
+			const char *id = json_string_value(json_array_get(path, np - 1));
+			const struct td_metric *m = td_table_find_metric(t, id);
+			double v = m ? values[metric_index(t, m)] : NAN;
+			strbuf_addf(&sb, ": %.1f %% of %s%s", v * 100, m && m->domain ? m->domain : "slots",
+				    ambiguous ? " (the next level is a tie within 5 points)" : "");
+		} else {
+			strbuf_addstr(&sb, ambiguous ? "no clear bottleneck: the top Level-1 nodes are within 5 points"
+					       : "no node above its threshold");
+		}
+		json_object_set_new(bn, "sentence", json_string(sb.buf));
+		strbuf_release(&sb);
+	}
+	json_object_set_new(o, "bottleneck", bn);
+	for (i = 0; i < all.nr_info; i++) {
+		const struct td_node_value *nv = &all.info[i];
+		json_t *m = json_object();
+		json_object_set_new(m, "id", json_string(nv->metric->id));
+		json_object_set_new(m, "name", json_string(nv->metric->name));
+		json_object_set_new(m, "value", jnum(nv->value));
+		json_object_set_new(m, "unit", jstr(nv->metric->unit));
+		json_object_set_new(m, "approximate", json_boolean(nv->approximate));
+		json_object_set_new(m, "reason", jstr(isnan(nv->value) || nv->approximate ? nv->reason : NULL));
+		json_array_append_new(metrics, m);
+	}
+	json_object_set_new(o, "metrics", metrics);
+	for (i = 0; i < all.nr_warnings; i++)
+		json_array_append_new(warnings, json_string(all.warnings[i]));
+	if (mixed)
+		json_array_append_new(warnings, json_string(
+			"events come from several perf event groups: each node is computed on the group "
+			"that holds all its events, as perf does"));
+
+tail:
+	json_object_set_new(o, "events", events_json(j->s, j->pmu));
+	json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
+	json_object_set_new(o, "stacks", json_object());
+	if (scope_multiplexed(j->s))
+		json_array_append_new(warnings, json_string(
+			"counters were multiplexed: perf scaled the counts from the time each was running "
+			"(see running_pct); values are estimates"));
+	json_object_set_new(o, "warnings", warnings);
+	(void)doc_warnings;
+	if (t) {
+		td_tree_result_release(&all);
+		for (g = 0; per_group && g < groups; g++)
+			td_tree_result_release(&per_group[g]);
+	}
+	free(per_group);
+	free(values);
+	free(chosen);
+	(void)k;
+	return o;
+}
+
+/* ---------------- derived totals ---------------- */
+
+/*
+ * Sessions with only per-CPU, per-thread or per-interval scopes get a
+ * total: the sum of each event over the scopes (counts add up; the
+ * running percentage is the lowest seen, so a scaled input stays marked).
+ */
+static struct td_scope *sum_scopes(const struct td_stat *st, int *n_out)
+{
+	struct td_scope *sum = xcalloc(1, sizeof(*sum));
+	size_t i, k, m;
+	int n = 0;
+
+	sum->kind = TD_SCOPE_TOTAL;
+	sum->time = NAN;
+	for (i = 0; i < st->nr_scopes; i++) {
+		const struct td_scope *s = &st->scopes[i];
+		n++;
+		for (k = 0; k < s->nr_counts; k++) {
+			const struct td_count *c = &s->counts[k];
+			struct td_count *d = NULL;
+			for (m = 0; m < sum->nr_counts; m++)
+				if (sum->counts[m].group == c->group && !strcmp(sum->counts[m].key, c->key ? c->key : "") &&
+				    !strcmp(sum->counts[m].pmu ? sum->counts[m].pmu : "", c->pmu ? c->pmu : "")) {
+					d = &sum->counts[m];
+					break;
+				}
+			if (!d) {
+				TD_GROW(sum->counts, sum->alloc_counts, sum->nr_counts + 1);
+				d = &sum->counts[sum->nr_counts++];
+				memset(d, 0, sizeof(*d));
+				d->event = xstrdup(c->event);
+				d->pmu = c->pmu ? xstrdup(c->pmu) : NULL;
+				d->modifiers = c->modifiers ? xstrdup(c->modifiers) : NULL;
+				d->unit = c->unit ? xstrdup(c->unit) : NULL;
+				d->key = xstrdup(c->key ? c->key : "");
+				d->group = c->group;
+				d->status = c->status;
+				d->value = c->status == TD_COUNT_OK ? 0 : NAN;
+				d->running_pct = c->running_pct;
+				d->enabled_ns = d->running_ns = d->variance_pct = NAN;
+				d->line = c->line;
+				if (c->group + 1 > sum->nr_groups)
+					sum->nr_groups = c->group + 1;
+			}
+			if (c->status == TD_COUNT_OK) {
+				if (d->status != TD_COUNT_OK) {
+					d->status = TD_COUNT_OK;
+					d->value = 0;
+				}
+				d->value += c->value;
+			}
+			if (!isnan(c->running_pct) && (isnan(d->running_pct) || c->running_pct < d->running_pct))
+				d->running_pct = c->running_pct;
+		}
+	}
+	*n_out = n;
+	return sum;
+}
+
+static void free_sum(struct td_scope *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++) {
+		free(s->counts[i].event);
+		free(s->counts[i].pmu);
+		free(s->counts[i].modifiers);
+		free(s->counts[i].unit);
+		free(s->counts[i].key);
+	}
+	free(s->counts);
+	free(s);
+}
+
+/* ---------------- the document ---------------- */
+
+static json_t *table_json(const struct td_table *t, const char *pmu)
+{
+	const struct td_table_info *info = td_table_info(t);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", jstr(info->name));
+	json_object_set_new(o, "display", jstr(info->display));
+	json_object_set_new(o, "vendor", jstr(info->vendor));
+	json_object_set_new(o, "pmu", jstr(pmu ? pmu : info->pmu));
+	json_object_set_new(o, "core_type", jstr(info->core_type));
+	json_object_set_new(o, "slots_per_cycle", jnum(info->slots_per_cycle));
+	json_object_set_new(o, "source", jstr(info->source));
+	return o;
+}
+
+static void add_scopes(json_t *scopes, const struct td_import *imp, const struct td_report_opts *opts,
+		       size_t si, const struct td_scope *s, const char *derived, json_t *warnings)
+{
+	struct scope_job j;
+	const struct td_stat *st = &imp->stat->sessions[si];
+
+	memset(&j, 0, sizeof(j));
+	j.imp = imp;
+	j.opts = opts;
+	j.st = st;
+	j.s = s;
+	j.session = si;
+	j.derived = derived;
+	if (st->hybrid && imp->table) {
+		j.pmu = "cpu_core";
+		j.table = imp->table;
+		json_array_append_new(scopes, scope_json(&j, warnings));
+		j.pmu = "cpu_atom";
+		j.table = imp->atom_table;
+		json_array_append_new(scopes, scope_json(&j, warnings));
+	} else {
+		j.table = imp->table;
+		json_array_append_new(scopes, scope_json(&j, warnings));
+	}
+}
+
+static json_t *session_json(const struct td_stat *st, size_t i)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "index", json_integer((json_int_t)i + 1));
+	json_object_set_new(o, "format", json_string(st->format));
+	json_object_set_new(o, "line", st->line ? json_integer(st->line) : json_null());
+	json_object_set_new(o, "target", jstr(st->target));
+	json_object_set_new(o, "perf_version", jstr(st->perf_version));
+	json_object_set_new(o, "repeats", json_integer(st->repeats));
+	json_object_set_new(o, "interval", json_boolean(st->interval));
+	json_object_set_new(o, "hybrid", json_boolean(st->hybrid));
+	json_object_set_new(o, "legacy_topdown", json_boolean(st->legacy_topdown));
+	json_object_set_new(o, "elided", json_boolean(st->elided));
+	json_object_set_new(o, "elapsed_s", jnum(st->elapsed_s));
+	json_object_set_new(o, "user_s", jnum(st->user_s));
+	json_object_set_new(o, "sys_s", jnum(st->sys_s));
+	return o;
+}
+
+json_t *td_report_build(const struct td_import *imp, const struct td_report_opts *opts)
+{
+	json_t *doc = json_object(), *scopes = json_array(), *warnings = json_array();
+	json_t *sessions = json_array(), *tables = json_array(), *w;
+	size_t i, k;
+
+	json_object_set_new(doc, "schema", json_string("tdperf-report"));
+	json_object_set_new(doc, "version", json_integer(TD_REPORT_SCHEMA_VERSION));
+	json_object_set_new(doc, "run", json_deep_copy(imp->meta));
+	json_object_set_new(doc, "table", imp->table ? table_json(imp->table, NULL) : json_null());
+	if (imp->table)
+		json_array_append_new(tables, table_json(imp->table, imp->atom_table ? "cpu_core" : NULL));
+	if (imp->atom_table)
+		json_array_append_new(tables, table_json(imp->atom_table, "cpu_atom"));
+	json_object_set_new(doc, "tables", tables);
+	json_object_set_new(doc, "options", json_pack("{s:i}", "max_level", opts ? opts->max_level : 0));
+	for (i = 0; i < imp->stat->nr_sessions; i++) {
+		const struct td_stat *st = &imp->stat->sessions[i];
+		int has_total = 0;
+
+		json_array_append_new(sessions, session_json(st, i));
+		for (k = 0; k < st->nr_scopes; k++)
+			if (st->scopes[k].kind == TD_SCOPE_TOTAL && isnan(st->scopes[k].time))
+				has_total = 1;
+		if (!has_total && st->nr_scopes > 0) {
+			int n;
+			struct td_scope *sum = sum_scopes(st, &n);
+			struct strbuf d = STRBUF_INIT;
+			strbuf_addf(&d, "sum of %d %s scopes", n, st->interval ?
+				    (st->scopes[0].kind == TD_SCOPE_TOTAL ? "interval" :
+				     td_scope_kind_name(st->scopes[0].kind)) :
+				    td_scope_kind_name(st->scopes[0].kind));
+			add_scopes(scopes, imp, opts, i, sum, d.buf, warnings);
+			strbuf_release(&d);
+			free_sum(sum);
+		}
+		for (k = 0; k < st->nr_scopes; k++)
+			add_scopes(scopes, imp, opts, i, &st->scopes[k], NULL, warnings);
+		if (st->hybrid && !imp->atom_table && imp->table)
+			json_array_append_new(warnings, json_pack("{s:s,s:s}", "severity", "warning", "text",
+				"hybrid CPU but no table for the cpu_atom PMU: its events are shown as counts only"));
+	}
+	json_object_set_new(doc, "sessions", sessions);
+	json_object_set_new(doc, "scopes", scopes);
+	json_object_set_new(doc, "threads", json_null());
+	json_object_set_new(doc, "roofline", json_null());
+	json_array_foreach(imp->warnings, i, w)
+		json_array_append_new(warnings, json_pack("{s:s,s:O}", "severity", "warning", "text", w));
+	json_object_set_new(doc, "warnings", warnings);
+	return doc;
+}
 
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err)
 {
-	strbuf_addstr(err, "reports are not built yet in this version of tdperf");
-	return NULL;
+	struct td_import imp;
+	json_t *doc;
+	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
+	int r;
+
+	if (td_is_dir(run_or_file))
+		r = td_run_load(run_or_file, opts, &imp, err);
+	else
+		r = td_import_load(run_or_file, opts, 3, argv, &imp, err);
+	if (r < 0) {
+		td_import_release(&imp);
+		return NULL;
+	}
+	doc = td_report_build(&imp, opts);
+	td_import_release(&imp);
+	return doc;
 }

@@ -31,7 +31,26 @@ struct td_report_opts {
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err);
 
+/* Version of the document's schema (docs/report-schema.md). */
+#define TD_REPORT_SCHEMA_VERSION 1
+
 /* ---- renderers: each takes the document and writes one format ---- */
+
+/* Options of the text renderer (report/text.c). */
+struct td_text_opts {
+	int verbose;          /* -v: show nodes below threshold and NAN nodes */
+	int max_level;        /* --level N, 0 = all */
+	int color;            /* 1: ANSI colours */
+	int width;            /* bar width in characters (0: default 30) */
+	int all_scopes;       /* --scopes all: every interval/CPU/thread section */
+	int events;           /* --events: list the raw counts too */
+};
+/* Render the document as the indented text tree. */
+void td_report_render_text(json_t *doc, const struct td_text_opts *o, FILE *out);
+/* One row per scope and node (report/csv.c). */
+void td_report_render_csv(json_t *doc, FILE *out);
+/* The document itself, indented. */
+void td_report_render_json(json_t *doc, FILE *out);
 
 /* Render the HTML report to 'path' atomically (report/html.c). */
 int td_report_render_html(json_t *doc, const char *path, struct strbuf *err);

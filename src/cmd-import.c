@@ -1,16 +1,93 @@
 /*
- * tdperf import: not built yet.
+ * tdperf import: turn perf stat output (or a 'perf stat record' perf.data
+ * file) into a run directory that 'tdperf report' and every other command
+ * read like a recorded run.
  */
 #include "src/builtin.h"
+#include "report/report-int.h"
 #include "util/util.h"
 
+#include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 
-static const char usage[] = "usage: tdperf import [options]\n";
+static const char usage[] =
+	"usage: tdperf import [--cpu CPU] [--smt on|off] [-o DIR] FILE\n"
+	"\n"
+	"Read what perf stat printed - text in any locale, -x CSV with any\n"
+	"separator, -j JSON; -I intervals, -r repeats, -A, --per-core/socket/\n"
+	"die/node/thread; hybrid cpu_core/cpu_atom; pasted into a mail or a\n"
+	"README is fine - or a 'perf stat record' perf.data file, and write a\n"
+	"run directory (docs/run-format.md): the input byte for byte under\n"
+	"input/, meta.json, and the formula table used as table.json.\n"
+	"\n"
+	"The CPU is inferred from the event names unless given; meta.json\n"
+	"states how sure the inference is.\n"
+	"\n"
+	"  --cpu CPU        formula table to use (tdperf list), e.g. icelake\n"
+	"  --table FILE     formula table file to use instead of a built-in one\n"
+	"  --smt on|off     SMT state of the measured machine\n"
+	"  -o, --output DIR run directory to write (default tdperf.data; an\n"
+	"                   existing one is kept as DIR.old)\n"
+	"  -q, --quiet      print nothing on success\n"
+	"  -h, --help       this text\n";
 
 int cmd_import(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return td_usage_ok(usage);
-	return td_not_built("import");
+	static const struct option longopts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "table", required_argument, NULL, 'T' },
+		{ "smt", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct td_report_opts opts = { 0 };
+	struct td_import imp;
+	struct strbuf err = STRBUF_INIT;
+	const char *out = TD_RUN_DEFAULT;
+	int c, quiet = 0, ret = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': opts.cpu = optarg; break;
+		case 'T': opts.table = optarg; break;
+		case 's':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return td_usage_error(usage, "--smt takes 'on' or 'off', not '%s'", optarg);
+			opts.smt = optarg;
+			break;
+		case 'o': out = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h': return td_usage_ok(usage);
+		default: return td_usage_error(usage, NULL);
+		}
+	}
+	if (optind != argc - 1)
+		return td_usage_error(usage, "import needs exactly one FILE");
+	if (td_import_load(argv[optind], &opts, argc, argv, &imp, &err) < 0) {
+		error("%s", err.buf);
+		ret = 2;
+		goto out;
+	}
+	if (td_import_write_run(&imp, out, &err) < 0) {
+		error("%s", err.buf);
+		ret = 2;
+		goto out;
+	}
+	if (!quiet) {
+		size_t i, scopes = 0;
+		for (i = 0; i < imp.stat->nr_sessions; i++)
+			scopes += imp.stat->sessions[i].nr_scopes;
+		printf("%s: %zu session%s, %zu scope%s, CPU %s (%s), written to %s\n", argv[optind],
+		       imp.stat->nr_sessions, imp.stat->nr_sessions == 1 ? "" : "s", scopes,
+		       scopes == 1 ? "" : "s", imp.table ? td_table_info(imp.table)->name : "none",
+		       imp.cpu_source, out);
+	}
+out:
+	td_import_release(&imp);
+	strbuf_release(&err);
+	return ret;
 }

@@ -1,16 +1,156 @@
 /*
- * tdperf report: not built yet.
+ * tdperf report: show a run (or a perf stat output imported on the fly)
+ * as a text tree, JSON, CSV, HTML or gnuplot charts.  Every format is
+ * rendered from the same report document (docs/report-schema.md).
  */
 #include "src/builtin.h"
+#include "report/report.h"
 #include "util/util.h"
 
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static const char usage[] = "usage: tdperf report [options]\n";
+static const char usage[] =
+	"usage: tdperf report [options] [RUN | FILE]\n"
+	"\n"
+	"Show the Top-Down tree, metrics and counts of a run directory (default\n"
+	"tdperf.data) or of a perf stat output / perf.data file, imported on the\n"
+	"fly (see tdperf import).  Values perf printed itself are shown beside\n"
+	"ours.\n"
+	"\n"
+	"  --format text|json|csv  output format (default text)\n"
+	"  --html [FILE]           also write the HTML report (default tdperf.html)\n"
+	"  --plot DIR              also write gnuplot charts into DIR\n"
+	"  --plot-format svg|png   image format of the charts (default svg)\n"
+	"  --level N               show the tree down to level N\n"
+	"  -v, --verbose           show nodes below threshold, reasons, info metrics\n"
+	"  --events                list the raw counts under each tree\n"
+	"  --scopes fold|all       per-interval/CPU/thread scopes folded to one line\n"
+	"                          each (default) or shown as full trees\n"
+	"  --color auto|always|never  colours (default auto: only on a terminal)\n"
+	"  --cpu CPU, --table FILE, --smt on|off   as for tdperf import\n"
+	"  -o FILE                 write the report to FILE instead of stdout\n"
+	"  -h, --help              this text\n";
 
 int cmd_report(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return td_usage_ok(usage);
-	return td_not_built("report");
+	enum { O_FORMAT = 256, O_HTML, O_PLOT, O_PLOTFMT, O_LEVEL, O_COLOR, O_CPU, O_TABLE, O_SMT,
+	       O_SCOPES, O_EVENTS };
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "html", optional_argument, NULL, O_HTML },
+		{ "plot", required_argument, NULL, O_PLOT },
+		{ "plot-format", required_argument, NULL, O_PLOTFMT },
+		{ "level", required_argument, NULL, O_LEVEL },
+		{ "color", required_argument, NULL, O_COLOR },
+		{ "colour", required_argument, NULL, O_COLOR },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "table", required_argument, NULL, O_TABLE },
+		{ "smt", required_argument, NULL, O_SMT },
+		{ "scopes", required_argument, NULL, O_SCOPES },
+		{ "events", no_argument, NULL, O_EVENTS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct td_report_opts opts = { 0 };
+	struct td_text_opts topts = { 0 };
+	const char *format = "text", *html = NULL, *plot = NULL, *plotfmt = "svg", *color = "auto";
+	const char *input = TD_RUN_DEFAULT, *outpath = NULL;
+	struct strbuf err = STRBUF_INIT;
+	json_t *doc;
+	FILE *out = stdout;
+	int c, ret = 0;
+	char *end;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "vo:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
+				return td_usage_error(usage, "--format takes text, json or csv, not '%s'", optarg);
+			format = optarg;
+			break;
+		case O_HTML: html = optarg ? optarg : "tdperf.html"; break;
+		case O_PLOT: plot = optarg; break;
+		case O_PLOTFMT: plotfmt = optarg; break;
+		case O_LEVEL:
+			opts.max_level = (int)strtol(optarg, &end, 10);
+			if (*end || opts.max_level < 1)
+				return td_usage_error(usage, "--level takes a level number (1, 2, ...), not '%s'", optarg);
+			break;
+		case O_COLOR:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
+				return td_usage_error(usage, "--color takes auto, always or never, not '%s'", optarg);
+			color = optarg;
+			break;
+		case O_CPU: opts.cpu = optarg; break;
+		case O_TABLE: opts.table = optarg; break;
+		case O_SMT:
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return td_usage_error(usage, "--smt takes 'on' or 'off', not '%s'", optarg);
+			opts.smt = optarg;
+			break;
+		case O_SCOPES:
+			if (strcmp(optarg, "fold") && strcmp(optarg, "all"))
+				return td_usage_error(usage, "--scopes takes fold or all, not '%s'", optarg);
+			topts.all_scopes = !strcmp(optarg, "all");
+			break;
+		case O_EVENTS: topts.events = 1; break;
+		case 'v': topts.verbose++; break;
+		case 'o': outpath = optarg; break;
+		case 'h': return td_usage_ok(usage);
+		default: return td_usage_error(usage, NULL);
+		}
+	}
+	if (optind < argc - 1)
+		return td_usage_error(usage, "report takes one RUN or FILE");
+	if (optind == argc - 1)
+		input = argv[optind];
+	if (!td_file_exists(input)) {
+		error("%s: no such run or file%s", input,
+		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
+		return 2;
+	}
+	doc = td_report_load(input, &opts, &err);
+	if (!doc) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	if (outpath && !(out = fopen(outpath, "w"))) {
+		error("%s: cannot write", outpath);
+		ret = 2;
+		goto done;
+	}
+	topts.max_level = opts.max_level;
+	topts.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !outpath && isatty(1) &&
+						   !getenv("NO_COLOR"));
+	if (!strcmp(format, "json"))
+		td_report_render_json(doc, out);
+	else if (!strcmp(format, "csv"))
+		td_report_render_csv(doc, out);
+	else
+		td_report_render_text(doc, &topts, out);
+	if (out != stdout && fclose(out) != 0) {
+		error("%s: cannot write", outpath);
+		ret = 2;
+	}
+	if (html && td_report_render_html(doc, html, &err) < 0) {
+		error("%s", err.buf);
+		ret = 2;
+	}
+	strbuf_reset(&err);
+	if (plot && td_report_plot(doc, plot, plotfmt, &err) < 0) {
+		error("%s", err.buf);
+		ret = 2;
+	}
+done:
+	json_decref(doc);
+	strbuf_release(&err);
+	return ret;
 }

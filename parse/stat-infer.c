@@ -1,0 +1,274 @@
+/*
+ * Which CPU (and SMT state) a perf stat output came from, told by its
+ * events.  perf only asks for the events a CPU has, and its formulas ask
+ * for different events on different generations, so the names are good
+ * evidence:
+ *
+ *   cpu_core/ + cpu_atom/ PMUs            hybrid: Alder Lake / Raptor Lake
+ *   topdown-* + INT_MISC.CLEARS_COUNT     Ice Lake class TMA formulas
+ *   topdown-heavy-ops (Level-2 metrics)   Golden Cove: Sapphire Rapids class
+ *   TOPDOWN.SLOTS / INT_MISC.UOP_DROPPING Sapphire Rapids class (newer perf)
+ *   topdown-* + slots only                Ice Lake or later (Level 1 is
+ *                                         the same on all of them)
+ *   CPU_CLK_UNHALTED.THREAD_ANY, IDQ_UOPS_NOT_DELIVERED.CORE, ...
+ *                                         before Ice Lake: Skylake class
+ *   ls_not_halted_cyc, de_src_op_disp.*, de_no_dispatch_per_slot.*
+ *                                         AMD Zen 4 (Zen 5: same names,
+ *                                         8 slots; perf's printed retiring
+ *                                         tells the width when present)
+ *
+ * SMT: perf's pre-Ice Lake formulas use the *_ANY (whole-core) events only
+ * with SMT on, so their presence says SMT on; a system-wide run with only
+ * the per-thread clock says off.
+ */
+#include "parse/parse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int td_event_is_generic(const char *k)
+{
+	static const char *const generic[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+		"ref-cycles", "task-clock", "cpu-clock", "page-faults", "faults", "minor-faults",
+		"major-faults", "context-switches", "cs", "cpu-migrations", "migrations",
+		"alignment-faults", "emulation-faults", "dummy", "bpf-output", "duration_time",
+		"user_time", "system_time", "cgroup-switches", "idle-cycles-frontend",
+		"idle-cycles-backend",
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(generic); i++)
+		if (!strcmp(k, generic[i]))
+			return 1;
+	/* L1-dcache-loads, LLC-load-misses, dTLB-..., iTLB-..., branch-loads, node-... */
+	return !strncmp(k, "l1-", 3) || !strncmp(k, "llc-", 4) || !strncmp(k, "dtlb-", 5) ||
+	       !strncmp(k, "itlb-", 5) || !strncmp(k, "branch-load", 11) || !strncmp(k, "node-", 5);
+}
+
+struct seen {
+	const char *key;
+	const char *printed;
+	int line;
+};
+
+/* Find the first count (in file order) whose key starts with prefix. */
+static const struct td_count *first_with(const struct td_stat_file *f, const char *key, int prefix)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
+			const struct td_scope *s = &f->sessions[i].scopes[j];
+			for (k = 0; k < s->nr_counts; k++) {
+				const char *ck = s->counts[k].key;
+				if (!ck)
+					continue;
+				if (prefix ? !strncmp(ck, key, strlen(key)) : !strcmp(ck, key))
+					return &s->counts[k];
+			}
+		}
+	return NULL;
+}
+
+static const struct td_count *first_pmu(const struct td_stat_file *f, const char *pmu)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
+			const struct td_scope *s = &f->sessions[i].scopes[j];
+			for (k = 0; k < s->nr_counts; k++)
+				if (s->counts[k].pmu && !strcmp(s->counts[k].pmu, pmu))
+					return &s->counts[k];
+		}
+	return NULL;
+}
+
+/* A perf metric value with this name printed anywhere (first one), or NAN. */
+static double perf_metric(const struct td_stat_file *f, const char *name, int *group,
+			  const struct td_scope **scope)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
+			const struct td_scope *s = &f->sessions[i].scopes[j];
+			for (k = 0; k < s->nr_perf_metrics; k++)
+				if (!strcasecmp(s->perf_metrics[k].name, name)) {
+					*group = s->perf_metrics[k].group;
+					*scope = s;
+					return s->perf_metrics[k].value;
+				}
+		}
+	return NAN;
+}
+
+static void set(struct td_cpu_guess *g, const char *table, const char *what,
+		const struct td_count *c, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	g->table = table;
+	g->what = what;
+	g->line = c ? c->line : 0;
+	if (c)
+		strbuf_addf(&sb, "inferred from the events: %s (line %d) %s", c->event, c->line, why);
+	else
+		strbuf_addf(&sb, "inferred from the events: %s", why);
+	free(g->confidence);
+	g->confidence = strbuf_detach(&sb, NULL);
+}
+
+/*
+ * AMD Zen 4 and Zen 5 share the event names; the dispatch width differs
+ * (6 / 8).  When perf printed 'retiring' next to its counts, the width
+ * it used is ex_ret_ops / (retiring * ls_not_halted_cyc).
+ */
+static int amd_width(const struct td_stat_file *f)
+{
+	int group = -1;
+	const struct td_scope *s = NULL;
+	double ret = perf_metric(f, "retiring", &group, &s);
+	const struct td_count *ops, *cyc;
+	double w;
+
+	if (isnan(ret) || ret <= 0 || !s)
+		return 0;
+	ops = td_scope_find_group(s, NULL, "ex_ret_ops", group);
+	cyc = td_scope_find_group(s, NULL, "ls_not_halted_cyc", group);
+	if (!ops || !cyc || !(cyc->value > 0))
+		return 0;
+	w = ops->value / (ret / 100.0 * cyc->value);
+	if (fabs(w - 6) < 0.3)
+		return 6;
+	if (fabs(w - 8) < 0.3)
+		return 8;
+	return 0;
+}
+
+static void infer_smt(const struct td_stat_file *f, struct td_cpu_guess *g)
+{
+	const struct td_count *any = first_with(f, "cpu_clk_unhalted.thread_any", 0);
+	const struct td_count *rany = first_with(f, "int_misc.recovery_cycles_any", 0);
+	const struct td_count *thr = first_with(f, "cpu_clk_unhalted.thread", 0);
+	struct strbuf sb = STRBUF_INIT;
+
+	g->smt = -1;
+	if (any || rany) {
+		const struct td_count *c = any ? any : rany;
+		g->smt = 1;
+		strbuf_addf(&sb, "inferred from the events: %s (line %d) is measured, which perf's "
+			    "formulas ask for only with SMT on", c->event, c->line);
+	} else if (thr && g->core_wide && g->table && !strcmp(g->table, "skylake")) {
+		g->smt = 0;
+		strbuf_addf(&sb, "inferred from the events: a whole-core run measured %s (line %d) "
+			    "and no CPU_CLK_UNHALTED.THREAD_ANY, which perf asks for with SMT on",
+			    thr->event, thr->line);
+	} else {
+		strbuf_addstr(&sb, "unknown: no event tells; give --smt on|off if the formulas need it");
+	}
+	g->smt_reason = strbuf_detach(&sb, NULL);
+}
+
+int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
+{
+	const struct td_count *c, *c2;
+	size_t i, j, k;
+
+	memset(g, 0, sizeof(*g));
+	g->smt = -1;
+	for (i = 0; i < f->nr_sessions; i++) {
+		const struct td_stat *st = &f->sessions[i];
+		if (st->target && !strcmp(st->target, "system wide"))
+			g->core_wide = 1;
+		for (j = 0; j < st->nr_scopes; j++) {
+			const struct td_scope *s = &st->scopes[j];
+			if (s->kind == TD_SCOPE_CORE)
+				g->core_wide = 1;
+			for (k = 0; k < s->nr_counts && !g->first_model_event; k++) {
+				const struct td_count *cc = &s->counts[k];
+				const char *key = cc->key ? cc->key : "";
+				if (cc->pmu && strcmp(cc->pmu, "cpu_core") && strcmp(cc->pmu, "cpu_atom"))
+					continue; /* uncore, msr, power, ... */
+				if (strchr(key, ':') || td_event_is_generic(key))
+					continue;
+				g->first_model_event = cc->event;
+				g->first_model_line = cc->line;
+			}
+			for (k = 0; k < s->nr_perf_metrics; k++)
+				if (!strncasecmp(s->perf_metrics[k].name, "tma_", 4))
+					g->needs_cpu = 1;
+		}
+	}
+	if (g->first_model_event)
+		g->needs_cpu = 1;
+
+	if ((c = first_pmu(f, "cpu_core")) != NULL && (c2 = first_pmu(f, "cpu_atom")) != NULL) {
+		g->hybrid = 1;
+		set(g, "alderlake", "Intel Alder Lake / Raptor Lake (hybrid: Golden Cove + Gracemont)", c,
+		    "and cpu_atom events: a hybrid Intel CPU with both PMUs; Alder Lake and Raptor Lake "
+		    "share these formulas, later hybrids would need --cpu");
+	} else if ((c = first_with(f, "topdown-", 1)) != NULL || (c = first_with(f, "slots", 0)) != NULL) {
+		if ((c2 = first_with(f, "int_misc.clears_count", 0)) != NULL)
+			set(g, "icelake", "Intel Ice Lake / Tiger Lake / Rocket Lake class (Sunny Cove cores)", c2,
+			    "with the topdown-* events: perf's Ice Lake-class formulas (5-wide, Backend Bound "
+			    "corrected by machine clears); fairly sure");
+		else if ((c2 = first_with(f, "topdown-heavy-ops", 0)) != NULL ||
+			 (c2 = first_with(f, "topdown-br-mispredict", 0)) != NULL ||
+			 (c2 = first_with(f, "topdown-fetch-lat", 0)) != NULL ||
+			 (c2 = first_with(f, "topdown-mem-bound", 0)) != NULL)
+			set(g, "sapphirerapids", "Intel Sapphire Rapids class (Golden Cove cores)", c2,
+			    "is a Level-2 PERF_METRICS event, which exists from Golden Cove on: "
+			    "Sapphire Rapids class (also Alder Lake P-cores); fairly sure");
+		else if ((c2 = first_with(f, "int_misc.uop_dropping", 0)) != NULL ||
+			 ((c2 = first_with(f, "slots", 0)) != NULL && !strcasecmp(c2->event, "TOPDOWN.SLOTS")))
+			set(g, "sapphirerapids", "Intel Sapphire Rapids class (Golden Cove cores)", c2,
+			    "with the topdown-* events and no INT_MISC.CLEARS_COUNT: perf's Sapphire "
+			    "Rapids-class formulas; Ice Lake-class outputs of the same perf also show "
+			    "INT_MISC.CLEARS_COUNT; not certain");
+		else
+			set(g, "icelake", "Intel Ice Lake or later (PERF_METRICS)", c,
+			    "and slots: Ice Lake or later; nothing narrows it down, but Level 1 is "
+			    "computed the same way on all of them");
+	} else if ((c = first_with(f, "cpu_clk_unhalted.thread_any", 0)) != NULL ||
+		   (c = first_with(f, "idq_uops_not_delivered.core", 0)) != NULL ||
+		   (c = first_with(f, "uops_retired.retire_slots", 0)) != NULL ||
+		   (c = first_with(f, "int_misc.recovery_cycles_any", 0)) != NULL ||
+		   (c = first_with(f, "cpu_clk_unhalted.one_thread_active", 0)) != NULL) {
+		set(g, "skylake", "Intel Skylake class (Skylake to Comet Lake, Cascade Lake)", c,
+		    "is an event of perf's pre-Ice Lake Top-Down formulas: Skylake class "
+		    "(Haswell and Broadwell compute Level 1 the same way)");
+	} else if ((c = first_with(f, "de_src_op_disp", 1)) != NULL ||
+		   (c = first_with(f, "de_no_dispatch_per_slot", 1)) != NULL ||
+		   (c = first_with(f, "ex_ret_ucode_ops", 0)) != NULL ||
+		   (c = first_with(f, "ls_not_halted_cyc", 0)) != NULL) {
+		int w = amd_width(f);
+		if (w == 8)
+			set(g, "zen5", "AMD Zen 5", c,
+			    "is an AMD Zen 4/5 pipeline event, and perf's printed retiring implies "
+			    "8 dispatch slots per cycle: Zen 5");
+		else if (w == 6)
+			set(g, "zen4", "AMD Zen 4", c,
+			    "is an AMD Zen 4/5 pipeline event, and perf's printed retiring implies "
+			    "6 dispatch slots per cycle: Zen 4");
+		else
+			set(g, "zen4", "AMD Zen 4", c,
+			    "is an AMD Zen 4/5 pipeline event; assumed Zen 4 (Zen 5 has the same "
+			    "event names with 8 dispatch slots: use --cpu zen5 for it)");
+	}
+	if (g->table)
+		g->needs_cpu = 1;
+	infer_smt(f, g);
+	return 0;
+}
+
+void td_cpu_guess_release(struct td_cpu_guess *g)
+{
+	free(g->confidence);
+	free(g->smt_reason);
+	memset(g, 0, sizeof(*g));
+}

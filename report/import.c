@@ -1,0 +1,524 @@
+/*
+ * Inputs of a report: a perf stat output or perf.data file imported on
+ * the fly, or a run directory (docs/run-format.md).  Either way the result
+ * is the same: the count model, the formula table(s) that apply, the SMT
+ * state, and the run's metadata as meta.json holds it.
+ *
+ * The CPU comes from --cpu / --table, else from the run's meta.json, else
+ * from the event names (parse/stat-infer.c) with the confidence said.  A
+ * file with Top-Down events whose CPU cannot be told is refused with the
+ * line of the first model-specific event; a file with only generic events
+ * (software events, cycles, ...) gets no table and shows counts only.
+ */
+#include "config.h"
+#include "report/report.h"
+#include "report/report-int.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+void td_import_release(struct td_import *imp)
+{
+	free(imp->path);
+	strbuf_release(&imp->data);
+	td_stat_file_free(imp->stat);
+	td_cpu_guess_release(&imp->guess);
+	if (imp->owned_table)
+		td_table_free(imp->owned_table);
+	if (imp->owned_atom)
+		td_table_free(imp->owned_atom);
+	json_decref(imp->meta);
+	json_decref(imp->warnings);
+	memset(imp, 0, sizeof(*imp));
+}
+
+static void warn(struct td_import *imp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct td_import *imp, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (!imp->warnings)
+		imp->warnings = json_array();
+	json_array_append_new(imp->warnings, json_string(sb.buf));
+	strbuf_release(&sb);
+}
+
+/* Is this table the P-core half of a hybrid pair?  Then find the E-core half. */
+static const struct td_table *atom_table_for(const struct td_table *t)
+{
+	const struct td_table_info *info = td_table_info(t);
+	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
+	const struct td_table *atom = NULL;
+
+	if (info->core_type && !strcmp(info->core_type, "core")) {
+		strbuf_addf(&name, "%s/cpu_atom", info->perf_name ? info->perf_name : info->name);
+		atom = td_table_find(name.buf, &err);
+		if (atom == t)
+			atom = NULL;
+	}
+	strbuf_release(&name);
+	strbuf_release(&err);
+	return atom;
+}
+
+/* Choose the table(s); -1 with err when a CPU is needed and unknown. */
+static int choose_table(struct td_import *imp, const struct td_report_opts *opts,
+			const char *meta_uarch, struct strbuf *err)
+{
+	struct strbuf terr = STRBUF_INIT;
+	const struct td_cpu_guess *g = &imp->guess;
+
+	imp->cpu_source = "inferred from events";
+	if (opts && opts->table) {
+		imp->owned_table = td_table_load(opts->table, &terr);
+		if (!imp->owned_table) {
+			strbuf_addf(err, "%s", terr.buf);
+			strbuf_release(&terr);
+			return -1;
+		}
+		imp->table = imp->owned_table;
+		imp->cpu_source = "--table";
+	} else if (opts && opts->cpu) {
+		imp->table = td_table_find(opts->cpu, &terr);
+		if (!imp->table) {
+			strbuf_addf(err, "--cpu %s: %s", opts->cpu, terr.buf);
+			strbuf_release(&terr);
+			return -1;
+		}
+		imp->cpu_source = "--cpu";
+	} else if (meta_uarch && (imp->table = td_table_find(meta_uarch, &terr)) != NULL) {
+		imp->cpu_source = "run";
+	} else if (meta_uarch && !g->needs_cpu) {
+		warn(imp, "the run's CPU '%s' has no formula table here; showing the counts only", meta_uarch);
+	} else if (meta_uarch) {
+		{
+			strbuf_addf(err, "%s: the run's CPU '%s' has no formula table here: %s",
+				    imp->path, meta_uarch, terr.buf);
+			strbuf_release(&terr);
+			return -1;
+		}
+	} else if (g->table) {
+		imp->table = td_table_find(g->table, &terr);
+		if (!imp->table) {
+			strbuf_addf(err, "%s:%d: the events say %s, but no formula table '%s' is built "
+				    "in (%s); give --cpu NAME (tdperf list)", imp->path, g->line, g->what,
+				    g->table, terr.buf);
+			strbuf_release(&terr);
+			return -1;
+		}
+	} else if (g->needs_cpu) {
+		if (g->first_model_event)
+			strbuf_addf(err, "%s:%d: cannot tell the CPU from the events (first model-specific "
+				    "event '%s' belongs to no CPU tdperf knows); give --cpu NAME (tdperf list)",
+				    imp->path, g->first_model_line, g->first_model_event);
+		else
+			strbuf_addf(err, "%s:%d: perf printed Top-Down metrics but no event tells the "
+				    "CPU; give --cpu NAME (tdperf list)", imp->path,
+				    imp->stat->nr_sessions ? imp->stat->sessions[0].line : 1);
+		strbuf_release(&terr);
+		return -1;
+	} else {
+		warn(imp, "no Top-Down events in %s: showing the counts only", imp->path);
+	}
+	if (imp->table && !imp->atom_table)
+		imp->atom_table = atom_table_for(imp->table);
+	strbuf_release(&terr);
+	return 0;
+}
+
+static void choose_smt(struct td_import *imp, const struct td_report_opts *opts, json_t *meta_smt)
+{
+	imp->smt = imp->guess.smt;
+	imp->smt_source = imp->smt < 0 ? "unknown" : "inferred from events";
+	if (meta_smt && json_is_boolean(json_object_get(meta_smt, "on"))) {
+		imp->smt = json_is_true(json_object_get(meta_smt, "on"));
+		imp->smt_source = "run";
+	}
+	if (opts && opts->smt) {
+		imp->smt = !strcasecmp(opts->smt, "on") || !strcmp(opts->smt, "1");
+		imp->smt_source = "--smt";
+	}
+}
+
+/* Warn once about events the table does not know (they are kept and shown). */
+static void check_events(struct td_import *imp)
+{
+	struct strbuf unknown = STRBUF_INIT;
+	size_t i, j, k, n = 0;
+
+	if (!imp->table)
+		return;
+	for (i = 0; i < imp->stat->nr_sessions; i++) {
+		const struct td_stat *st = &imp->stat->sessions[i];
+		if (!st->nr_scopes)
+			continue;
+		for (k = 0; k < st->scopes[0].nr_counts; k++) {
+			const struct td_count *c = &st->scopes[0].counts[k];
+			const struct td_table *t = c->pmu && !strcmp(c->pmu, "cpu_atom") && imp->atom_table ?
+						   imp->atom_table : imp->table;
+			if (td_report_table_has_event(t, c))
+				continue;
+			if (td_report_is_generic_event(c))
+				continue;
+			if (strstr(unknown.buf, c->event))
+				continue;
+			if (n++ < 8)
+				strbuf_addf(&unknown, "%s%s", unknown.len ? ", " : "", c->event);
+		}
+	}
+	if (n)
+		warn(imp, "%zu event(s) unknown to table %s, shown as counts only: %s%s", n,
+		     td_table_info(imp->table)->name, unknown.buf, n > 8 ? ", ..." : "");
+	(void)j;
+	strbuf_release(&unknown);
+}
+
+static json_t *json_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void iso_now(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* meta.json of an imported run (docs/run-format.md). */
+static json_t *import_meta(struct td_import *imp, int argc, char **argv)
+{
+	json_t *m = json_object(), *cpu = json_object(), *smt = json_object(), *pmus = json_array();
+	json_t *files = json_array(), *f, *cl = json_array(), *host = json_object(), *tbl;
+	const struct td_stat *st0 = imp->stat->nr_sessions ? &imp->stat->sessions[0] : NULL;
+	char now[32], *base = xstrdup(imp->path);
+	int i, hw = 0;
+	size_t s, j, k;
+
+	for (s = 0; s < imp->stat->nr_sessions; s++)
+		for (j = 0; j < imp->stat->sessions[s].nr_scopes; j++)
+			for (k = 0; k < imp->stat->sessions[s].scopes[j].nr_counts; k++) {
+				const struct td_count *c = &imp->stat->sessions[s].scopes[j].counts[k];
+				if (c->status == TD_COUNT_OK && !td_report_is_software_event(c))
+					hw = 1;
+			}
+	iso_now(now, sizeof(now));
+	json_object_set_new(m, "format", json_string("tdperf-run"));
+	json_object_set_new(m, "version", json_integer(TD_RUN_FORMAT_VERSION));
+	json_object_set_new(m, "tdperf_version", json_string(PACKAGE_VERSION));
+	json_object_set_new(m, "kind", json_string("import"));
+	for (i = 0; i < argc; i++)
+		json_array_append_new(cl, json_string(argv[i]));
+	json_object_set_new(m, "command_line", cl);
+	json_object_set_new(m, "workload", json_null());
+	json_object_set_new(m, "start_time", json_null());
+	json_object_set_new(m, "end_time", json_null());
+	json_object_set_new(m, "imported_at", json_string(now));
+	json_object_set_new(m, "exit_status", json_null());
+	json_object_set_new(m, "signal", json_null());
+	json_object_set_new(host, "hostname", json_null());
+	json_object_set_new(host, "kernel", json_null());
+	json_object_set_new(host, "perf_version", json_str_or_null(st0 ? st0->perf_version : NULL));
+	json_object_set_new(m, "host", host);
+
+	json_object_set_new(cpu, "vendor", imp->table ? json_str_or_null(td_table_info(imp->table)->vendor) : json_null());
+	json_object_set_new(cpu, "family", json_null());
+	json_object_set_new(cpu, "model", json_null());
+	json_object_set_new(cpu, "stepping", json_null());
+	json_object_set_new(cpu, "name", json_str_or_null(imp->table ? td_table_info(imp->table)->display :
+							 imp->guess.what));
+	json_object_set_new(cpu, "cpuid", json_null());
+	json_object_set_new(cpu, "microarchitecture",
+			    imp->table ? json_string(td_table_info(imp->table)->name) : json_null());
+	json_object_set_new(cpu, "source", json_string(imp->cpu_source));
+	if (!strcmp(imp->cpu_source, "--cpu") || !strcmp(imp->cpu_source, "--table"))
+		json_object_set_new(cpu, "confidence", json_string("certain: given on the command line"));
+	else if (imp->guess.confidence)
+		json_object_set_new(cpu, "confidence", json_string(imp->guess.confidence));
+	else
+		json_object_set_new(cpu, "confidence", json_string("unknown: no event tells the CPU"));
+	json_object_set_new(m, "cpu", cpu);
+
+	json_object_set_new(smt, "on", imp->smt < 0 ? json_null() : json_boolean(imp->smt));
+	json_object_set_new(smt, "source", json_string(imp->smt_source));
+	json_object_set_new(smt, "reason", json_string(!strcmp(imp->smt_source, "--smt") ?
+						      "given on the command line" :
+						      imp->guess.smt_reason ? imp->guess.smt_reason : "unknown"));
+	json_object_set_new(m, "smt", smt);
+	json_object_set_new(m, "cpus_online", json_null());
+	json_object_set_new(m, "nr_cpus_online", json_null());
+	if (imp->guess.hybrid) {
+		json_array_append_new(pmus, json_pack("{s:s,s:n,s:b}", "name", "cpu_core", "type", "hybrid", 1));
+		json_array_append_new(pmus, json_pack("{s:s,s:n,s:b}", "name", "cpu_atom", "type", "hybrid", 1));
+	} else {
+		json_array_append_new(pmus, json_pack("{s:s,s:n,s:b}", "name", "cpu", "type", "hybrid", 0));
+	}
+	json_object_set_new(m, "pmus", pmus);
+	json_object_set_new(m, "hardware_pmu", json_boolean(hw));
+	if (imp->table) {
+		tbl = json_pack("{s:s,s:s}", "name", td_table_info(imp->table)->name, "file", "table.json");
+		if (imp->atom_table)
+			json_object_set_new(tbl, "cpu_atom", json_pack("{s:s,s:s}", "name",
+				td_table_info(imp->atom_table)->name, "file", "table-cpu_atom.json"));
+		json_object_set_new(m, "table", tbl);
+	} else {
+		json_object_set_new(m, "table", json_null());
+	}
+	f = json_object();
+	json_object_set_new(f, "name", json_sprintf("input/%s", basename(base)));
+	json_object_set_new(f, "role", json_string("input"));
+	json_object_set_new(f, "format", json_string(imp->format));
+	json_array_append_new(files, f);
+	json_array_append_new(files, json_pack("{s:s,s:s}", "name", "meta.json", "role", "meta"));
+	if (imp->table)
+		json_array_append_new(files, json_pack("{s:s,s:s}", "name", "table.json", "role", "table"));
+	if (imp->atom_table)
+		json_array_append_new(files, json_pack("{s:s,s:s}", "name", "table-cpu_atom.json",
+						       "role", "table"));
+	json_object_set_new(m, "files", files);
+	json_object_set_new(m, "analyses", json_pack("{s:{s:s}}", "topdown", "status",
+						     imp->table ? "ok" : "impossible"));
+	if (!imp->table)
+		json_object_set_new(json_object_get(json_object_get(m, "analyses"), "topdown"), "reason",
+				    json_string("no Top-Down events in the input"));
+	json_object_set_new(m, "warnings", imp->warnings ? json_deep_copy(imp->warnings) : json_array());
+	free(base);
+	return m;
+}
+
+int td_import_load(const char *path, const struct td_report_opts *opts, int argc, char **argv,
+		   struct td_import *imp, struct strbuf *err)
+{
+	memset(imp, 0, sizeof(*imp));
+	strbuf_init(&imp->data, 0);
+	imp->path = xstrdup(path);
+	if (td_read_file(&imp->data, path) < 0) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (td_pd_is_perf_data(imp->data.buf, imp->data.len)) {
+		imp->stat = td_pd_read_stat(path, err);
+		imp->format = "perf.data";
+	} else {
+		imp->stat = td_stat_parse(imp->data.buf, imp->data.len, path, err);
+		imp->format = imp->stat && imp->stat->nr_sessions ? imp->stat->sessions[0].format : "text";
+	}
+	if (!imp->stat)
+		return -1;
+	td_stat_infer_cpu(imp->stat, &imp->guess);
+	if (choose_table(imp, opts, NULL, err) < 0)
+		return -1;
+	choose_smt(imp, opts, NULL);
+	check_events(imp);
+	if (imp->stat->nr_sessions > 1)
+		warn(imp, "%s holds %zu perf stat sessions; each is reported as its own set of scopes",
+		     path, imp->stat->nr_sessions);
+	imp->meta = import_meta(imp, argc, argv);
+	return 0;
+}
+
+/* Copy a file into the run directory being written. */
+static int copy_into(const struct td_rundir *rd, const char *src, const char *name, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dst;
+	int ret = 0;
+
+	if (td_read_file(&sb, src) < 0) {
+		strbuf_addf(err, "%s: cannot read: %s", src, strerror(errno));
+		strbuf_release(&sb);
+		return -1;
+	}
+	dst = td_rundir_file(rd, name);
+	if (td_write_file_atomic(dst, sb.buf, sb.len) < 0) {
+		strbuf_addf(err, "%s: cannot write: %s", dst, strerror(errno));
+		ret = -1;
+	}
+	free(dst);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int td_import_write_run(const struct td_import *imp, const char *dir, struct strbuf *err)
+{
+	struct td_rundir rd;
+	char *p = NULL, *base = xstrdup(imp->path), *text = NULL;
+	struct strbuf name = STRBUF_INIT;
+
+	if (td_rundir_begin(&rd, dir) < 0) {
+		strbuf_addf(err, "%s: cannot create the run directory: %s", dir, strerror(errno));
+		free(base);
+		return -1;
+	}
+	p = td_rundir_file(&rd, "input");
+	if (td_mkdir_p(p) < 0) {
+		strbuf_addf(err, "%s: cannot create: %s", p, strerror(errno));
+		goto fail;
+	}
+	free(p);
+	strbuf_addf(&name, "input/%s", basename(base));
+	p = td_rundir_file(&rd, name.buf);
+	if (td_write_file_atomic(p, imp->data.buf, imp->data.len) < 0) {
+		strbuf_addf(err, "%s: cannot write: %s", p, strerror(errno));
+		goto fail;
+	}
+	free(p);
+	p = NULL;
+	if (imp->table && copy_into(&rd, td_table_path(imp->table), "table.json", err) < 0)
+		goto fail;
+	if (imp->atom_table && copy_into(&rd, td_table_path(imp->atom_table), "table-cpu_atom.json", err) < 0)
+		goto fail;
+	text = json_dumps(imp->meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	p = td_rundir_file(&rd, "meta.json");
+	if (!text || td_write_file_atomic(p, text, strlen(text)) < 0) {
+		strbuf_addf(err, "%s: cannot write: %s", p, strerror(errno));
+		goto fail;
+	}
+	if (td_rundir_commit(&rd) < 0) {
+		strbuf_addf(err, "%s: cannot publish the run directory: %s", dir, strerror(errno));
+		goto fail;
+	}
+	free(p);
+	free(text);
+	free(base);
+	strbuf_release(&name);
+	return 0;
+fail:
+	td_rundir_abort(&rd);
+	free(p);
+	free(text);
+	free(base);
+	strbuf_release(&name);
+	return -1;
+}
+
+/* ---- run directories ---- */
+
+/* Append the sessions of one more perf-stat file of a recorded run. */
+static void merge_stat(struct td_stat_file *into, struct td_stat_file *more)
+{
+	size_t i;
+
+	for (i = 0; i < more->nr_sessions; i++) {
+		TD_GROW(into->sessions, into->alloc_sessions, into->nr_sessions + 1);
+		into->sessions[into->nr_sessions++] = more->sessions[i];
+	}
+	more->nr_sessions = 0;
+	td_stat_file_free(more);
+}
+
+int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
+		struct strbuf *err)
+{
+	char *metapath = td_path_join(dir, "meta.json");
+	json_error_t jerr;
+	json_t *files, *v, *cpu;
+	size_t i;
+	const char *uarch = NULL;
+
+	memset(imp, 0, sizeof(*imp));
+	strbuf_init(&imp->data, 0);
+	imp->path = xstrdup(dir);
+	imp->format = "run";
+	imp->meta = json_load_file(metapath, 0, &jerr);
+	if (!imp->meta) {
+		if (!td_file_exists(metapath))
+			strbuf_addf(err, "%s: not a tdperf run directory (no meta.json)", dir);
+		else
+			strbuf_addf(err, "%s:%d: %s", metapath, jerr.line, jerr.text);
+		free(metapath);
+		return -1;
+	}
+	v = json_object_get(imp->meta, "version");
+	if (!json_is_integer(v) || json_integer_value(v) > TD_RUN_FORMAT_VERSION) {
+		strbuf_addf(err, "%s: run format version %s is newer than this tdperf understands (%d)",
+			    metapath, json_is_integer(v) ? "" : "(missing)", TD_RUN_FORMAT_VERSION);
+		if (json_is_integer(v)) {
+			strbuf_reset(err);
+			strbuf_addf(err, "%s: run format version %lld is newer than this tdperf understands (%d)",
+				    metapath, (long long)json_integer_value(v), TD_RUN_FORMAT_VERSION);
+		}
+		free(metapath);
+		return -1;
+	}
+	free(metapath);
+	files = json_object_get(imp->meta, "files");
+	json_array_foreach(files, i, v) {
+		const char *role = json_string_value(json_object_get(v, "role"));
+		const char *name = json_string_value(json_object_get(v, "name"));
+		char *p;
+		struct td_stat_file *sf;
+
+		if (!role || !name || (strcmp(role, "input") && strcmp(role, "perf-stat")))
+			continue;
+		p = td_path_join(dir, name);
+		strbuf_reset(&imp->data);
+		if (td_read_file(&imp->data, p) < 0) {
+			strbuf_addf(err, "%s: cannot read: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		if (td_pd_is_perf_data(imp->data.buf, imp->data.len))
+			sf = td_pd_read_stat(p, err);
+		else
+			sf = td_stat_parse(imp->data.buf, imp->data.len, p, err);
+		free(p);
+		if (!sf)
+			return -1;
+		if (!imp->stat)
+			imp->stat = sf;
+		else
+			merge_stat(imp->stat, sf);
+	}
+	if (!imp->stat) {
+		strbuf_addf(err, "%s: the run holds no perf stat data (meta.json lists no input or perf-stat file)", dir);
+		return -1;
+	}
+	td_stat_infer_cpu(imp->stat, &imp->guess);
+	cpu = json_object_get(imp->meta, "cpu");
+	uarch = json_string_value(json_object_get(cpu, "microarchitecture"));
+	if (!(opts && (opts->cpu || opts->table))) {
+		/* the run's own copy of the table first: reports reproduce anywhere */
+		char *tp = td_path_join(dir, "table.json");
+		if (td_file_exists(tp)) {
+			struct strbuf terr = STRBUF_INIT;
+			imp->owned_table = td_table_load(tp, &terr);
+			if (!imp->owned_table) {
+				strbuf_addf(err, "%s", terr.buf);
+				strbuf_release(&terr);
+				free(tp);
+				return -1;
+			}
+			imp->table = imp->owned_table;
+			imp->cpu_source = "run";
+			strbuf_release(&terr);
+			free(tp);
+			tp = td_path_join(dir, "table-cpu_atom.json");
+			if (td_file_exists(tp)) {
+				imp->owned_atom = td_table_load(tp, &terr);
+				imp->atom_table = imp->owned_atom;
+				strbuf_release(&terr);
+			}
+		}
+		free(tp);
+	}
+	if (!imp->table && choose_table(imp, opts, (opts && (opts->cpu || opts->table)) ? NULL : uarch, err) < 0)
+		return -1;
+	choose_smt(imp, opts, json_object_get(imp->meta, "smt"));
+	check_events(imp);
+	v = json_object_get(imp->meta, "warnings");
+	json_array_foreach(v, i, files)
+		if (json_is_string(files))
+			warn(imp, "%s", json_string_value(files));
+	return 0;
+}
