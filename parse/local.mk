@@ -6,7 +6,7 @@ TESTS += tests/e2e/t0400-perfdata-record.sh
 EXTRA_DIST += tests/e2e/t0400-perfdata-record.sh tests/e2e/perfdata-lib.sh
 # perf stat output (text, CSV, JSON) -> count model
 libtdperf_a_SOURCES += parse/stat.c parse/stat-lines.c parse/stat-lines.h \
-	parse/stat-model.c parse/stat-names.c
+	parse/stat-model.c parse/stat-names.c parse/stat-infer.c
 # test tool: prints the parsed count model (used by tests/e2e/t03xx)
 check_PROGRAMS += tests/tools/stat-dump
 tests_tools_stat_dump_LDADD = $(TD_LIBS)

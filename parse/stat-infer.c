@@ -150,6 +150,37 @@ static int amd_width(const struct td_stat_file *f)
 	return 0;
 }
 
+/*
+ * perf's printed Backend Bound minus topdown-be-bound over the sum of the
+ * four topdown events, in points; 0 when it cannot be told.  Sapphire
+ * Rapids-class formulas print exactly that ratio; Ice Lake-class ones add
+ * 5 * INT_MISC.CLEARS_COUNT / slots.
+ */
+static double backend_excess(const struct td_stat_file *f)
+{
+	static const char *const names[] = { "tma_backend_bound", "backend bound", "backend_bound" };
+	static const char *const td[] = { "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+					  "topdown-be-bound" };
+	const struct td_scope *s = NULL;
+	int group = -1;
+	double be = NAN, sum = 0;
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(names) && isnan(be); i++)
+		be = perf_metric(f, names[i], &group, &s);
+	if (isnan(be) || !s)
+		return 0;
+	for (i = 0; i < TD_ARRAY_SIZE(td); i++) {
+		const struct td_count *c = td_scope_find_group(s, NULL, td[i], group);
+		if (!c || c->status != TD_COUNT_OK)
+			return 0;
+		sum += c->value;
+	}
+	if (!(sum > 0))
+		return 0;
+	return be - 100.0 * td_scope_find_group(s, NULL, "topdown-be-bound", group)->value / sum;
+}
+
 static void infer_smt(const struct td_stat_file *f, struct td_cpu_guess *g)
 {
 	const struct td_count *any = first_with(f, "cpu_clk_unhalted.thread_any", 0);
@@ -224,6 +255,11 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 			set(g, "sapphirerapids", "Intel Sapphire Rapids class (Golden Cove cores)", c2,
 			    "is a Level-2 PERF_METRICS event, which exists from Golden Cove on: "
 			    "Sapphire Rapids class (also Alder Lake P-cores); fairly sure");
+		else if (backend_excess(f) > 0.15)
+			set(g, "icelake", "Intel Ice Lake / Tiger Lake / Rocket Lake class (Sunny Cove cores)", c,
+			    "with the topdown-* events, and perf's printed Backend Bound exceeds topdown-be-bound "
+			    "over the sum of the four topdown events: the Ice Lake-class formula with its "
+			    "machine-clears term (INT_MISC.CLEARS_COUNT, not in this input); fairly sure");
 		else if ((c2 = first_with(f, "int_misc.uop_dropping", 0)) != NULL ||
 			 ((c2 = first_with(f, "slots", 0)) != NULL && !strcasecmp(c2->event, "TOPDOWN.SLOTS")))
 			set(g, "sapphirerapids", "Intel Sapphire Rapids class (Golden Cove cores)", c2,

@@ -20,6 +20,7 @@
  */
 #include "report/report-int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,33 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 	strbuf_release(&n);
 	strbuf_release(&mn);
 	return found;
+}
+
+/* Append "a; b; a" as "a; b": the evaluator repeats a missing event per use. */
+static void add_unique_reasons(struct strbuf *sb, const char *reasons)
+{
+	const char *p = reasons;
+
+	while (*p) {
+		const char *e = strstr(p, "; ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char *part = xstrndup(p, n);
+		const char *q = sb->buf;
+		int dup = 0;
+		while ((q = strstr(q, part)) != NULL) {
+			if ((q == sb->buf || (q >= sb->buf + 2 && q[-2] == ';')) && (q[n] == '\0' || q[n] == ';')) {
+				dup = 1;
+				break;
+			}
+			q += n;
+		}
+		if (!dup)
+			strbuf_addf(sb, "%s%s", sb->len ? "; " : "", part);
+		free(part);
+		p += n;
+		if (e)
+			p += 2;
+	}
 }
 
 /* ---------------- JSON helpers ---------------- */
@@ -504,7 +532,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		struct strbuf reason = STRBUF_INIT;
 
 		if (src->reason)
-			strbuf_addstr(&reason, src->reason);
+			add_unique_reasons(&reason, src->reason);
 		if (cx.legacy_zero && !isnan(v) && m->level >= 1) {
 			/* did this node use a missing correction term? */
 			struct evalctx probe = cx;

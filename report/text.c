@@ -72,10 +72,10 @@ static int node_visible(const struct out *o, json_t *n)
 
 	if (o->o->max_level && level > o->o->max_level)
 		return 0;
+	if (o->o->verbose >= 2 || level == 1)
+		return 1;
 	if (o->o->verbose)
-		return 1;
-	if (level == 1)
-		return 1;
+		return json_is_number(json_object_get(n, "value")) || level <= 2;
 	return jget_bool(n, "flagged");
 }
 
@@ -165,7 +165,7 @@ static void print_tree(const struct out *o, json_t *scope)
 				col(o, C_RESET));
 	}
 	if (hidden)
-		fprintf(o->f, "  (%d node%s below threshold or not computable hidden; -v shows them)\n",
+		fprintf(o->f, "  (%d node%s below threshold or not computable hidden; -v shows them, -vv all)\n",
 			hidden, hidden == 1 ? "" : "s");
 }
 

@@ -7,6 +7,7 @@
 #include "report/report.h"
 #include "util/util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,8 @@ int cmd_report(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	json_t *doc;
 	FILE *out = stdout;
+	char *membuf = NULL;
+	size_t memlen = 0;
 	int c, ret = 0;
 	char *end;
 
@@ -122,8 +125,9 @@ int cmd_report(int argc, char **argv)
 		strbuf_release(&err);
 		return 2;
 	}
-	if (outpath && !(out = fopen(outpath, "w"))) {
-		error("%s: cannot write", outpath);
+	/* -o: render in memory, then write atomically (never half a report) */
+	if (outpath && !(out = open_memstream(&membuf, &memlen))) {
+		error("%s: cannot write: out of memory", outpath);
 		ret = 2;
 		goto done;
 	}
@@ -136,9 +140,13 @@ int cmd_report(int argc, char **argv)
 		td_report_render_csv(doc, out);
 	else
 		td_report_render_text(doc, &topts, out);
-	if (out != stdout && fclose(out) != 0) {
-		error("%s: cannot write", outpath);
-		ret = 2;
+	if (out != stdout) {
+		fclose(out);
+		if (td_write_file_atomic(outpath, membuf, memlen) < 0) {
+			error("%s: cannot write: %s", outpath, strerror(errno));
+			ret = 2;
+		}
+		free(membuf);
 	}
 	if (html && td_report_render_html(doc, html, &err) < 0) {
 		error("%s", err.buf);
