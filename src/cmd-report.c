@@ -67,7 +67,7 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0;
+	int c, ret = 0, html_default = 0;
 	char *end;
 
 	optind = 1;
@@ -78,7 +78,10 @@ int cmd_report(int argc, char **argv)
 				return td_usage_error(usage, "--format takes text, json or csv, not '%s'", optarg);
 			format = optarg;
 			break;
-		case O_HTML: html = optarg ? optarg : "tdperf.html"; break;
+		case O_HTML:
+			html = optarg ? optarg : "tdperf.html";
+			html_default = !optarg;
+			break;
 		case O_PLOT: plot = optarg; break;
 		case O_PLOTFMT: plotfmt = optarg; break;
 		case O_LEVEL:
@@ -109,6 +112,10 @@ int cmd_report(int argc, char **argv)
 		case 'h': return td_usage_ok(usage);
 		default: return td_usage_error(usage, NULL);
 		}
+	}
+	/* "--html OUT.html INPUT": --html's optional value given as a separate word */
+	if (html && html_default && optind == argc - 2) {
+		html = argv[optind++];
 	}
 	if (optind < argc - 1)
 		return td_usage_error(usage, "report takes one RUN or FILE");

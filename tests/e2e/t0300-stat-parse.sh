@@ -146,7 +146,7 @@ if perf stat -a -e task-clock true >/dev/null 2>&1; then
 	test_expect_success 'perf stat --per-thread -a: one scope per thread' '
 		gen out.thr --per-thread -a -e $E sleep 0.1 &&
 		"$DUMP" out.thr >d &&
-		test_grep "^ scope thread label=perf-[0-9]" d &&
+		test_grep "^ scope thread label=.*-[0-9][0-9]* " d &&
 		test $(grep -c "^ scope thread" d) -ge 2
 	'
 	test_expect_success 'perf stat --per-core -I 100 -a: interval and core together' '

@@ -65,15 +65,15 @@ if have_report; then
 		"$TDPERF" diff "$PUB/case-05-skl-irogers-topdownL1-systemwide.txt" \
 			"$PUB/case-10-icl-tgl-ffmpeg-aac-4runs.txt" >real &&
 		test_grep "warning: different CPUs" real &&
-		test_grep "^  Frontend Bound  *41.1%  *7.0%  *-34.1 pts" real &&
-		test_grep "^  Retiring  *14.2%  *56.1%  *+41.9 pts" real &&
+		test_grep "^  Frontend Bound  *41.1%  *~\\{0,1\\} *7.0%  *-34.1 pts" real &&
+		test_grep "^  Retiring  *14.2%  *56.1%  *+41.[89] pts" real &&
 		test_grep "A: .* events multiplexed" real
 	'
 	test_expect_success 'Comet Lake (case 23) vs Ice Lake class (case 10): CPI stacks and attribution' '
 		"$TDPERF" diff --format json "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" \
 			"$PUB/case-10-icl-tgl-ffmpeg-aac-4runs.txt" >real.json &&
 		test_grep "\"unit\": \"cycles per instruction\"" real.json &&
-		test_grep "\"only_in\": \"a\"" real.json
+		test_grep "\"only_in_a\": \[" real.json
 	'
 else
 	test_skip 'diff of real outputs across microarchitectures' 'tdperf report is not built in this tree yet'
