@@ -24,3 +24,5 @@ check_PROGRAMS += tests/tools/perfdata-synth
 tests_tools_perfdata_synth_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0403-perfdata-byteorder.sh
 EXTRA_DIST += tests/e2e/t0403-perfdata-byteorder.sh
+# perf stat parser fuzz harness and its seeds
+EXTRA_DIST += tests/fuzz/fuzz-stat.c tests/fuzz/seed-stat.sh tests/fuzz/stat-inputs

@@ -317,7 +317,7 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
 		if (!pmu_matches(pmu, cpmu_name))
 			continue;
-		if (!strcmp(ckey.buf, wkey.buf))
+		if (!strcasecmp(c->event, event) || !strcmp(ckey.buf, wkey.buf))
 			found = c;
 		else if (!weak && wclass) {
 			const char *cc = td_event_weak_class(ckey.buf);

@@ -5,7 +5,7 @@
  * model: every count has a key and a group, every failure has a message.
  *
  * FUZZ_SOURCES: parse/stat.c parse/stat-lines.c parse/stat-model.c parse/stat-names.c parse/stat-infer.c util/strbuf.c util/message.c util/file.c
- * Seeds: tests/fuzz/corpus-stat/ and the published fixtures (tests/fuzz/seed-stat.sh).
+ * Seeds: tests/fuzz/seed-stat.sh (the published fixtures and tests/fuzz/stat-inputs/).
  */
 #include "parse/parse.h"
 

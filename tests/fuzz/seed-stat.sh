@@ -1,7 +1,9 @@
 #!/bin/sh
-# Seeds for fuzz-stat: the published real perf stat outputs (run-brief
-# passes the directory to fill as $1; tests/fuzz/corpus-stat/ holds perf
-# outputs written on this machine in every mode).
+# Seeds for fuzz-stat, copied into the directory run-brief names as $1:
+# the published real perf stat outputs, and tests/fuzz/stat-inputs/ (perf
+# outputs written on a machine without a hardware PMU, in every mode:
+# -x CSV with -r, -I intervals in text/CSV/JSON, -A, --per-core, --per-thread).
 set -eu
+here=$(dirname "$0")
 mkdir -p "$1"
-cp "$(dirname "$0")/../fixtures/perf-stat-published/"case-*.txt "$1"/
+cp "$here/../fixtures/perf-stat-published/"case-*.txt "$here/stat-inputs/"*.txt "$1"/
