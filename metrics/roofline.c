@@ -369,9 +369,15 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 			free(why);
 			continue;
 		}
-		roof = add_roof(r, TD_RL_ROOF_UTIL, xfmt("util_%s", td_rl_resource_name(u)),
-				xfmt("%s x %.0f%% utilization", b->label, 100 * U), b->peak, U, U * b->bound);
-		roof->level = b->level;
+		{
+			/* add_roof moves the array: nothing of b is read after it */
+			int level = b->level;
+			char *label = xfmt("%s x %.0f%% utilization", b->label, 100 * U);
+
+			roof = add_roof(r, TD_RL_ROOF_UTIL, xfmt("util_%s", td_rl_resource_name(u)),
+					label, b->peak, U, U * b->bound);
+			roof->level = level;
+		}
 		roof_note(r, roof, in->note[TD_RL_Q_UTIL + u],
 			  "U x roof: the resource delivers its peak whenever it is busy, and only then");
 	}
