@@ -288,6 +288,46 @@ static int pmu_matches(const char *want, const char *have)
 	return have && !strcasecmp(want, have);
 }
 
+/*
+ * The privilege levels a name's trailing modifiers ask for, as a bit set
+ * (1 = u, 2 = k, 4 = h); 0 when it has no privilege modifier.  "cycles:u"
+ * gives 1, "INST_RETIRED.ANY_P:k" 2, "cpu@X,cmask=1@" 0.
+ */
+static unsigned privilege_bits(const char *name)
+{
+	const char *colon, *m;
+	unsigned bits = 0;
+
+	if (!name)
+		return 0;
+	colon = strrchr(name, ':');
+	if (!colon || strchr(colon, '@') || strchr(colon, '/') ||
+	    !is_modifier_string(colon + 1, strlen(colon + 1)))
+		return 0;
+	for (m = colon + 1; *m; m++)
+		bits |= *m == 'u' ? 1 : *m == 'k' ? 2 : *m == 'h' ? 4 : 0;
+	return bits;
+}
+
+/*
+ * A formula that asks for a privilege level (":k" for kernel cycles) may
+ * only use a count of exactly that level: an unmodified count also holds
+ * user time, and using it would invent a number (kernel utilization 100 %).
+ * A formula without a modifier takes any count, as perf does when it adds
+ * ":u" on its own under perf_event_paranoid.
+ */
+static int privilege_matches(unsigned want, const struct td_count *c)
+{
+	unsigned have;
+
+	if (!want)
+		return 1;
+	have = privilege_bits(c->modifiers);
+	if (!have)
+		have = privilege_bits(c->event);
+	return have == want;
+}
+
 const struct td_count *td_scope_find_group(const struct td_scope *s, const char *pmu,
 					   const char *event, int group)
 {
@@ -295,8 +335,10 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 	struct strbuf cpmu = STRBUF_INIT, ckey = STRBUF_INIT;
 	const struct td_count *found = NULL, *weak = NULL;
 	const char *wclass;
+	unsigned wprivilege;
 	size_t i;
 
+	wprivilege = privilege_bits(event);
 	td_event_key(event, &wpmu, &wkey);
 	if (!pmu && wpmu.len)
 		pmu = wpmu.buf;
@@ -315,7 +357,7 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 			td_event_key(c->event, &cpmu, &ckey);
 		}
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
-		if (!pmu_matches(pmu, cpmu_name))
+		if (!pmu_matches(pmu, cpmu_name) || !privilege_matches(wprivilege, c))
 			continue;
 		if (!strcasecmp(c->event, event) || !strcmp(ckey.buf, wkey.buf))
 			found = c;

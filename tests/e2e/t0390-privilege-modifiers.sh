@@ -1,0 +1,26 @@
+#!/bin/sh
+# Privilege modifiers in formulas (":k", ":u") only match counts of that
+# privilege level; unmodified formula events match any count.
+. "$(dirname "$0")/test-lib.sh"
+
+cml=$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt
+spr=$FIXTURES/perf-stat-published/case-01-spr-kanliang-default-metricgroup.txt
+
+
+test_expect_success 'a :k formula event is not computed from an unmodified count' '
+	"$TDPERF" report --format json "$cml" >out.json 2>/dev/null &&
+	tr -d "\n" <out.json | grep -o "\"id\": *\"info_system_kernel_utilization\"[^}]*" >ku &&
+	test_grep "\"value\": *null" ku &&
+	test_grep "THREAD_P:k not measured" ku
+'
+
+test_expect_success 'unmodified formula events use :u counts, as perf does (SPR case-01)' '
+	"$TDPERF" report --format json "$spr" >spr.json 2>/dev/null &&
+	tr -d "\n" <spr.json | grep -o "\"id\": *\"frontend_bound\"[^}]*" | head -n 1 >fe &&
+	v=$(sed -n "s/.*\"value\": *\([0-9.e-]*\).*/\1/p" fe) &&
+	p=$(sed -n "s/.*\"perf_value\": *\([0-9.e-]*\).*/\1/p" fe) &&
+	test -n "$v" && test -n "$p" &&
+	approx_eq "$v" "$p" 0.0006
+'
+
+test_done
