@@ -431,9 +431,10 @@ static int in_stack(const struct td_metric *m, const char *stack)
 			size_t sl = strlen(stack);
 
 			if (len) {
-				/* "cpi", "Stack.cpi", "cpi_stack", "CpiStack" */
+				/* "cpi", "Stack.cpi", "Stack_CPI", "cpi_stack", "CpiStack" */
 				if ((len == sl && !strncasecmp(p, stack, sl)) ||
-				    (len == sl + 6 && !strncasecmp(p, "stack.", 6) &&
+				    (len == sl + 6 && (!strncasecmp(p, "stack.", 6) ||
+						       !strncasecmp(p, "stack_", 6)) &&
 				     !strncasecmp(p + 6, stack, sl)) ||
 				    (len == sl + 6 && !strncasecmp(p, stack, sl) &&
 				     !strncasecmp(p + sl, "_stack", 6)) ||

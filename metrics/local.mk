@@ -67,3 +67,5 @@ TESTS += tests/unit/test_stacks
 tests_unit_test_stacks_LDADD = $(UNIT_LIBS)
 tests_unit_test_stacks_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+TESTS += tests/e2e/t0700-stacks.sh
+EXTRA_DIST += tests/e2e/t0700-stacks.sh

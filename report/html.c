@@ -460,6 +460,8 @@ static void charts_section(struct strbuf *sb, json_t *doc, json_t *main_scope, s
 	any |= td_html_figure(sb, hc, "topdown-l2");
 	cpi_table(sb, main_scope);
 	any |= td_html_figure(sb, hc, "cpi-stack");
+	any |= td_html_figure(sb, hc, "multistage-stack");
+	any |= td_html_figure(sb, hc, "ipc-flops-stack");
 	if (!any && hc->status.len) {
 		strbuf_addstr(sb, "<p class=\"nocharts\">");
 		strbuf_add_html(sb, hc->status.buf);

@@ -27,4 +27,4 @@ tests_tools_roofline_tool_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0910-roofline.sh
 EXTRA_DIST += tests/e2e/t0910-roofline.sh
 # stacks: the scopes' "stacks" objects and their text (stacks work)
-libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c
+libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c

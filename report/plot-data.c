@@ -734,5 +734,6 @@ void td_charts_for_report(json_t *doc, struct td_chart_list *out)
 		td_chart_list_add(out, c);
 	if ((c = td_chart_cpi(scopes, 1, "cpi-stack", "CPI stack (cycles per instruction)")))
 		td_chart_list_add(out, c);
+	td_charts_stacks(doc, out);
 	timeline_charts(doc, out);
 }

@@ -286,5 +286,12 @@ int td_report_fill_stacks(json_t *scope, const struct td_table *t, const struct 
 json_t *td_report_stacks_json(const struct td_stacks *s);
 /* Append the text rendering of a scope's "stacks" object to sb. */
 void td_report_text_stacks(struct strbuf *sb, json_t *stacks);
+/*
+ * Charts of the main scope's stacks (report/plot-stacks.c): the multi-stage
+ * CPI stacks side by side ("multistage-stack") and the IPC and FLOPS stacks
+ * side by side as shares of their peaks ("ipc-flops-stack").
+ */
+struct td_chart_list;
+void td_charts_stacks(json_t *doc, struct td_chart_list *out);
 
 #endif /* TD_REPORT_H */

@@ -595,6 +595,66 @@ static void text_rendering_shows_stages_side_by_side(void **state)
 }
 
 
+/* The charts: stages side by side, IPC and FLOPS as shares of their peaks. */
+static void charts_of_the_main_scope(void **state)
+{
+	struct fake f = FAKE(intel_metrics, intel_nums, intel_strs);
+	struct td_chart_list list = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct td_stacks s;
+	json_t *doc = json_object(), *scopes = json_array(), *scope = json_object();
+	const struct td_chart *ms, *ipf;
+	char dir[] = "/tmp/tdperf-test-stacks-XXXXXX";
+	double sum = 0;
+	size_t i;
+
+	run(&f, "GenuineIntel", 4, &s);
+	json_object_set_new(scope, "id", json_string("total"));
+	json_object_set_new(scope, "kind", json_string("total"));
+	json_object_set_new(scope, "stacks", td_report_stacks_json(&s));
+	json_array_append_new(scopes, scope);
+	json_object_set_new(doc, "scopes", scopes);
+	td_charts_stacks(doc, &list);
+	assert_int_equal(list.nr, 2);
+	ms = list.items[0];
+	ipf = list.items[1];
+	assert_string_equal(ms->stem, "multistage-stack");
+	/* two available stages (retire is not), seven components */
+	assert_int_equal(ms->nrows, 2);
+	assert_int_equal(ms->nseries, 7);
+	assert_string_equal(ms->rows[1].label, "execute (paper: issue)");
+	assert_near(ms->rows[1].values[TD_SC_MEMORY], 0.375);
+	assert_true(isnan(ms->rows[1].values[TD_SC_LONG_LATENCY]));
+	assert_non_null(strstr(ms->notes.buf, "execute Long-latency ops: not measurable on this CPU"));
+	assert_non_null(strstr(ms->notes.buf, "retire stage: cannot be built"));
+	assert_non_null(strstr(ms->notes.buf, "range of memory over the stages: 0.312 - 0.375 CPI"));
+	/* IPC bar: base 1.2 of 4 uops/cycle = 30 %; FLOPS bar: base 16 of 64 = 25 % */
+	assert_string_equal(ipf->stem, "ipc-flops-stack");
+	assert_int_equal(ipf->nrows, 2);
+	assert_near(ipf->rows[0].values[0], 30);
+	assert_near(ipf->rows[1].values[0], 25);
+	for (i = 0; i < ipf->nseries; i++)
+		if (!isnan(ipf->rows[1].values[i]))
+			sum += ipf->rows[1].values[i];
+	assert_near(sum, 100);	/* the FLOPS bar reaches the peak exactly */
+	/* gnuplot data and script are written */
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(td_chart_write(ms, dir, "svg", &err), 0);
+	{
+		char *gp = td_path_join(dir, "multistage-stack.gp");
+		char *dat = td_path_join(dir, "multistage-stack.dat");
+
+		assert_true(td_file_exists(gp) && td_file_exists(dat));
+		free(gp);
+		free(dat);
+	}
+	td_remove_tree(dir);
+	td_chart_list_release(&list);
+	strbuf_release(&err);
+	json_decref(doc);
+	td_stacks_release(&s);
+}
+
 /* ==== Part 2: the real tables' stack formulas on count sets built here ==== */
 
 struct count {
@@ -900,6 +960,7 @@ int main(void)
 		cmocka_unit_test(cpi_stack_from_tree_nodes),
 		cmocka_unit_test(json_object_carries_marks_and_nulls),
 		cmocka_unit_test(text_rendering_shows_stages_side_by_side),
+		cmocka_unit_test(charts_of_the_main_scope),
 		cmocka_unit_test(skylake_table_stacks_by_hand),
 		cmocka_unit_test(zen4_table_stacks_by_hand),
 		cmocka_unit_test(every_table_has_consistent_stack_data),
