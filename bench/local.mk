@@ -11,3 +11,4 @@ EXTRA_DIST += bench/perfdata-bench.sh
 EXTRA_PROGRAMS += bench/bench-tree
 bench_bench_tree_SOURCES = bench/bench-tree.c
 bench_bench_tree_LDADD = $(TD_LIBS)
+EXTRA_DIST += bench/calibrate-repeat.sh
