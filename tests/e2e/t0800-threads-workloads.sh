@@ -18,7 +18,9 @@ EVENTS=sched:sched_switch,sched:sched_waking,sched:sched_wakeup,sched:sched_wake
 # record FILE CMD...: what 'tdperf record --threads' records, by hand.
 record() {
 	out=$1; shift
-	"$PERF" record -q --switch-events -e "$EVENTS" -o "$out" -- "$@" 2>perf.err
+	# In a sanitizer build the workloads are instrumented too; LeakSanitizer
+	# would add a thread of its own at exit.
+	ASAN_OPTIONS=detect_leaks=0 "$PERF" record -q --switch-events -e "$EVENTS" -o "$out" -- "$@" 2>perf.err
 }
 
 if ! have_prog "$PERF"; then
@@ -31,49 +33,73 @@ if ! record probe.data true || ! "$PERF" script -i probe.data >/dev/null 2>&1; t
 	test_done
 fi
 
-# dominant_own FILE: the component the analysis names for the workload.
-dominant_own() {
-	"$TOOL" json "$1" >"$1.json" &&
-	jq -r '.threads.aggregate.dominant_own' "$1.json"
+# too_busy FILE.json: say why a verdict on the dominant component would be
+# meaningless for this recording, or fail when it is not.  On a machine
+# with a load average above twice its CPUs, or when the threads spent more
+# than half of their time waiting for a CPU, threads start late (their
+# creator is not scheduled) and run in slices: the stacks then describe
+# the machine's load more than the workload.  The numbers are still
+# checked against perf script below.
+too_busy() {
+	load=$(cut -d" " -f1 /proc/loadavg 2>/dev/null || echo 0)
+	ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+	runq=$(jq .threads.aggregate.fractions.runnable "$1")
+	awk -v l="$load" -v n="$ncpu" -v r="$runq" "BEGIN { exit !(l > 2 * n || r > 0.5) }" &&
+	echo "machine oversubscribed (load $load on $ncpu CPUs, runnable $runq of thread time): no verdict"
 }
 
-test_expect_success 'lock-contended workload: sync is named' '
-	record lock.data "$W/tw-lock" 4 &&
-	d=$(dominant_own lock.data) &&
-	echo "dominant: $d" && jq .threads.aggregate.fractions lock.data.json &&
-	test "$d" = sync
-'
+# verdict NAME FILE WANT: test that the analysis names WANT for FILE.
+verdict() {
+	if busy=$(too_busy "$2.json"); then
+		test_skip "$1" "$busy"
+	else
+		test_expect_success "$1" "
+			jq .threads.aggregate.fractions $2.json &&
+			test \"\$(jq -r .threads.aggregate.dominant_own $2.json)\" = $3
+		"
+	fi
+}
 
-test_expect_success 'lock workload: main thread waiting in join is excluded, workers grouped by name' '
-	jq -e "[.threads.threads[] | select(.excluded)] | length == 1" lock.data.json &&
-	jq -e "[.threads.threads[] | select(.excluded)][0].name == \"tw-lock\"" lock.data.json &&
-	jq -e "[.threads.threads[] | select(.excluded)][0].sync_fraction > 0.5" lock.data.json &&
+
+test_expect_success 'record and analyse the lock-contended workload' '
+	record lock.data "$W/tw-lock" 4 && "$TOOL" json lock.data >lock.data.json
+'
+verdict 'lock-contended workload: sync is named' lock.data sync
+
+# Main waits in pthread_join: more than half sync, so left out of the
+# aggregate (paper 002), as is any worker over half sync - unless all are
+# (how much of their waiting shows as sync rather than runnable depends on
+# the machine's load), when every thread is aggregated and that is said.
+test_expect_success 'lock workload: main thread waiting in join is sync, workers grouped by name' '
+	jq -e ".threads.threads[] | select(.tid == .pid) | .name == \"tw-lock\" and .sync_fraction > 0.5" lock.data.json &&
 	jq -e ".threads.groups[] | select(.name == \"tw-worker\") | .threads == 4" lock.data.json &&
-	jq -e ".threads.aggregate.threads == 4" lock.data.json
+	if jq -e ".threads.aggregate.all_sync_fallback" lock.data.json; then
+		jq -e ".threads.aggregate.threads == 5" lock.data.json &&
+		jq -e "[.threads.notes[] | select(test(\"more than half\"))] | length == 1" lock.data.json
+	else
+		jq -e ".threads.threads[] | select(.tid == .pid) | .excluded" lock.data.json &&
+		jq -e ".threads.aggregate.threads as \$a |
+			[.threads.threads[] | select(.excluded | not)] | length | . == \$a and . >= 1" lock.data.json &&
+		jq -e "[.threads.threads[] | .excluded == (.sync_fraction > 0.5)] | all" lock.data.json
+	fi
 '
 
-test_expect_success 'barrier-heavy workload: sync is named' '
-	record barrier.data "$W/tw-barrier" 4 &&
-	d=$(dominant_own barrier.data) &&
-	echo "dominant: $d" && jq .threads.aggregate.fractions barrier.data.json &&
-	test "$d" = sync
+test_expect_success 'record and analyse the barrier-heavy workload' '
+	record barrier.data "$W/tw-barrier" 4 && "$TOOL" json barrier.data >barrier.data.json
 '
+verdict 'barrier-heavy workload: sync is named' barrier.data sync
 
-test_expect_success 'imbalanced workload: imbalance is named' '
-	record imbalance.data "$W/tw-imbalance" 4 &&
-	d=$(dominant_own imbalance.data) &&
-	echo "dominant: $d" && jq .threads.aggregate.fractions imbalance.data.json &&
-	test "$d" = imbalance &&
+test_expect_success 'record and analyse the imbalanced workload' '
+	record imbalance.data "$W/tw-imbalance" 4 && "$TOOL" json imbalance.data >imbalance.data.json &&
 	jq -e ".threads.groups[] | select(.name == \"tw-heavy\") | .threads == 1" imbalance.data.json
 '
+verdict 'imbalanced workload: imbalance is named' imbalance.data imbalance
 
-test_expect_success 'perfectly parallel workload: running is named' '
-	record parallel.data "$W/tw-parallel" 2 &&
-	d=$(dominant_own parallel.data) &&
-	echo "dominant: $d" && jq .threads.aggregate.fractions parallel.data.json &&
-	test "$d" = running &&
+test_expect_success 'record and analyse the perfectly parallel workload' '
+	record parallel.data "$W/tw-parallel" 2 && "$TOOL" json parallel.data >parallel.data.json &&
 	jq -e ".threads.aggregate.fractions.sync < 0.05" parallel.data.json
 '
+verdict 'perfectly parallel workload: running is named' parallel.data running
 
 # Per thread, from perf script's own decoding of the same file: the life
 # (fork or exec to sched_process_exit), the on-CPU time (switch-in, or exec,
@@ -139,7 +165,7 @@ test_expect_success 'text report names the dominant component and says on-CPU ti
 	"$TOOL" text lock.data >lock.txt &&
 	test_grep "^  Dominant: " lock.txt &&
 	test_grep "tw-worker (4)" lock.txt &&
-	test_grep "excluded: [0-9]* % sync" lock.txt &&
+	test_grep "^  [0-9]* tw-lock  *[0-9.]* *[0-9.]* *\(9[0-9]\|100\)\.[0-9] " lock.txt &&
 	test_grep "not split" lock.txt
 '
 

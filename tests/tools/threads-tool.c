@@ -16,8 +16,9 @@
 
 int main(int argc, char **argv)
 {
-	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
 	json_t *doc;
+	int ret = 0;
 
 	if (argc != 3 || (strcmp(argv[1], "json") && strcmp(argv[1], "text"))) {
 		fprintf(stderr, "usage: threads-tool json|text RUN-OR-PERF.DATA\n");
@@ -26,21 +27,23 @@ int main(int argc, char **argv)
 	doc = json_object();
 	if (td_report_add_threads(doc, argv[2], &err) < 0) {
 		error("%s", err.buf);
-		return 2;
+		ret = 2;
+		goto out;
 	}
 	if (!strcmp(argv[1], "json")) {
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(9));
 		putchar('\n');
 	} else {
-		td_report_text_threads(doc, &out);
-		fputs(out.buf, stdout);
+		td_report_text_threads(doc, &text);
+		fputs(text.buf, stdout);
 	}
 	if (json_is_null(json_object_get(doc, "threads")) && json_is_null(json_object_get(doc, "sweep"))) {
 		fprintf(stderr, "threads-tool: %s: no sched events\n", argv[2]);
-		return 1;
+		ret = 1;
 	}
+out:
 	json_decref(doc);
-	strbuf_release(&out);
+	strbuf_release(&text);
 	strbuf_release(&err);
-	return 0;
+	return ret;
 }
