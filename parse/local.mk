@@ -26,3 +26,9 @@ TESTS += tests/e2e/t0403-perfdata-byteorder.sh
 EXTRA_DIST += tests/e2e/t0403-perfdata-byteorder.sh
 # perf stat parser fuzz harness and its seeds
 EXTRA_DIST += tests/fuzz/fuzz-stat.c tests/fuzz/seed-stat.sh tests/fuzz/stat-inputs
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_stat
+TESTS += tests/unit/test_stat
+tests_unit_test_stat_LDADD = $(UNIT_LIBS)
+tests_unit_test_stat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif

@@ -493,10 +493,11 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 			for (g = 0; g < groups; g++)
 				if (group_has_all(&cx, &ns, g))
 					break;
-			if (g < groups && (isnan(all.nodes[i].value) ||
-					   per_group[g].nodes[i].value != all.nodes[i].value)) {
+			if (g < groups) {
 				chosen[i] = g;
-				mixed = 1;
+				if (isnan(all.nodes[i].value) ||
+				    per_group[g].nodes[i].value != all.nodes[i].value)
+					mixed = 1;
 			}
 			names_release(&ns);
 		}

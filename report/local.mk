@@ -28,3 +28,6 @@ TESTS += tests/e2e/t0910-roofline.sh
 EXTRA_DIST += tests/e2e/t0910-roofline.sh
 # stacks: the scopes' "stacks" objects and their text (stacks work)
 libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c
+# import and report of perf stat outputs (the stat work)
+TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
+EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh

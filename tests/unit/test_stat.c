@@ -1,0 +1,227 @@
+/*
+ * Unit tests for the perf stat parser: numbers in every locale's
+ * grouping, event name keys and aliases, groups, wrapped lines, and the
+ * CPU inference.  The small inputs here are synthetic, built from the
+ * layouts perf documents and prints (columns as in perf's stat-display.c
+ * output); the real outputs are tested end to end in tests/e2e/t030x.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/parse.h"
+#include "parse/stat-lines.h"
+
+static double count_of(const char *s)
+{
+	double v = NAN;
+	const char *e = td_stat_scan_count(s, &v);
+	assert_non_null(e);
+	return v;
+}
+
+static void counts_in_every_grouping(void **state)
+{
+	(void)state;
+	assert_true(count_of("1,234,567") == 1234567);
+	assert_true(count_of("1.234.567") == 1234567);          /* de, pt_BR */
+	assert_true(count_of("1 234 567") == 1234567);          /* plain space */
+	assert_true(count_of("1\xc2\xa0" "234\xc2\xa0" "567") == 1234567);  /* NBSP */
+	assert_true(count_of("1\xe2\x80\xaf" "234") == 1234);   /* NNBSP (fr_FR) */
+	assert_true(count_of("1'234'567") == 1234567);          /* de_CH */
+	assert_true(count_of("1,4784,0455") == 147840455);      /* 4-digit groups */
+	assert_true(count_of("12,34,567") == 1234567);          /* hi_IN */
+	assert_true(count_of("1234567") == 1234567);            /* none */
+	assert_true(fabs(count_of("129,06") - 129.06) < 1e-9);  /* msec, ',' decimal */
+	assert_true(fabs(count_of("1.234,56") - 1234.56) < 1e-9);
+	assert_true(fabs(count_of("1,234.56") - 1234.56) < 1e-9);
+	assert_true(count_of("1.088") == 1088);                 /* pt_BR page-faults */
+	/* a space followed by a lone digit is the next column, not a group */
+	assert_true(count_of("1 2") == 1);
+}
+
+static void decimals_take_either_point(void **state)
+{
+	double v;
+
+	(void)state;
+	assert_non_null(td_stat_scan_decimal("0,127164454", &v));
+	assert_true(fabs(v - 0.127164454) < 1e-12);
+	assert_non_null(td_stat_scan_decimal("56.1", &v));
+	assert_true(fabs(v - 56.1) < 1e-12);
+	assert_null(td_stat_scan_decimal("x", &v));
+}
+
+static void key_is(const char *name, const char *want_pmu, const char *want_key)
+{
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+
+	td_event_key(name, &pmu, &key);
+	assert_string_equal(pmu.buf, want_pmu);
+	assert_string_equal(key.buf, want_key);
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+}
+
+static void event_keys_fold_perf_spellings(void **state)
+{
+	(void)state;
+	key_is("TOPDOWN.SLOTS", "", "slots");
+	key_is("cpu_core/slots/", "cpu_core", "slots");
+	key_is("cpu_core@TOPDOWN.SLOTS@", "cpu_core", "slots");
+	key_is("topdown-fe-bound", "", "topdown-fe-bound");
+	key_is("PERF_METRICS.FRONTEND_BOUND", "", "topdown-fe-bound");
+	key_is("topdown\\-fe\\-bound", "", "topdown-fe-bound");
+	key_is("cycles:u", "", "cycles");
+	key_is("cpu/UOPS_DECODED.DEC0,cmask=1/", "", "uops_decoded.dec0,cmask=1");
+	key_is("cpu@UOPS_DECODED.DEC0\\,cmask\\=1@", "", "uops_decoded.dec0,cmask=1");
+	key_is("UOPS_DECODED.DEC0:c1", "", "uops_decoded.dec0,cmask=1");
+	key_is("cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", "",
+	       "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=6");
+	key_is("cpu/event=0x3c,umask=0x0,name=CPU_CLK_UNHALTED.THREAD_P/", "",
+	       "cpu_clk_unhalted.thread_p");
+	key_is("INT_MISC.CLEARS_COUNT", "", "int_misc.clears_count");
+	key_is("cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@", "", "int_misc.clears_count");
+	key_is("cpu/event=0x3c,umask=0x0/", "", "event=60");
+	assert_string_equal(td_event_weak_class("ls_not_halted_cyc"), "cycles");
+	assert_string_equal(td_event_weak_class("inst_retired.any"), "instructions");
+	assert_null(td_event_weak_class("cpu_clk_unhalted.thread_any"));
+}
+
+static struct td_stat_file *parse(const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct td_stat_file *f = td_stat_parse(text, strlen(text), "t", &err);
+
+	if (!f)
+		fail_msg("parse failed: %s", err.buf);
+	strbuf_release(&err);
+	return f;
+}
+
+static void finds_counts_by_alias_and_pmu(void **state)
+{
+	struct td_stat_file *f = parse(
+		"\n Performance counter stats for 'system wide':\n\n"
+		"     7,782,334,296      cpu_core/TOPDOWN.SLOTS/\n"
+		"       279,769,310      cpu_atom/CPU_CLK_UNHALTED.CORE/\n"
+		"     1,000,000,000      cpu_core/cycles/\n"
+		"\n       1.004103365 seconds time elapsed\n");
+	const struct td_scope *s = &f->sessions[0].scopes[0];
+
+	(void)state;
+	assert_true(f->sessions[0].hybrid);
+	assert_true(td_scope_find(s, "cpu_core", "slots")->value == 7782334296.0);
+	assert_true(td_scope_find(s, NULL, "cpu_core@TOPDOWN.SLOTS@")->value == 7782334296.0);
+	assert_null(td_scope_find(s, "cpu_atom", "slots"));
+	/* weak alias: the generic name finds the model's cycle event of that PMU */
+	assert_true(td_scope_find(s, "cpu_atom", "cycles")->value == 279769310.0);
+	assert_true(td_scope_find(s, "cpu_core", "CPU_CLK_UNHALTED.THREAD")->value == 1e9);
+	td_stat_file_free(f);
+}
+
+static void repeated_event_starts_a_group(void **state)
+{
+	struct td_stat_file *f = parse(
+		"     62,366,721,033      de_src_op_disp.all\n"
+		"     30,857,165,236      ls_not_halted_cyc\n"
+		"      2,266,091,111      de_no_dispatch_per_slot.backend_stalls\n"
+		"     30,840,562,367      ls_not_halted_cyc\n"
+		"\n       6.306886961 seconds time elapsed\n");
+	const struct td_scope *s = &f->sessions[0].scopes[0];
+
+	(void)state;
+	assert_int_equal(s->nr_groups, 2);
+	assert_int_equal(s->counts[2].group, 0);
+	assert_int_equal(s->counts[3].group, 1);
+	assert_true(td_scope_find_group(s, NULL, "ls_not_halted_cyc", 1)->value == 30840562367.0);
+	td_stat_file_free(f);
+}
+
+static void wrapped_metric_lines_rejoin(void **state)
+{
+	/* a mailer wrapped the metric name and the "(71.07%)" onto the next line */
+	struct td_stat_file *f = parse(
+		"> Performance counter stats for 'system wide':\n>\n"
+		">       500,145,019      INST_RETIRED.ANY                 #     14.2 %\n"
+		"> tma_retiring             (71.07%)\n"
+		">     1,976,769,761      IDQ_UOPS_NOT_DELIVERED.CORE\n"
+		">                         (85.81%)\n");
+	const struct td_scope *s = &f->sessions[0].scopes[0];
+
+	(void)state;
+	assert_int_equal(s->nr_counts, 2);
+	assert_true(s->counts[0].running_pct == 71.07);
+	assert_true(s->counts[1].running_pct == 85.81);
+	assert_int_equal(s->nr_perf_metrics, 1);
+	assert_string_equal(s->perf_metrics[0].name, "tma_retiring");
+	assert_true(s->perf_metrics[0].value == 14.2);
+	td_stat_file_free(f);
+}
+
+static void csv_with_other_separator_and_variance(void **state)
+{
+	struct td_stat_file *f = parse(
+		"1.18;msec;task-clock;2.93%;1184881;100.00;0.771;CPUs utilized\n"
+		"0;;context-switches;0.00%;1184881;100.00;0.000;/sec\n"
+		"<not supported>;;cycles;;0;100.00;;\n");
+	const struct td_scope *s = &f->sessions[0].scopes[0];
+
+	(void)state;
+	assert_string_equal(f->sessions[0].format, "csv");
+	assert_int_equal(s->nr_counts, 3);
+	assert_true(fabs(s->counts[0].value - 1.18) < 1e-9);
+	assert_true(s->counts[0].variance_pct == 2.93);
+	assert_int_equal(s->counts[2].status, TD_COUNT_NOT_SUPPORTED);
+	assert_true(isnan(s->counts[2].value));
+	td_stat_file_free(f);
+}
+
+static void infers_cpu_and_smt(void **state)
+{
+	struct td_stat_file *f = parse(
+		" Performance counter stats for 'system wide':\n\n"
+		"    2,402,640,337      CPU_CLK_UNHALTED.THREAD_ANY\n"
+		"    1,976,769,761      IDQ_UOPS_NOT_DELIVERED.CORE\n");
+	struct td_cpu_guess g;
+
+	(void)state;
+	td_stat_infer_cpu(f, &g);
+	assert_string_equal(g.table, "skylake");
+	assert_int_equal(g.smt, 1);
+	assert_int_equal(g.core_wide, 1);
+	assert_int_equal(g.line, 3);
+	td_cpu_guess_release(&g);
+	td_stat_file_free(f);
+}
+
+static void refuses_what_is_not_perf(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_null(td_stat_parse("just prose\n4 apples\n", 20, "p.txt", &err));
+	assert_non_null(strstr(err.buf, "p.txt:1: no perf stat output"));
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counts_in_every_grouping),
+		cmocka_unit_test(decimals_take_either_point),
+		cmocka_unit_test(event_keys_fold_perf_spellings),
+		cmocka_unit_test(finds_counts_by_alias_and_pmu),
+		cmocka_unit_test(repeated_event_starts_a_group),
+		cmocka_unit_test(wrapped_metric_lines_rejoin),
+		cmocka_unit_test(csv_with_other_separator_and_variance),
+		cmocka_unit_test(infers_cpu_and_smt),
+		cmocka_unit_test(refuses_what_is_not_perf),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
