@@ -48,6 +48,12 @@ struct td_eval_ctx {
 };
 
 double td_expr_eval_cx(const struct td_expr *e, struct td_eval_ctx *cx);
+/*
+ * Append the "; "-separated reasons of 'items' to 'why', each only if
+ * 'why' does not hold it yet, so a reason names an event once however
+ * many metrics on the way use it.
+ */
+void td_reason_merge(struct strbuf *why, const char *items);
 
 /* Does the name start a literal (#smt_on, duration_time)? */
 int td_name_is_literal(const char *name);

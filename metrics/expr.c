@@ -456,6 +456,48 @@ struct td_expr *td_expr_parse(const char *text, struct strbuf *err)
 
 /* ---------------- evaluation ---------------- */
 
+/*
+ * Does the "; "-separated list 'list' hold 'item' as a whole item?  (A
+ * substring test would take "A.B not measured" for "X_A.B not measured".)
+ */
+static int reason_has_item(const char *list, const char *item, size_t len)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *end = strstr(p, "; ");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && !memcmp(p, item, len))
+			return 1;
+		if (!end)
+			break;
+		p = end + 2;
+	}
+	return 0;
+}
+
+void td_reason_merge(struct strbuf *why, const char *items)
+{
+	const char *p = items;
+
+	if (!why || !items)
+		return;
+	while (*p) {
+		const char *end = strstr(p, "; ");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n && !reason_has_item(why->buf, p, n)) {
+			if (why->len)
+				strbuf_addstr(why, "; ");
+			strbuf_add(why, p, n);
+		}
+		if (!end)
+			break;
+		p = end + 2;
+	}
+}
+
 static void add_reason(struct strbuf *why, const char *fmt, const char *arg)
 {
 	struct strbuf r = STRBUF_INIT;
@@ -463,11 +505,7 @@ static void add_reason(struct strbuf *why, const char *fmt, const char *arg)
 	if (!why)
 		return;
 	strbuf_addf(&r, fmt, arg);
-	if (!strstr(why->buf, r.buf)) {
-		if (why->len)
-			strbuf_addstr(why, "; ");
-		strbuf_addstr(why, r.buf);
-	}
+	td_reason_merge(why, r.buf);
 	strbuf_release(&r);
 }
 

@@ -119,12 +119,8 @@ static double resolve_metric(struct td_eval_ctx *cx, int index)
 		cx->missing = 1;
 	if (s->approximate)
 		cx->approximate = 1;
-	if ((s->missing || s->approximate) && s->reason && cx->why &&
-	    !strstr(cx->why->buf, s->reason)) {
-		if (cx->why->len)
-			strbuf_addstr(cx->why, "; ");
-		strbuf_addstr(cx->why, s->reason);
-	}
+	if ((s->missing || s->approximate) && s->reason)
+		td_reason_merge(cx->why, s->reason);
 	return s->value;
 }
 
@@ -172,9 +168,8 @@ static int adhoc_lookup(void *ctx, const char *name, double *v)
 		compute_metric(st, idx);
 	if (st->ms[idx].state != M_DONE || st->ms[idx].missing)
 		return -1;
-	if (st->ms[idx].approximate && st->ms[idx].reason && st->why &&
-	    !strstr(st->why->buf, st->ms[idx].reason))
-		strbuf_addf(st->why, "%s%s", st->why->len ? "; " : "", st->ms[idx].reason);
+	if (st->ms[idx].approximate && st->ms[idx].reason)
+		td_reason_merge(st->why, st->ms[idx].reason);
 	*v = st->ms[idx].value;
 	return 0;
 }

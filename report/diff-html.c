@@ -165,12 +165,12 @@ static void nodes_table(struct strbuf *sb, json_t *diff)
 			strbuf_addstr(sb, "<span class=\"badge approx\">approximation changed</span> ");
 		if (td_json_str(n, "a_reason") && isnan(td_json_num(json_object_get(n, "a")))) {
 			strbuf_addstr(sb, "<span class=\"muted\">A: ");
-			strbuf_add_html(sb, td_json_str(n, "a_reason"));
+			td_html_reason(sb, td_json_str(n, "a_reason"));
 			strbuf_addstr(sb, "</span> ");
 		}
 		if (td_json_str(n, "b_reason") && isnan(td_json_num(json_object_get(n, "b")))) {
 			strbuf_addstr(sb, "<span class=\"muted\">B: ");
-			strbuf_add_html(sb, td_json_str(n, "b_reason"));
+			td_html_reason(sb, td_json_str(n, "b_reason"));
 			strbuf_addstr(sb, "</span>");
 		}
 		strbuf_addstr(sb, "</td></tr>");
@@ -189,7 +189,7 @@ static void attribution_table(struct strbuf *sb, json_t *st, const char *title, 
 	strbuf_addstr(sb, "</h3>");
 	if (!json_is_array(json_object_get(st, "components"))) {
 		strbuf_addstr(sb, "<p class=\"muted\">Not computable: ");
-		strbuf_add_html(sb, td_json_str(st, "reason") ? td_json_str(st, "reason") : "?");
+		td_html_reason(sb, td_json_str(st, "reason") ? td_json_str(st, "reason") : "?");
 		strbuf_addstr(sb, "</p>");
 		return;
 	}
@@ -243,7 +243,7 @@ static void attribution_table(struct strbuf *sb, json_t *st, const char *title, 
 		strbuf_addf(sb, "<p class=\"hint\" style=\"margin-top:6px\">Not attributed (the fractions do not sum to 1): %+.4g.</p>", un);
 	if (td_json_str(st, "reason")) {
 		strbuf_addstr(sb, "<p class=\"hint\" style=\"margin-top:6px\">");
-		strbuf_add_html(sb, td_json_str(st, "reason"));
+		td_html_reason(sb, td_json_str(st, "reason"));
 		strbuf_addstr(sb, "</p>");
 	}
 	if (json_is_true(json_object_get(st, "approximate")))

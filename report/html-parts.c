@@ -237,3 +237,26 @@ void td_html_charts_release(struct td_html_charts *hc)
 	td_chart_list_release(&hc->list);
 	strbuf_release(&hc->status);
 }
+
+void td_html_reason(struct strbuf *sb, const char *reason)
+{
+	struct strbuf txt = STRBUF_INIT;
+
+	if (!reason)
+		return;
+	td_reason_short(&txt, reason, 3);
+	if (strcmp(txt.buf, reason)) {
+		struct strbuf all = STRBUF_INIT;
+
+		strbuf_addstr(sb, "<span title=\"");
+		td_reason_missing_list(&all, reason);
+		strbuf_add_html(sb, all.len ? all.buf : reason);
+		strbuf_addstr(sb, "\">");
+		strbuf_add_html(sb, txt.buf);
+		strbuf_addstr(sb, "</span>");
+		strbuf_release(&all);
+	} else {
+		strbuf_add_html(sb, txt.buf);
+	}
+	strbuf_release(&txt);
+}

@@ -68,7 +68,7 @@ static void node_detail(struct strbuf *sb, json_t *n, double v)
 	if (isnan(v) || json_is_true(json_object_get(n, "approximate"))) {
 		if (reason) {
 			strbuf_addstr(sb, isnan(v) ? "" : ": ");
-			strbuf_add_html(sb, reason);
+			td_html_reason(sb, reason);
 		} else if (isnan(v)) {
 			strbuf_addstr(sb, "no reason recorded");
 		}

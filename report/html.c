@@ -209,27 +209,113 @@ static void metric_card(struct strbuf *sb, const char *key, double v, const char
 	strbuf_addstr(sb, "</div>");
 }
 
-/* The key metrics: the scope's info metrics (the first eight), CPI and counts. */
+/*
+ * The info metrics a reader looks at first, in this order, when the
+ * table has them and they are computable (ids common to our tables).
+ */
+static const char *const key_metric_ids[] = {
+	"ipc", "cpi", "uops_per_instr", "branch_mpki", "dsb_coverage", "info_core_ilp",
+	"info_memory_l1mpki", "info_memory_l2mpki", "info_memory_l3mpki",
+	"info_memory_load_miss_real_latency", "info_bad_spec_ipmispredict", "info_core_flopc",
+	"info_system_cpus_utilized", "info_system_core_frequency", NULL,
+};
+
+static const char *metric_label(json_t *m)
+{
+	return td_json_str(m, "name") ? td_json_str(m, "name") : td_json_str_or(m, "id", "?");
+}
+
+static int metric_computed(json_t *m)
+{
+	return !isnan(td_json_num(json_object_get(m, "value")));
+}
+
+/* Metrics that are inputs of other views rather than findings: the CPI stack's parts. */
+static int metric_is_plumbing(const char *id)
+{
+	return !id || !strncmp(id, "stack_", 6);
+}
+
+static json_t *metric_by_id(json_t *metrics, const char *id)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(metrics, i, m)
+		if (td_json_str(m, "id") && !strcmp(td_json_str(m, "id"), id))
+			return m;
+	return NULL;
+}
+
+/* One "approximate" note or nothing, reasons cut to a few names. */
+static void metric_card_of(struct strbuf *sb, json_t *m)
+{
+	struct strbuf note = STRBUF_INIT;
+
+	if (json_is_true(json_object_get(m, "approximate")))
+		strbuf_addstr(&note, "approximate");
+	metric_card(sb, metric_label(m), td_json_num(json_object_get(m, "value")), td_json_str(m, "unit"),
+		    note.len ? note.buf : NULL);
+	strbuf_release(&note);
+}
+
+/*
+ * Why a metric is not computable, short: "needs 12 events that were not
+ * measured" with the events on demand, or the evaluator's reason cut short.
+ */
+static void na_reason(struct strbuf *sb, const char *reason)
+{
+	size_t missing = td_reason_missing_count(reason);
+
+	if (missing > 1) {
+		strbuf_addf(sb, "<details class=\"why\"><summary>n/a: needs %zu events that were not measured</summary>",
+			    missing);
+		td_reason_missing_list(sb, reason);
+		strbuf_addstr(sb, "</details>");
+	} else {
+		strbuf_addstr(sb, "n/a: ");
+		td_html_reason(sb, reason ? reason : "not computable");
+	}
+}
+
+/*
+ * The key metrics: the computable ones of key_metric_ids (at most eight),
+ * CPI and counts as cards; then every computable info metric and, apart
+ * and collapsed, the ones that are not computable with why.
+ */
 static void key_metrics(struct strbuf *sb, json_t *scope)
 {
 	json_t *metrics = json_object_get(scope, "metrics"), *m;
 	json_t *cpi = td_report_cpi_stack(scope, 1);
-	size_t i, shown = 0;
+	size_t i, shown = 0, computed = 0, na = 0;
 	int have_cpi = 0;
 
 	strbuf_addstr(sb, "<div class=\"metrics\">");
+	for (i = 0; key_metric_ids[i] && shown < 8; i++) {
+		m = metric_by_id(metrics, key_metric_ids[i]);
+		if (!m || !metric_computed(m))
+			continue;
+		if (!strcmp(key_metric_ids[i], "cpi"))
+			have_cpi = 1;
+		metric_card_of(sb, m);
+		shown++;
+	}
+	/* a table without our usual ids: its first computable findings */
 	json_array_foreach(metrics, i, m) {
 		const char *id = td_json_str(m, "id");
-		const char *reason = td_json_str(m, "reason");
 
-		if (shown >= 8)
+		if (shown >= 4)
 			break;
-		if (id && (!strcasecmp(id, "cpi") || strstr(id, "_cpi")))
+		if (!metric_computed(m) || metric_is_plumbing(id) || !strncmp(id, "bottleneck_", 11))
+			continue;
+		for (size_t k = 0; key_metric_ids[k]; k++)
+			if (!strcmp(key_metric_ids[k], id))
+				goto next;
+		if (!strcasecmp(id, "cpi") || strstr(id, "_cpi"))
 			have_cpi = 1;
-		metric_card(sb, td_json_str(m, "name") ? td_json_str(m, "name") : id ? id : "?",
-			    td_json_num(json_object_get(m, "value")), td_json_str(m, "unit"),
-			    isnan(td_json_num(json_object_get(m, "value"))) ? (reason ? reason : "not computable") : NULL);
+		metric_card_of(sb, m);
 		shown++;
+next:;
 	}
 	if (!have_cpi && !isnan(td_json_num(json_object_get(cpi, "cpi"))))
 		metric_card(sb, "CPI", td_json_num(json_object_get(cpi, "cpi")), "cycles per instruction",
@@ -239,20 +325,50 @@ static void key_metrics(struct strbuf *sb, json_t *scope)
 	if (!isnan(td_json_num(json_object_get(cpi, "instructions"))))
 		metric_card(sb, "Instructions", td_json_num(json_object_get(cpi, "instructions")), NULL, NULL);
 	strbuf_addstr(sb, "</div>");
-	if (json_array_size(metrics) > shown) {
-		strbuf_addstr(sb, "<details class=\"scope\"><summary>All info metrics</summary><table class=\"data\">"
-			      "<thead><tr><th>Metric</th><th class=\"num\">Value</th><th>Unit</th><th>Note</th></tr></thead><tbody>");
+
+	json_array_foreach(metrics, i, m) {
+		if (metric_computed(m))
+			computed++;
+		else
+			na++;
+	}
+	if (computed) {
+		strbuf_addf(sb, "<details class=\"scope\"><summary>All %zu computed info metrics</summary><table class=\"data\">"
+			    "<thead><tr><th>Metric</th><th class=\"num\">Value</th><th>Unit</th><th>Note</th></tr></thead><tbody>",
+			    computed);
 		json_array_foreach(metrics, i, m) {
+			if (!metric_computed(m))
+				continue;
 			strbuf_addstr(sb, "<tr><td>");
-			strbuf_add_html(sb, td_json_str(m, "name") ? td_json_str(m, "name") : td_json_str(m, "id") ? td_json_str(m, "id") : "?");
+			strbuf_add_html(sb, metric_label(m));
 			strbuf_addstr(sb, "</td><td class=\"num\">");
 			td_html_num(sb, td_json_num(json_object_get(m, "value")));
 			strbuf_addstr(sb, "</td><td>");
 			if (td_json_str(m, "unit"))
 				strbuf_add_html(sb, td_json_str(m, "unit"));
 			strbuf_addstr(sb, "</td><td class=\"muted\">");
-			if (td_json_str(m, "reason"))
-				strbuf_add_html(sb, td_json_str(m, "reason"));
+			if (json_is_true(json_object_get(m, "approximate"))) {
+				strbuf_addstr(sb, "approximate");
+				if (td_json_str(m, "reason")) {
+					strbuf_addstr(sb, ": ");
+					td_html_reason(sb, td_json_str(m, "reason"));
+				}
+			}
+			strbuf_addstr(sb, "</td></tr>");
+		}
+		strbuf_addstr(sb, "</tbody></table></details>");
+	}
+	if (na) {
+		strbuf_addf(sb, "<details class=\"scope na-list\"><summary>%zu info metric%s not computable</summary>"
+			    "<table class=\"data\"><thead><tr><th>Metric</th><th>Why</th></tr></thead><tbody>",
+			    na, na > 1 ? "s" : "");
+		json_array_foreach(metrics, i, m) {
+			if (metric_computed(m))
+				continue;
+			strbuf_addstr(sb, "<tr><td>");
+			strbuf_add_html(sb, metric_label(m));
+			strbuf_addstr(sb, "</td><td class=\"muted\">");
+			na_reason(sb, td_json_str(m, "reason"));
 			strbuf_addstr(sb, "</td></tr>");
 		}
 		strbuf_addstr(sb, "</tbody></table></details>");
@@ -299,10 +415,63 @@ static void data_quality(struct strbuf *sb, json_t *scope)
 	strbuf_addstr(sb, "</div>");
 }
 
+/* "session 2 (perf stat './benchmark', line 35)" */
+static void session_name(struct strbuf *sb, json_t *doc, int index)
+{
+	json_t *se;
+	size_t i;
+
+	strbuf_addf(sb, "session %d", index);
+	json_array_foreach(json_object_get(doc, "sessions"), i, se) {
+		if (td_json_int(json_object_get(se, "index"), -1) != index)
+			continue;
+		strbuf_addstr(sb, " (");
+		if (td_json_str(se, "target")) {
+			strbuf_addstr(sb, "perf stat ");
+			strbuf_add_html(sb, td_json_str(se, "target"));
+			strbuf_addstr(sb, ", ");
+		}
+		strbuf_addf(sb, "line %d)", td_json_int(json_object_get(se, "line"), 0));
+	}
+}
+
+/*
+ * A file with several perf stat sessions: say which one the summary
+ * shows (the one with the most computable nodes) and list the others.
+ */
+static void session_choice(struct strbuf *sb, json_t *doc, json_t *main_scope)
+{
+	json_t *scopes = json_object_get(doc, "scopes"), *s;
+	int shown = td_json_int(json_object_get(main_scope, "session"), 0), listed = 0;
+	size_t i, nr = json_array_size(json_object_get(doc, "sessions"));
+
+	if (nr < 2 || !shown)
+		return;
+	strbuf_addf(sb, "<p class=\"hint sessions\">This file holds %zu perf stat sessions; the summary shows the most "
+		    "complete one, ", nr);
+	session_name(sb, doc, shown);
+	strbuf_addf(sb, ", with %d computable Top-Down nodes. Others:", td_scope_computable_nodes(main_scope));
+	json_array_foreach(scopes, i, s) {
+		const char *kind = td_json_str(s, "kind");
+		int session = td_json_int(json_object_get(s, "session"), 0);
+
+		if (!kind || strcmp(kind, "total") || session == shown || session <= listed)
+			continue;
+		listed = session;
+		strbuf_addch(sb, ' ');
+		session_name(sb, doc, session);
+		strbuf_addf(sb, ": %d nodes;", td_scope_computable_nodes(s));
+	}
+	if (sb->buf[sb->len - 1] == ';')
+		strbuf_setlen(sb, sb->len - 1);
+	strbuf_addstr(sb, " (each in full under Tree).</p>");
+}
+
 static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 {
 	json_t *all = json_array();
 
+	session_choice(sb, doc, main_scope);
 	verdict(sb, main_scope);
 	summary_bars(sb, main_scope);
 	key_metrics(sb, main_scope);
@@ -349,7 +518,7 @@ static void cpi_table(struct strbuf *sb, json_t *scope)
 	strbuf_addstr(sb, "<h3>CPI stack</h3>");
 	if (isnan(cpi)) {
 		strbuf_addstr(sb, "<p class=\"muted\">Not computable: ");
-		strbuf_add_html(sb, td_json_str(stack, "reason") ? td_json_str(stack, "reason") : "CPI unknown");
+		td_html_reason(sb, td_json_str(stack, "reason") ? td_json_str(stack, "reason") : "CPI unknown");
 		strbuf_addstr(sb, "</p>");
 		json_decref(stack);
 		json_decref(one);

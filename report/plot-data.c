@@ -147,17 +147,60 @@ int td_scope_is_interval(json_t *scope)
 	return (kind && !strcmp(kind, "interval")) || json_is_number(json_object_get(scope, "time"));
 }
 
-json_t *td_report_main_scope(json_t *doc)
+int td_scope_computable_nodes(json_t *scope)
 {
-	json_t *scopes = json_object_get(doc, "scopes"), *s;
+	json_t *n;
+	size_t i;
+	int count = 0;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (!isnan(td_json_num(json_object_get(n, "value"))))
+			count++;
+	return count;
+}
+
+static int is_total(json_t *s)
+{
+	const char *kind = td_json_str(s, "kind");
+
+	return kind && !strcmp(kind, "total") && !td_scope_is_interval(s);
+}
+
+/* Is s the first total scope of its session (a hybrid session has one per PMU)? */
+static int first_total_of_session(json_t *scopes, size_t at)
+{
+	json_t *s = json_array_get(scopes, at), *t;
+	int session = td_json_int(json_object_get(s, "session"), 0);
 	size_t i;
 
-	json_array_foreach(scopes, i, s) {
-		const char *kind = td_json_str(s, "kind");
-
-		if (kind && !strcmp(kind, "total") && !td_scope_is_interval(s))
-			return s;
+	for (i = 0; i < at; i++) {
+		t = json_array_get(scopes, i);
+		if (is_total(t) && td_json_int(json_object_get(t, "session"), 0) == session)
+			return 0;
 	}
+	return 1;
+}
+
+json_t *td_report_main_scope(json_t *doc)
+{
+	json_t *scopes = json_object_get(doc, "scopes"), *s, *best = NULL;
+	size_t i;
+	int best_count = -1;
+
+	/* several sessions (L1 only, then L1+L2, ...): the most informative one */
+	json_array_foreach(scopes, i, s) {
+		int count;
+
+		if (!is_total(s) || !first_total_of_session(scopes, i))
+			continue;
+		count = td_scope_computable_nodes(s);
+		if (count > best_count) {
+			best = s;
+			best_count = count;
+		}
+	}
+	if (best)
+		return best;
 	json_array_foreach(scopes, i, s)
 		if (!td_scope_is_interval(s))
 			return s;
@@ -327,15 +370,19 @@ static void note_node(struct td_chart *c, const char *row, json_t *n)
 {
 	const char *name = td_json_str(n, "name");
 	const char *reason = td_json_str(n, "reason");
+	struct strbuf why = STRBUF_INIT;
 
 	if (!name)
 		name = td_json_str(n, "id");
+	if (reason)
+		td_reason_short(&why, reason, 3);
 	if (isnan(td_json_num(json_object_get(n, "value"))))
 		strbuf_addf(&c->notes, "%s: %s not computable: %s\n", row, name,
-			    reason ? reason : "no reason given");
+			    reason ? why.buf : "no reason given");
 	else if (json_is_true(json_object_get(n, "approximate")))
 		strbuf_addf(&c->notes, "%s: %s is approximate%s%s\n", row, name,
-			    reason ? ": " : "", reason ? reason : "");
+			    reason ? ": " : "", why.buf);
+	strbuf_release(&why);
 }
 
 /* Fill row r of c with the scope's stack values (x 'scale'). */

@@ -68,9 +68,14 @@ static void fill_row(struct td_chart *c, struct td_chart_row *r, json_t *parts, 
 		if (json_is_false(json_object_get(p, "measurable")))
 			strbuf_addf(&c->notes, "%s %s: not measurable on this CPU\n", what,
 				    td_json_str_or(p, "name", id));
-		else if (isnan(v))
+		else if (isnan(v)) {
+			struct strbuf why = STRBUF_INIT;
+
+			td_reason_short(&why, td_json_str_or(p, "reason", "unknown"), 3);
 			strbuf_addf(&c->notes, "%s %s: not computable (%s)\n", what,
-				    td_json_str_or(p, "name", id), td_json_str_or(p, "reason", "unknown"));
+				    td_json_str_or(p, "name", id), why.buf);
+			strbuf_release(&why);
+		}
 		else if (json_is_true(json_object_get(p, "approximate")))
 			strbuf_addf(&c->notes, "%s %s: approximate\n", what, td_json_str_or(p, "name", id));
 		r->values[s] = v * scale;

@@ -146,8 +146,14 @@ int td_scope_is_interval(json_t *scope);
  * CPI is unknown, {"cpi": null, "reason": "..."}.  Caller decrefs.
  */
 json_t *td_report_cpi_stack(json_t *scope, int level);
-/* The scope the summary and diff talk about: the first "total" scope, else the first. */
+/*
+ * The scope the summary and diff talk about: of the sessions' (first)
+ * "total" scopes the one with the most computable Top-Down nodes, the
+ * earliest on a tie; else the first non-interval scope, else the first.
+ */
 json_t *td_report_main_scope(json_t *doc);
+/* How many of a scope's Top-Down nodes have a value. */
+int td_scope_computable_nodes(json_t *scope);
 /* Number in a JSON value, NAN for null/absent/not a number. */
 double td_json_num(json_t *v);
 const char *td_json_str(json_t *obj, const char *key);
@@ -168,10 +174,23 @@ int td_charts_render(const struct td_chart_list *charts, const char *dir, const 
 /* Rewrite a gnuplot SVG for inlining in HTML: no XML prolog, ids prefixed. */
 void td_svg_inline(struct strbuf *out, const char *svg, const char *id_prefix);
 
+/*
+ * Reasons (report/reason.c).  A reason is the evaluator's "; "-separated
+ * list of items, mostly "EVENT not measured".  td_reason_short writes it
+ * with at most 'max' event names ("A, B, C and 9 more not measured") and
+ * at most 'max' other items; td_reason_missing_count counts the distinct
+ * unmeasured events; td_reason_missing_list writes them all, comma-separated.
+ */
+void td_reason_short(struct strbuf *sb, const char *reason, size_t max);
+size_t td_reason_missing_count(const char *reason);
+void td_reason_missing_list(struct strbuf *sb, const char *reason);
+
 /* ---- HTML pieces shared by the report and the diff (report/html-parts.c) ---- */
 void td_html_pct(struct strbuf *sb, double frac);   /* "41.1%" or "n/a" */
 void td_html_num(struct strbuf *sb, double v);      /* "1,234,567", "2.77" or "n/a" */
 void td_html_short(struct strbuf *sb, double v);    /* "30.9 G" for big counts */
+/* A reason, escaped, with at most three event names; all of them in its title. */
+void td_html_reason(struct strbuf *sb, const char *reason);
 /* CSS stacked bar of one chart row; scale: value -> % of the bar width. */
 void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, double scale,
 		      const char *cls);

@@ -111,6 +111,7 @@ static void print_tree(const struct out *o, json_t *scope)
 	size_t i;
 	int hidden = 0, has_perf = 0, width = o->o->width ? o->o->width : 30;
 	int multiplexed = jget_bool(scope, "multiplexed");
+	struct strbuf why = STRBUF_INIT;
 
 	json_array_foreach(nodes, i, n)
 		if (json_is_number(json_object_get(n, "perf_value")))
@@ -157,13 +158,18 @@ static void print_tree(const struct out *o, json_t *scope)
 					!isnan(v) && fabs(pv - v) > 0.0006 ? "*" : " ");
 		}
 		fputc('\n', o->f);
+		/* a few event names; --format json has them all */
+		strbuf_reset(&why);
+		if (reason)
+			td_reason_short(&why, reason, 4);
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
-			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), reason,
+			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), why.buf,
 				col(o, C_RESET));
 		else if (approx && reason && o->o->verbose)
-			fprintf(o->f, "  %*s    %s(~ %s)%s\n", (level - 1) * 2, "", col(o, C_DIM), reason,
+			fprintf(o->f, "  %*s    %s(~ %s)%s\n", (level - 1) * 2, "", col(o, C_DIM), why.buf,
 				col(o, C_RESET));
 	}
+	strbuf_release(&why);
 	if (hidden)
 		fprintf(o->f, "  (%d node%s below threshold or not computable hidden; -v shows them, -vv all)\n",
 			hidden, hidden == 1 ? "" : "s");

@@ -57,6 +57,31 @@ if have_report; then
 		"$TDPERF" report --html demo.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" &&
 		test -s demo.html && self_contained demo.html && ! test_grep "<script" demo.html
 	'
+	test_expect_success 'case 23: the summary shows session 2 (L1+L2), the most complete, and names the others' '
+		test_grep "summary shows the most complete one, session 2 (perf stat ./benchmark, line 35)" demo.html &&
+		test_grep "session 1 (line 15): 7 nodes; session 3 (perf stat ./benchmark, line 66): 0 nodes" demo.html
+	'
+	test_expect_success 'case 23: key metric cards are computed ones; the n/a ones are listed apart, collapsed' '
+		sed -n "s/.*<div class=\"metrics\">\(.*\)<\/div><details class=\"scope\"><summary>All .*/\1/p" demo.html >cards &&
+		test_grep ">IPC<" cards && test_grep ">CPI<" cards && test_grep ">Branch MPKI<" cards &&
+		! test_grep "n/a" cards && ! test_grep "not measured" cards &&
+		test_grep "<details class=\"scope na-list\"><summary>[0-9]* info metrics not computable</summary>" demo.html &&
+		test_grep "<summary>n/a: needs [0-9]* events that were not measured</summary>" demo.html
+	'
+	test_expect_success 'case 23: every reason in the HTML names at most four events' '
+		grep -o ">[^<>]*not measured[^<>]*<" demo.html >reasons &&
+		test -s reasons &&
+		awk -F", " "NF > 4 || gsub(/ not measured/, \"&\") > 2 { print; bad = 1 } END { exit bad }" reasons
+	'
+	test_expect_success 'case 23: a reason names each unmeasured event once (json), the text shows a few' '
+		"$TDPERF" report --format json "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >doc.json &&
+		grep -o "\"reason\": \"[^\"]*\"" doc.json >json-reasons &&
+		test_grep "not measured; " json-reasons &&
+		awk -F"; " "{ split(\"\", seen); for (i = 1; i <= NF; i++) if (seen[\$i]++) { print; bad = 1 } } END { exit bad }" json-reasons &&
+		"$TDPERF" report -v "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >text &&
+		test_grep "and [0-9]* more not measured)" text &&
+		! test_grep "not measured; [^)]*not measured; [^)]*not measured; [^)]*not measured; [^)]*not measured" text
+	'
 	if have_browser; then
 		test_expect_success 'the report loads in Chromium without errors; key content is there' '
 			node "$CHECK" demo.html demo.png \

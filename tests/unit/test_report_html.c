@@ -541,6 +541,70 @@ static void html_report_escapes_and_works_without_gnuplot(void **state)
 	strbuf_release(&err);
 }
 
+/* Reasons: the event names once each, a few of them, the count of the rest. */
+static void reasons_are_short_and_name_each_event_once(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *many = "A.X not measured; B.Y not measured; A.X not measured; C not measured; "
+			   "correction term K not measured, taken as 0; D not measured; E not measured";
+
+	(void)state;
+	assert_int_equal(td_reason_missing_count(many), 5);
+	td_reason_short(&sb, many, 3);
+	assert_string_equal(sb.buf, "A.X, B.Y, C and 2 more not measured; "
+			    "correction term K not measured, taken as 0");
+	strbuf_reset(&sb);
+	/* one more than the limit: the name itself, not "and 1 more" */
+	td_reason_short(&sb, "A not measured; B not measured; C not measured; D not measured", 3);
+	assert_string_equal(sb.buf, "A, B, C, D not measured");
+	strbuf_reset(&sb);
+	td_reason_short(&sb, "approximate formula: no SMT", 3);
+	assert_string_equal(sb.buf, "approximate formula: no SMT");
+	strbuf_reset(&sb);
+	td_reason_missing_list(&sb, many);
+	assert_string_equal(sb.buf, "A.X, B.Y, C, D, E");
+	strbuf_reset(&sb);
+	td_html_reason(&sb, many);
+	assert_non_null(strstr(sb.buf, "title=\"A.X, B.Y, C, D, E\""));
+	assert_non_null(strstr(sb.buf, ">A.X, B.Y, C and 2 more not measured;"));
+	strbuf_release(&sb);
+}
+
+/* Several sessions: the total scope with the most computable nodes, the first on a tie. */
+static void main_scope_is_the_most_complete_session(void **state)
+{
+	json_t *s1 = make_scope("s1/total", "total", NULL, 1, NAN);
+	json_t *s2 = make_scope("s2/total", "total", NULL, 2, NAN);
+	json_t *s2b = make_scope("s2/total-atom", "total", NULL, 2, NAN);
+	json_t *s3 = make_scope("s3/total", "total", NULL, 2, NAN);
+	json_t *doc;
+
+	(void)state;
+	json_object_set_new(s1, "session", json_integer(1));
+	json_object_set_new(s2, "session", json_integer(2));
+	json_object_set_new(s2b, "session", json_integer(2));
+	json_object_set_new(s3, "session", json_integer(3));
+	set_value(s2, "fetch_latency", NAN);
+	set_value(s3, "fetch_latency", NAN);
+	set_value(s3, "retiring", NAN);
+	doc = make_doc(json_pack("[o, o, o, o]", s1, s2, s2b, s3), "skylake", 4);
+	assert_int_equal(td_scope_computable_nodes(s1), 4);
+	assert_int_equal(td_scope_computable_nodes(s2), 11);
+	/* s2b has all 12 but is the second total of session 2 (another PMU) */
+	assert_ptr_equal(td_report_main_scope(doc), s2);
+	set_value(s2, "retiring", NAN);
+	set_value(s2, "frontend_bound", NAN);
+	set_value(s2, "backend_bound", NAN);
+	set_value(s2, "bad_speculation", NAN);
+	set_value(s2, "fetch_bandwidth", NAN);
+	set_value(s2, "machine_clears", NAN);
+	set_value(s2, "branch_mispredicts", NAN);
+	set_value(s2, "core_bound", NAN);
+	/* s2: 3 left, s3: 10, s1: 4 */
+	assert_ptr_equal(td_report_main_scope(doc), s3);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +618,8 @@ int main(void)
 		cmocka_unit_test(svg_inline_drops_prolog_and_prefixes_ids),
 		cmocka_unit_test(diff_attributes_the_cpi_change),
 		cmocka_unit_test(html_report_escapes_and_works_without_gnuplot),
+		cmocka_unit_test(reasons_are_short_and_name_each_event_once),
+		cmocka_unit_test(main_scope_is_the_most_complete_session),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
