@@ -21,3 +21,9 @@ TESTS += tests/unit/test_sweep
 tests_unit_test_sweep_LDADD = $(UNIT_LIBS)
 tests_unit_test_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# the perf test double for the hardware path (tests/e2e/t0530-record-replay.sh)
+check_PROGRAMS += tests/replay-perf
+tests_replay_perf_SOURCES = tests/replay-perf.c
+tests_replay_perf_LDADD = $(TD_LIBS)
+TESTS += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
+EXTRA_DIST += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh

@@ -113,13 +113,24 @@ void td_quote_argv(struct strbuf *sb, char *const argv[])
 void td_last_line(const char *path, struct strbuf *sb)
 {
 	struct strbuf all = STRBUF_INIT;
-	char *end, *start;
+	char *end, *start, *err;
 
 	if (td_read_file(&all, path) < 0) {
 		strbuf_release(&all);
 		return;
 	}
 	strbuf_trim(&all);
+	/* perf ends some errors with its usage text: the error line says more */
+	err = strstr(all.buf, "rror");
+	if (err) {
+		start = err;
+		while (start > all.buf && start[-1] != '\n')
+			start--;
+		end = strchr(err, '\n');
+		strbuf_add(sb, start, end ? (size_t)(end - start) : strlen(start));
+		strbuf_release(&all);
+		return;
+	}
 	end = all.buf + all.len;
 	start = end;
 	while (start > all.buf && start[-1] != '\n')

@@ -710,6 +710,29 @@ static int event_rank(const struct td_event *e)
 	return 2;
 }
 
+/*
+ * How perf is asked for an event: the table's encoding, with a name= term
+ * added to raw encodings so that perf prints the event's own name
+ * (INST_RETIRED.ANY, not cpu/event=0xc0,umask=0x0/) and recognizes
+ * TOPDOWN.SLOTS as the slots event that leads topdown groups.
+ */
+static char *perf_spelling(const struct td_event *e)
+{
+	const char *p = e->perf_name ? e->perf_name : e->name;
+	size_t len = strlen(p);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (len > 2 && p[len - 1] == '/' && strchr(p, '/') < p + len - 1 &&
+	    strchr(p, '=') && !strstr(p, "name=") && e->name &&
+	    strspn(e->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") ==
+		    strlen(e->name)) {
+		strbuf_add(&sb, p, len - 1);
+		strbuf_addf(&sb, ",name=%s/", e->name);
+		return strbuf_detach(&sb, NULL);
+	}
+	return xstrdup(p);
+}
+
 static void export_group(struct sched_ctx *c, struct group *g, struct td_sched_group *out)
 {
 	int assign[MAX_GROUP_EVENTS];
@@ -731,7 +754,7 @@ static void export_group(struct sched_ctx *c, struct group *g, struct td_sched_g
 				continue;
 			o = &out->events[n++];
 			o->name = xstrdup(e->name);
-			o->perf_name = xstrdup(e->perf_name ? e->perf_name : e->name);
+			o->perf_name = perf_spelling(e);
 			o->pmu = e->pmu;
 			o->fixed = e->fixed;
 			o->counter = assign[i];

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "collect/collect.h"
 #include "metrics/metrics.h"
+#include "parse/parse.h"
 #include "src/builtin.h"
 #include "util/util.h"
 
@@ -59,6 +60,8 @@ static const char usage[] =
 	"    -o, --output DIR     run directory (default tdperf.data)\n"
 	"    --smt on|off, --nmi-watchdog on|off, --counters N\n"
 	"                         override what the scheduler assumes (dry runs)\n"
+	"    --assume-pmu         skip the hardware PMU test and count hardware events\n"
+	"                         (for a perf test double, or where the test is blocked)\n"
 	"    -n, --dry-run        print groups and perf command lines, run nothing\n"
 	"    -v, --verbose        say more\n"
 	"\n"
@@ -68,6 +71,7 @@ static const char usage[] =
 enum {
 	OPT_NODES = 256, OPT_METRICS, OPT_STACKS, OPT_CPU, OPT_SCHED, OPT_NO_SCHED,
 	OPT_NO_MULTIPLEX, OPT_TOLERANCE, OPT_PER_THREAD, OPT_SMT, OPT_NMI, OPT_COUNTERS,
+	OPT_ASSUME_PMU,
 };
 
 struct record_opts {
@@ -85,6 +89,7 @@ struct record_opts {
 	const char *output;
 	int dry_run;
 	int smt, nmi, counters;  /* -1: as detected */
+	int assume_pmu;          /* skip the hardware PMU test (replay perf) */
 	char **workload;         /* NULL-terminated, or NULL */
 	int argc;
 	char **argv;
@@ -233,6 +238,9 @@ static void plan_stat_job(struct record *r, struct planned_job *j, long group)
 	j->group = group;
 	stat_common_args(r, &a, j->file);
 	strbuf_addstr(&ev, software_events);
+	/* one group per run: instructions tell whether the runs did the same work */
+	if (r->hardware && r->o.no_multiplex && group >= 0)
+		strbuf_addstr(&ev, ",instructions");
 	if (r->hardware && r->have_sched) {
 		/*
 		 * duration_time is left out: attached with -D -1, perf counts it
@@ -574,6 +582,71 @@ out:
 	return ret;
 }
 
+/* ---------------- comparability of --no-multiplex runs ---------------- */
+
+/* instructions counted in a run's CSV, NAN when absent. */
+static double run_instructions(struct record *r, const char *file)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *path = td_rundir_file(&r->rd, file);
+	struct td_stat_file *f = td_stat_parse_file(path, &err);
+	const struct td_count *c = NULL;
+	double v = NAN;
+
+	if (f && f->nr_sessions && f->sessions[0].nr_scopes)
+		c = td_scope_find(&f->sessions[0].scopes[0], NULL, "instructions");
+	if (c && c->status == TD_COUNT_OK)
+		v = c->value;
+	if (f)
+		td_stat_file_free(f);
+	free(path);
+	strbuf_release(&err);
+	return v;
+}
+
+/*
+ * With --no-multiplex each group is counted in its own run, so ratios
+ * across groups assume the runs did the same work in the same time:
+ * check instructions and wall time against the first run.
+ */
+static void check_comparable(struct record *r)
+{
+	size_t i, n = json_array_size(r->run_list);
+	double ins0 = NAN, t0 = NAN, tol = r->o.tolerance_pct / 100.0;
+	int bad = 0;
+
+	if (!r->o.no_multiplex || n < 2)
+		return;
+	for (i = 0; i < n; i++) {
+		json_t *run = json_array_get(r->run_list, i);
+		const char *file = json_string_value(json_array_get(json_object_get(run, "files"), 0));
+		double secs = json_number_value(json_object_get(run, "seconds"));
+		double ins = file ? run_instructions(r, file) : NAN;
+
+		json_object_set_new(run, "instructions", isnan(ins) ? json_null() : json_real(ins));
+		if (!i) {
+			ins0 = ins;
+			t0 = secs;
+			continue;
+		}
+		if (!isnan(ins0) && !isnan(ins) && fabs(ins - ins0) > tol * ins0) {
+			add_warning(r, "runs not comparable: run %zu retired %.0f instructions, run 1 %.0f "
+				    "(more than %g %% apart); ratios across groups are unreliable",
+				    i + 1, ins, ins0, r->o.tolerance_pct);
+			bad = 1;
+		}
+		/* 10 ms of slack: short runs jitter by scheduling alone */
+		if (fabs(secs - t0) > tol * t0 + 0.01) {
+			add_warning(r, "runs not comparable: run %zu took %.3f s, run 1 %.3f s (more than "
+				    "%g %% apart)", i + 1, secs, t0, r->o.tolerance_pct);
+			bad = 1;
+		}
+		if (isnan(ins) && !isnan(ins0))
+			add_warning(r, "run %zu: instructions not counted, comparability unchecked", i + 1);
+	}
+	json_object_set_new(json_array_get(r->run_list, 0), "comparable", json_boolean(!bad));
+}
+
 /* ---------------- finishing ---------------- */
 
 static json_t *analysis(const char *status, const char *reason)
@@ -704,6 +777,10 @@ static int record_finish(struct record *r)
 						       : json_null());
 	json_object_set_new(meta, "interrupted", json_boolean(td_run_interrupted()));
 	td_meta_add_machine(meta, &r->ci);
+	if (r->o.smt >= 0)
+		json_object_set_new(json_object_get(meta, "smt"), "source", json_string("--smt"));
+	if (r->o.assume_pmu)
+		json_object_set_new(meta, "hardware_pmu_source", json_string("--assume-pmu"));
 	if (r->o.cpu && r->table) {
 		json_t *cpu = json_object_get(meta, "cpu");
 
@@ -821,6 +898,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		{ "smt", required_argument, NULL, OPT_SMT },
 		{ "nmi-watchdog", required_argument, NULL, OPT_NMI },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
+		{ "assume-pmu", no_argument, NULL, OPT_ASSUME_PMU },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -890,6 +968,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 				return -1;
 			o->counters = (int)v;
 			break;
+		case OPT_ASSUME_PMU: o->assume_pmu = 1; break;
 		case 'v': td_verbose++; break;
 		case 'h': return 1;
 		default:
@@ -973,6 +1052,7 @@ static int record_run_all(struct record *r)
 		add_warning(r, "the workload was killed by %s", td_signal_name(r->last.signo));
 	else if (r->last.exited && r->last.exit_status)
 		add_warning(r, "the workload exited with status %d", r->last.exit_status);
+	check_comparable(r);
 	if (record_finish(r) < 0 || td_rundir_commit(&r->rd) < 0) {
 		error("cannot write the run directory '%s': %s", r->o.output, strerror(errno));
 		td_rundir_abort(&r->rd);
@@ -1006,6 +1086,10 @@ int cmd_record(int argc, char **argv)
 	r.warnings = json_array();
 	td_cpu_detect(&r.ci, r.o.cpu);
 	r.table = r.ci.table;
+	if (r.o.assume_pmu)
+		r.ci.hardware_pmu = 1;
+	if (r.o.smt >= 0)
+		r.ci.smt = r.o.smt;
 	if (r.o.cpu && !r.table) {
 		error("--cpu %s: %s", r.o.cpu, r.ci.table_error);
 		record_release(&r);

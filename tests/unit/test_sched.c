@@ -392,7 +392,7 @@ static void sapphirerapids_slots_leads(void **state)
 			assert_true(td_table_find_event(t, s.groups[g].events[0].name)->group_leader);
 	}
 	td_sched_group_spec(&s, -1, &spec);
-	assert_non_null(strstr(spec.buf, "{cpu/event=0x0,umask=0x4/"));
+	assert_non_null(strstr(spec.buf, "{cpu/event=0x0,umask=0x4,name=TOPDOWN.SLOTS/"));
 	td_sched_release(&s);
 	strbuf_release(&spec);
 	strbuf_release(&err);

@@ -1,0 +1,132 @@
+#!/bin/sh
+# tdperf record --dry-run: groups and perf command lines for every
+# built-in table, without running anything.  (The scheduler's invariants
+# are checked in depth by tests/unit/test_sched.c; this checks the
+# command line and what it prints.)
+. "$(dirname "$0")/test-lib.sh"
+
+tables=$(cd "$TD_SRCDIR/metrics/tables" && ls *.json | sed 's/\.json$//')
+
+# Count the groups in the perf -e argument of a dry run's output.
+perf_groups() { grep "^run 1: " "$1" | head -1 | tr -cd '{' | wc -c | tr -d ' '; }
+said_groups() { sed -n 's/^groups: \([0-9]*\),.*/\1/p' "$1"; }
+said_runs() { sed -n 's/^groups: [0-9]*, runs: \([0-9]*\).*/\1/p' "$1"; }
+
+test_expect_success 'every table: the groups printed are the groups in the perf command' '
+	n=0
+	for t in $tables; do
+		for l in 1 2 3; do
+			if ! "$TDPERF" record --dry-run --cpu $t -l $l -- ./app >out 2>err; then
+				# only a table without a Top-Down tree may refuse
+				test_grep "has no Top-Down tree" err >/dev/null || { cat err; exit 1; }
+				continue
+			fi
+			g=$(said_groups out) && test "$g" = "$(perf_groups out)" ||
+				{ echo "$t L$l: said $g groups, command has $(perf_groups out)"; exit 1; }
+			test "$(grep -c "^group [0-9]* (" out)" = "$g" || { echo "$t L$l: group lines"; exit 1; }
+			test "$(said_runs out)" = 1 || { echo "$t L$l: more than one run"; exit 1; }
+			n=$((n + 1))
+		done
+	done
+	test $n -ge 60
+'
+
+# Events per {group} of the perf command, commas inside /.../ respected.
+command_group_sizes() {
+	grep "^run 1: " "$1" | head -1 | sed "s/.* -e .//; s/. -- .*//" | awk '{
+		n = 0; depth = 0; slash = 0
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "/") slash = !slash
+			else if (c == "{") { depth = 1; n = 1 }
+			else if (c == "}") { depth = 0; print n }
+			else if (c == "," && depth && !slash) n++
+		}
+	}'
+}
+listed_group_sizes() {
+	awk '/^group [0-9]+ \(/ { if (g) print n; g = 1; n = 0; next }
+	     /^  [^ ].* (fixed [0-9]+|counter [0-9]+|no counter)/ { n++ }
+	     /^(run|outside|formulas split)/ { if (g) print n; g = 0 }' "$1"
+}
+
+test_expect_success 'every event listed in a group is in that group of the perf command' '
+	for t in $tables; do
+		"$TDPERF" record --dry-run --cpu $t -l 3 -- ./app >out 2>/dev/null || continue
+		command_group_sizes out >cmd-sizes &&
+		listed_group_sizes out >listed-sizes &&
+		test -s cmd-sizes &&
+		cmp cmd-sizes listed-sizes || { echo "$t: group sizes differ"; exit 1; }
+		sed -n "s/^  \([A-Za-z0-9_.]*\)  *\(fixed\|counter\).*/\1/p" out | sort -u >named &&
+		while read -r ev; do
+			grep "^run 1: " out | grep -q -e "name=$ev[/,]" ||
+				{ echo "$t: $ev listed but not asked of perf by name"; exit 1; }
+		done <named
+	done
+'
+
+test_expect_success 'a dry run needs no workload and runs nothing' '
+	"$TDPERF" record --dry-run --cpu skylake -l 1 -o never.data >out &&
+	test_grep "^groups: 1, runs: 1$" out &&
+	! test -e never.data && ! ls never.data* 2>/dev/null
+'
+
+test_expect_success 'Skylake Level 1 with SMT on: one group, four general counters and a fixed one' '
+	"$TDPERF" record --dry-run --cpu skylake --smt on -l 1 -- ./app >out &&
+	test_grep "^counters: 4 general per group" out &&
+	test_grep "^group 1 (cpu): 4/4 general counters" out &&
+	test_grep "CPU_CLK_UNHALTED.THREAD_ANY  *fixed 1" out &&
+	test_grep "^groups: 1, runs: 1$" out
+'
+
+test_expect_success 'the NMI watchdog takes a counter: Skylake Level 1 needs two groups' '
+	"$TDPERF" record --dry-run --cpu skylake --smt on --nmi-watchdog on -l 1 -- ./app >out &&
+	test_grep "^counters: 3 general per group .*NMI watchdog on" out &&
+	test_grep "^groups: 2, runs: 1 (multiplexed)$" out
+'
+
+test_expect_success 'slots leads the topdown group on Sapphire Rapids' '
+	"$TDPERF" record --dry-run --cpu sapphirerapids -l 2 -- ./app >out &&
+	grep "^run 1: " out | grep -q "{cpu/event=0x0,umask=0x4,name=TOPDOWN.SLOTS/,[^}]*cpu/topdown-fe-bound/" &&
+	test_grep "^groups: 1, runs: 1$" out
+'
+
+test_expect_success '--no-multiplex: one run per group; -r multiplies the runs' '
+	"$TDPERF" record --dry-run --cpu skylake --smt on -l 2 -- ./app >out &&
+	g=$(said_groups out) && test "$g" -gt 1 &&
+	"$TDPERF" record --dry-run --no-multiplex --cpu skylake --smt on -l 2 -- ./app >out &&
+	test "$(said_runs out)" = "$g" &&
+	test "$(grep -c "^run [0-9]*: .*perf stat" out)" = "$g" &&
+	for i in $(seq 1 $g); do
+		grep "^run $i: " out | grep -q "instructions" || exit 1
+		test "$(grep "^run $i: " out | tr -cd "{" | wc -c)" = 1 || exit 1
+	done &&
+	"$TDPERF" record --dry-run --no-multiplex -r 3 --cpu skylake --smt on -l 2 -- ./app >out &&
+	test "$(said_runs out)" = $((3 * g))
+'
+
+test_expect_success 'options reach the perf command: -I, -a, -C, --per-thread, -p' '
+	"$TDPERF" record --dry-run --cpu skylake -l 1 -I 100 -a -- ./app >out &&
+	grep "^run 1: " out | grep -q "perf stat -x, --no-big-num -o perf-stat-1.csv -I100 -a -e" &&
+	"$TDPERF" record --dry-run --cpu skylake -l 1 -C 0-3 --per-thread -- ./app >out &&
+	grep "^run 1: " out | grep -q " -C 0-3 --per-thread -e" &&
+	"$TDPERF" record --dry-run --cpu skylake -l 1 -p 4242 >out &&
+	grep "^run 1: " out | grep -q " -p 4242$"
+'
+
+test_expect_success '--nodes measures a node and its parents only' '
+	"$TDPERF" record --dry-run --cpu skylake -l 0 --nodes memory_bound -- ./app >out &&
+	test_grep "backend_bound" out && test_grep "memory_bound" out &&
+	! grep -q -e fetch_latency -e core_bound -e heavy_operations out
+'
+
+test_expect_success 'unknown names are errors naming them' '
+	test_exit_code 2 "$TDPERF" record --dry-run --cpu skylake --nodes nope -- ./app 2>err &&
+	test_grep "nope" err &&
+	test_exit_code 2 "$TDPERF" record --dry-run --cpu nosuchcpu -- ./app 2>err &&
+	test_grep "nosuchcpu" err &&
+	test_exit_code 2 "$TDPERF" record --dry-run --cpu zen1 -- ./app 2>err &&
+	test_grep "no Top-Down tree" err
+'
+
+test_done
