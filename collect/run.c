@@ -358,6 +358,25 @@ static void kill_workload(pid_t pid)
 		;
 }
 
+/* A -p target is gone when it no longer exists or is a zombie. */
+static int target_alive(pid_t pid)
+{
+	struct strbuf path = STRBUF_INIT, stat = STRBUF_INIT;
+	const char *paren;
+	int alive;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 0;
+	strbuf_addf(&path, "/proc/%ld/stat", (long)pid);
+	alive = td_read_file(&stat, path.buf) == 0;
+	paren = alive ? strrchr(stat.buf, ')') : NULL;
+	if (paren && (paren[1] == ' ') && (paren[2] == 'Z' || paren[2] == 'X'))
+		alive = 0;
+	strbuf_release(&path);
+	strbuf_release(&stat);
+	return alive;
+}
+
 /*
  * Wait for the end: the workload's exit (when we run one), the exit of
  * the -p target, or SIGINT/SIGTERM.  A signal sent to tdperf alone (kill,
@@ -385,7 +404,7 @@ static void wait_for_end(const struct td_run_spec *spec, pid_t workload, sigset_
 				}
 				return;
 			}
-		} else if (spec->attach_pid > 0 && kill(spec->attach_pid, 0) < 0 && errno == ESRCH) {
+		} else if (spec->attach_pid > 0 && !target_alive(spec->attach_pid)) {
 			return;
 		}
 		sig = sigtimedwait(set, &si, &tick);

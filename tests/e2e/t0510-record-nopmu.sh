@@ -169,7 +169,7 @@ test_expect_success '-r 2 runs the workload twice, one CSV per run' '
 '
 
 test_expect_success '-p PID attaches to a running process until it exits' '
-	sleep 1 &
+	sleep 4 &
 	sp=$! &&
 	"$TDPERF" record --no-sched -p $sp -o pid.data 2>err &&
 	jq -e ".target.pid == $sp and .workload == null" pid.data/meta.json &&
