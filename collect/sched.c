@@ -507,7 +507,8 @@ static int choose_stack(struct sched_ctx *c, const char *stack)
 		}
 	}
 	if (!found) {
-		strbuf_addf(c->err, "--stacks: table %s has no metric for stack '%s'",
+		strbuf_addf(c->err, "--stacks: table %s has no metric for stack '%s' (stacks: cpi, "
+			    "multistage, flops, frontend where the table has them)",
 			    td_table_info(c->table)->name, stack);
 		return -1;
 	}

@@ -120,6 +120,16 @@ test_expect_success '--nodes measures a node and its parents only' '
 	! grep -q -e fetch_latency -e core_bound -e heavy_operations out
 '
 
+test_expect_success '--stacks adds the metrics the tables mark for that stack' '
+	"$TDPERF" record --dry-run --cpu skylake -l 1 -- ./app >l1 &&
+	"$TDPERF" record --dry-run --cpu skylake -l 1 --stacks cpi -- ./app >cpi &&
+	test_grep "^stacks cpi" cpi &&
+	test_grep "stack_cycles" cpi && ! grep -q stack_cycles l1 &&
+	m1=$(sed -n "s/^metrics: \([0-9]*\),.*/\1/p" l1) &&
+	m2=$(sed -n "s/^metrics: \([0-9]*\),.*/\1/p" cpi) &&
+	test "$m2" -gt "$m1"
+'
+
 test_expect_success 'unknown names are errors naming them' '
 	test_exit_code 2 "$TDPERF" record --dry-run --cpu skylake --nodes nope -- ./app 2>err &&
 	test_grep "nope" err &&
