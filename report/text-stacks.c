@@ -117,6 +117,20 @@ static void cpi_section(struct strbuf *sb, json_t *cpi)
 	}
 }
 
+/* Does any stage have a computed value besides the base? */
+static int stages_computed(json_t *stages)
+{
+	json_t *st, *p;
+	size_t i, j;
+
+	json_array_foreach(stages, i, st)
+		json_array_foreach(json_object_get(st, "parts"), j, p)
+			if (j > 0 && jtrue(st, "available") && !isnan(jnum(p, "value")) &&
+			    strcmp(jstr(p, "id") ? jstr(p, "id") : "", "other"))
+				return 1;
+	return 0;
+}
+
 static void multistage_section(struct strbuf *sb, json_t *ms)
 {
 	json_t *stages = json_object_get(ms, "stages"), *comp, *st;
@@ -125,6 +139,11 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 
 	if (!ms)
 		return;
+	if (!stages_computed(stages)) {
+		strbuf_addstr(sb, "\nMulti-stage CPI stacks: no stage computable from these counts "
+			      "(tdperf record --stacks multistage measures them)\n");
+		return;
+	}
 	strbuf_addstr(sb, "\nMulti-stage CPI stacks (cycles per instruction)\n");
 	strbuf_addf(sb, "  %-24s", "component");
 	json_array_foreach(stages, j, st)
@@ -176,6 +195,13 @@ static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 	struct notes nt = { STRBUF_INIT, 0 };
 	size_t i, rows;
 
+	if (!(jtrue(ipc, "available") && !isnan(jnum(json_array_get(json_object_get(ipc, "parts"), 1), "value"))) &&
+	    !(jtrue(fl, "available") && !isnan(jnum(fl, "flops")))) {
+		strbuf_addf(sb, "\nIPC and FLOPS stacks: not computable from these counts (%s)\n",
+			    jstr(fl, "reason") ? jstr(fl, "reason")
+			    : "tdperf record --stacks flops measures them");
+		return;
+	}
 	strbuf_addstr(sb, "\nIPC stack and FLOPS stack (side by side; each bar's height is the peak)\n");
 	if (!jtrue(ipc, "available"))
 		strbuf_addf(sb, "  IPC stack: %s\n", jstr(ipc, "reason") ? jstr(ipc, "reason") : "not available");
@@ -232,11 +258,17 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 	struct notes nt = { STRBUF_INIT, 0 };
 	size_t i;
 
-	strbuf_addstr(sb, "\nFrontend delivery (uops by path)\n");
 	if (!jtrue(fe, "available")) {
-		strbuf_addf(sb, "  %s\n", jstr(fe, "reason") ? jstr(fe, "reason") : "not available");
+		strbuf_addf(sb, "\nFrontend delivery: %s\n", jstr(fe, "reason") ? jstr(fe, "reason")
+			    : "not available");
 		return;
 	}
+	if (isnan(jnum(fe, "delivered_uops"))) {
+		strbuf_addstr(sb, "\nFrontend delivery: not computable from these counts "
+			      "(tdperf record --stacks frontend measures it)\n");
+		return;
+	}
+	strbuf_addstr(sb, "\nFrontend delivery (uops by path)\n");
 	strbuf_addf(sb, "  %-28s %9s %12s %12s %10s\n", "path", "coverage", "rate active",
 		    "rate overall", "best case");
 	json_array_foreach(json_object_get(fe, "paths"), i, p) {

@@ -595,6 +595,27 @@ static void text_rendering_shows_stages_side_by_side(void **state)
 }
 
 
+/* A stack with nothing computed takes one line of text, with the reason. */
+static void text_is_short_for_what_was_not_recorded(void **state)
+{
+	struct fake f = FAKE(l3code_metrics, l3code_nums, no_strs);
+	struct strbuf sb = STRBUF_INIT;
+	struct td_stacks s;
+	json_t *o;
+
+	run(&f, "GenuineIntel", 4, &s);
+	o = td_report_stacks_json(&s);
+	td_report_text_stacks(&sb, o);
+	assert_non_null(strstr(sb.buf, "Multi-stage CPI stacks: no stage computable"));
+	assert_non_null(strstr(sb.buf, "IPC and FLOPS stacks: not computable from these counts "
+			       "(not measurable on this CPU: the table has no FP-arithmetic counters)"));
+	assert_non_null(strstr(sb.buf, "ceiling (~): 1.94 uops/cycle"));
+	assert_null(strstr(sb.buf, "component "));	/* no empty table */
+	strbuf_release(&sb);
+	json_decref(o);
+	td_stacks_release(&s);
+}
+
 /* The charts: stages side by side, IPC and FLOPS as shares of their peaks. */
 static void charts_of_the_main_scope(void **state)
 {
@@ -960,6 +981,7 @@ int main(void)
 		cmocka_unit_test(cpi_stack_from_tree_nodes),
 		cmocka_unit_test(json_object_carries_marks_and_nulls),
 		cmocka_unit_test(text_rendering_shows_stages_side_by_side),
+		cmocka_unit_test(text_is_short_for_what_was_not_recorded),
 		cmocka_unit_test(charts_of_the_main_scope),
 		cmocka_unit_test(skylake_table_stacks_by_hand),
 		cmocka_unit_test(zen4_table_stacks_by_hand),
