@@ -726,7 +726,10 @@ static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
 		strbuf_addf(&k, "stack_fe_%s_cycles", pv->id);
 		if (get_metric(in, k.buf)) {
 			pv->active_cycles = metric_value(in, k.buf);
-			pv->rate_active = pv->uops / pv->active_cycles;
+			if (pv->active_cycles == 0)
+				pv->reason = xstrdup("the path delivered nothing: no rate while active");
+			else
+				pv->rate_active = pv->uops / pv->active_cycles;
 		} else {
 			pv->reason = xstrdup("rate while active not measurable on this CPU: "
 					     "no cycle counter for this path");

@@ -615,7 +615,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 tail:
 	json_object_set_new(o, "events", events_json(j->s, j->pmu));
 	json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
-	json_object_set_new(o, "stacks", json_object());
+	if (!t || td_report_fill_stacks(o, t, &env, &all) < 0)
+		json_object_set_new(o, "stacks", json_object());
 	if (scope_multiplexed(j->s))
 		json_array_append_new(warnings, json_string(
 			"counters were multiplexed: perf scaled the counts from the time each was running "

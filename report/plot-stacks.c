@@ -82,6 +82,23 @@ static void fill_row(struct td_chart *c, struct td_chart_row *r, json_t *parts, 
 	}
 }
 
+/* Has the stage a computed component besides base and the residual? */
+static int stage_computed(json_t *st)
+{
+	json_t *p;
+	size_t j;
+
+	if (!json_is_true(json_object_get(st, "available")))
+		return 0;
+	json_array_foreach(json_object_get(st, "parts"), j, p) {
+		const char *id = td_json_str_or(p, "id", "");
+
+		if (strcmp(id, "base") && strcmp(id, "other") && !isnan(td_json_num(json_object_get(p, "value"))))
+			return 1;
+	}
+	return 0;
+}
+
 static struct td_chart *multistage_chart(json_t *ms)
 {
 	struct td_chart *c;
@@ -90,7 +107,7 @@ static struct td_chart *multistage_chart(json_t *ms)
 
 	if (!json_is_object(ms))
 		return NULL;
-	c = td_chart_new("multistage-stack", "Multi-stage CPI stacks (cycles per instruction)",
+	c = td_chart_new("multistage-stack", "Multi-stage CPI stacks (stage / the paper's name)",
 			 TD_CHART_STACKED);
 	c->ylabel = xstrdup("cycles per instruction");
 	json_array_foreach(json_object_get(ms, "components"), i, comp)
@@ -104,7 +121,12 @@ static struct td_chart *multistage_chart(json_t *ms)
 				    td_json_str_or(st, "reason", "not available"));
 			continue;
 		}
-		strbuf_addf(&label, "%s (paper: %s)", td_json_str_or(st, "id", "?"),
+		if (!stage_computed(st)) {
+			strbuf_addf(&c->notes, "%s stage: not computable from these counts\n",
+				    td_json_str_or(st, "id", "?"));
+			continue;
+		}
+		strbuf_addf(&label, "%s/%s", td_json_str_or(st, "id", "?"),
 			    td_json_str_or(st, "paper_term", "?"));
 		fill_row(c, td_chart_add_row(c, label.buf), json_object_get(st, "parts"), 1.0,
 			 td_json_str_or(st, "id", "?"));
@@ -129,37 +151,45 @@ static struct td_chart *multistage_chart(json_t *ms)
 static struct td_chart *ipc_flops_chart(json_t *ipc, json_t *fl)
 {
 	struct td_chart *c;
-	struct strbuf label = STRBUF_INIT;
 	int any = 0;
 
-	c = td_chart_new("ipc-flops-stack", "IPC stack and FLOPS stack (% of each peak)",
-			 TD_CHART_STACKED);
+	static const struct { const char *id, *name; } order[] = {
+		{ "base", "Base (achieved)" }, { "non_fma", "Non-FMA (FLOPS)" },
+		{ "narrow", "Narrow vectors (FLOPS)" }, { "masked", "Masked lanes (FLOPS)" },
+		{ "frontend", "Frontend (FLOPS: no vector-FP work)" }, { "branch", "Branch mispredictions" },
+		{ "non_vfp", "Non-FP use of vector units (FLOPS)" }, { "memory", "Data cache / memory" },
+		{ "long_latency", "Long-latency ops" }, { "dependence", "Dependences" },
+		{ "other", "Other" },
+	};
+	size_t i;
+
+	c = td_chart_new("ipc-flops-stack", "IPC and FLOPS stacks (% of each peak)", TD_CHART_STACKED);
 	c->ylabel = xstrdup("% of peak");
 	c->ymin = 0;
 	c->ymax = 100;
+	for (i = 0; i < TD_ARRAY_SIZE(order); i++)
+		td_chart_add_series(c, order[i].id, order[i].name, comp_colour(order[i].id));
 	if (json_is_true(json_object_get(ipc, "available"))) {
 		double max = td_json_num(json_object_get(ipc, "max"));
 
-		strbuf_addf(&label, "IPC (max %g uops/cycle)", max);
-		fill_row(c, td_chart_add_row(c, label.buf), json_object_get(ipc, "parts"), 100.0 / max, "IPC");
+		strbuf_addf(&c->notes, "IPC bar: 100 %% = %g uops per cycle\n", max);
+		fill_row(c, td_chart_add_row(c, "IPC"), json_object_get(ipc, "parts"), 100.0 / max, "IPC");
 		any = 1;
 	} else {
 		strbuf_addf(&c->notes, "IPC stack: %s\n", td_json_str_or(ipc, "reason", "not available"));
 	}
-	strbuf_reset(&label);
 	if (json_is_true(json_object_get(fl, "available"))) {
 		double peak = td_json_num(json_object_get(fl, "peak"));
 
-		strbuf_addf(&label, "FLOPS (peak %.4g %s)", peak, td_json_str_or(fl, "unit", ""));
+		strbuf_addf(&c->notes, "FLOPS bar: 100 %% = %.4g %s\n", peak, td_json_str_or(fl, "unit", ""));
 		if (peak > 0) {
-			fill_row(c, td_chart_add_row(c, label.buf), json_object_get(fl, "parts"),
+			fill_row(c, td_chart_add_row(c, "FLOPS"), json_object_get(fl, "parts"),
 				 100.0 / peak, "FLOPS");
 			any = 1;
 		}
 	} else {
 		strbuf_addf(&c->notes, "FLOPS stack: %s\n", td_json_str_or(fl, "reason", "not available"));
 	}
-	strbuf_release(&label);
 	if (!any) {
 		td_chart_free(c);
 		return NULL;

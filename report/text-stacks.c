@@ -27,22 +27,84 @@ static int jtrue(json_t *o, const char *key)
 	return json_is_true(json_object_get(o, key));
 }
 
-/* Notes collected under a table: each distinct reason once, numbered. */
+/*
+ * Notes collected under a table: each distinct reason once, numbered, with
+ * the parts it applies to; repeated items inside a reason ("X not
+ * measured; X not measured") are listed once.
+ */
 struct notes {
-	struct strbuf text;
+	char **reasons;
+	struct strbuf *parts;
 	int n;
 };
 
-static int note_add(struct notes *nt, const char *what, const char *reason)
+/* "a; b; a" -> "a; b" */
+static char *dedupe_items(const char *reason)
 {
-	strbuf_addf(&nt->text, "    [%d] %s: %s\n", ++nt->n, what, reason);
-	return nt->n;
+	struct strbuf out = STRBUF_INIT, item = STRBUF_INIT;
+	const char *p = reason;
+
+	while (*p) {
+		const char *end = strstr(p, "; ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *q = out.buf;
+		int seen = 0;
+
+		strbuf_reset(&item);
+		strbuf_add(&item, p, len);
+		while ((q = strstr(q, item.buf))) {
+			if ((q == out.buf || (q >= out.buf + 2 && q[-2] == ';')) &&
+			    (q[len] == '\0' || q[len] == ';')) {
+				seen = 1;
+				break;
+			}
+			q++;
+		}
+		if (!seen)
+			strbuf_addf(&out, "%s%s", out.len ? "; " : "", item.buf);
+		p += len;
+		if (end)
+			p += 2;
+	}
+	strbuf_release(&item);
+	return strbuf_detach(&out, NULL);
 }
 
+static int note_add(struct notes *nt, const char *what, const char *reason)
+{
+	char *r = dedupe_items(reason);
+	int i;
+
+	for (i = 0; i < nt->n; i++)
+		if (!strcmp(nt->reasons[i], r)) {
+			free(r);
+			strbuf_addf(&nt->parts[i], ", %s", what);
+			return i + 1;
+		}
+	nt->reasons = xrealloc(nt->reasons, (nt->n + 1) * sizeof(*nt->reasons));
+	nt->parts = xrealloc(nt->parts, (nt->n + 1) * sizeof(*nt->parts));
+	nt->reasons[nt->n] = r;
+	strbuf_init(&nt->parts[nt->n], 0);
+	strbuf_addstr(&nt->parts[nt->n], what);
+	return ++nt->n;
+}
+
+/* Print the notes and forget them. */
 static void note_flush(struct strbuf *sb, struct notes *nt)
 {
-	strbuf_add(sb, nt->text.buf, nt->text.len);
-	strbuf_reset(&nt->text);
+	int i;
+
+	if (nt->n)
+		strbuf_addstr(sb, "  notes:\n");
+	for (i = 0; i < nt->n; i++) {
+		strbuf_addf(sb, "    [%d] %s: %s\n", i + 1, nt->parts[i].buf, nt->reasons[i]);
+		free(nt->reasons[i]);
+		strbuf_release(&nt->parts[i]);
+	}
+	free(nt->reasons);
+	free(nt->parts);
+	nt->reasons = NULL;
+	nt->parts = NULL;
 	nt->n = 0;
 }
 
@@ -117,24 +179,58 @@ static void cpi_section(struct strbuf *sb, json_t *cpi)
 	}
 }
 
-/* Does any stage have a computed value besides the base? */
+/* Has the stage a computed component besides base and the residual? */
+static int stage_computed(json_t *st)
+{
+	json_t *p;
+	size_t j;
+
+	if (!jtrue(st, "available"))
+		return 0;
+	json_array_foreach(json_object_get(st, "parts"), j, p) {
+		const char *id = jstr(p, "id") ? jstr(p, "id") : "";
+
+		if (strcmp(id, "base") && strcmp(id, "other") && !isnan(jnum(p, "value")))
+			return 1;
+	}
+	return 0;
+}
+
 static int stages_computed(json_t *stages)
 {
-	json_t *st, *p;
-	size_t i, j;
+	json_t *st;
+	size_t i;
 
 	json_array_foreach(stages, i, st)
-		json_array_foreach(json_object_get(st, "parts"), j, p)
-			if (j > 0 && jtrue(st, "available") && !isnan(jnum(p, "value")) &&
-			    strcmp(jstr(p, "id") ? jstr(p, "id") : "", "other"))
-				return 1;
+		if (stage_computed(st))
+			return 1;
 	return 0;
+}
+
+/* Why a stage shows nothing: its parts' reasons, each missing count once. */
+static char *stage_missing(json_t *st)
+{
+	struct strbuf all = STRBUF_INIT;
+	json_t *p;
+	size_t j;
+	char *r;
+
+	json_array_foreach(json_object_get(st, "parts"), j, p) {
+		const char *why = jstr(p, "reason");
+
+		if (why && isnan(jnum(p, "value")) && !json_is_false(json_object_get(p, "measurable")) &&
+		    strncmp(why, "residual", 8))
+			strbuf_addf(&all, "%s%s", all.len ? "; " : "", why);
+	}
+	r = dedupe_items(all.buf);
+	strbuf_release(&all);
+	return r;
 }
 
 static void multistage_section(struct strbuf *sb, json_t *ms)
 {
 	json_t *stages = json_object_get(ms, "stages"), *comp, *st;
-	struct notes nt = { STRBUF_INIT, 0 };
+	struct notes nt = { NULL, NULL, 0 };
 	size_t i, j;
 
 	if (!ms)
@@ -158,7 +254,7 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 			struct strbuf what = STRBUF_INIT;
 
 			strbuf_addf(&what, "%s %s", jstr(st, "id"), id);
-			if (!jtrue(st, "available"))
+			if (!stage_computed(st))
 				strbuf_addf(sb, " %10s", "-");
 			else
 				cell(sb, 10, find_part(json_object_get(st, "parts"), id), "value", 3,
@@ -172,27 +268,31 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 	}
 	strbuf_addf(sb, "  %-24s", "total");
 	json_array_foreach(stages, j, st) {
-		if (!jtrue(st, "available") || isnan(jnum(st, "sum")))
+		if (!stage_computed(st) || isnan(jnum(st, "sum")))
 			strbuf_addf(sb, " %10s", "-");
 		else
 			strbuf_addf(sb, " %9.3f ", jnum(st, "sum"));
 	}
 	strbuf_addch(sb, '\n');
-	json_array_foreach(stages, j, st)
-		if (!jtrue(st, "available"))
+	json_array_foreach(stages, j, st) {
+		if (!jtrue(st, "available")) {
 			strbuf_addf(sb, "  %s stage: %s\n", jstr(st, "id"), jstr(st, "reason"));
+		} else if (!stage_computed(st)) {
+			char *why = stage_missing(st);
+
+			strbuf_addf(sb, "  %s stage: not computable from these counts: %s\n",
+				    jstr(st, "id"), why);
+			free(why);
+		}
+	}
 	if (jstr(ms, "vocabulary"))
 		strbuf_addf(sb, "  stages: %s\n", jstr(ms, "vocabulary"));
-	if (nt.n) {
-		strbuf_addstr(sb, "  notes:\n");
-		note_flush(sb, &nt);
-	}
-	strbuf_release(&nt.text);
+	note_flush(sb, &nt);
 }
 
 static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 {
-	struct notes nt = { STRBUF_INIT, 0 };
+	struct notes nt = { NULL, NULL, 0 };
 	size_t i, rows;
 
 	if (!(jtrue(ipc, "available") && !isnan(jnum(json_array_get(json_object_get(ipc, "parts"), 1), "value"))) &&
@@ -245,17 +345,13 @@ static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 		}
 		strbuf_addch(sb, '\n');
 	}
-	if (nt.n) {
-		strbuf_addstr(sb, "  notes:\n");
-		note_flush(sb, &nt);
-	}
-	strbuf_release(&nt.text);
+	note_flush(sb, &nt);
 }
 
 static void frontend_section(struct strbuf *sb, json_t *fe)
 {
 	json_t *p, *c = json_object_get(fe, "ceiling"), *h;
-	struct notes nt = { STRBUF_INIT, 0 };
+	struct notes nt = { NULL, NULL, 0 };
 	size_t i;
 
 	if (!jtrue(fe, "available")) {
@@ -284,7 +380,9 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 			strbuf_addf(sb, " %9s", "?");
 		else
 			strbuf_addf(sb, " %8.1f%%", 100 * jnum(p, "coverage"));
-		if (isnan(jnum(p, "rate_active"))) {
+		if (isnan(jnum(p, "rate_active")) && jnum(p, "active_cycles") == 0) {
+			strbuf_addf(sb, " %12s", "-");
+		} else if (isnan(jnum(p, "rate_active"))) {
 			char buf[32];
 
 			snprintf(buf, sizeof(buf), "n/m[%d]", note_add(&nt, jstr(p, "name"),
@@ -315,11 +413,7 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 	}
 	json_array_foreach(json_object_get(fe, "hints"), i, h)
 		strbuf_addf(sb, "  hint: %s\n", json_string_value(h));
-	if (nt.n) {
-		strbuf_addstr(sb, "  notes:\n");
-		note_flush(sb, &nt);
-	}
-	strbuf_release(&nt.text);
+	note_flush(sb, &nt);
 }
 
 void td_report_text_stacks(struct strbuf *sb, json_t *stacks)

@@ -202,6 +202,16 @@ static void print_metrics(const struct out *o, json_t *scope)
 	}
 }
 
+/* The cycle stacks of the scope (report/text-stacks.c). */
+static void print_stacks(const struct out *o, json_t *scope)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	td_report_text_stacks(&sb, json_object_get(scope, "stacks"));
+	fputs(sb.buf, o->f);
+	strbuf_release(&sb);
+}
+
 static void print_events(const struct out *o, json_t *scope)
 {
 	json_t *es = json_object_get(scope, "events"), *e;
@@ -268,6 +278,7 @@ static void print_scope(const struct out *o, json_t *scope)
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
 				jget_str(bn, "sentence"));
 		print_metrics(o, scope);
+		print_stacks(o, scope);
 	} else if (!jget_str(scope, "table")) {
 		fprintf(o->f, "  no formula table applies: counts only\n");
 	}

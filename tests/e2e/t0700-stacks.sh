@@ -6,7 +6,43 @@
 
 if ! have_prog jq; then
 	test_skip 'the stacks end to end' 'jq is not installed'
-	test_done
+	# Comet Lake (Skylake table), perf stat -M TopdownL2, a real published output:
+# 30,958,604,463 cycles, 49,512,005,695 instructions (CPI 0.6253);
+# CYCLE_ACTIVITY.STALLS_MEM_ANY 16,521,345,428 + EXE_ACTIVITY.BOUND_ON_STORES
+# 406,136,936 = 16,927,482,364 execute-stage memory cycles = 0.3419 CPI;
+# allocation memory = Memory Bound 48.8 % x CPI = 0.3051.
+CML=$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt
+part() { # part STAGE COMPONENT FIELD: of the session-2 total scope
+	jq -r --arg s "$1" --arg c "$2" ".scopes[] | select(.session == 2 and .kind == \"total\") |
+		.stacks.multistage.stages[] | select(.id == \$s) | .parts[] | select(.id == \$c) | .$3" doc.json
+}
+
+test_expect_success 'report: stacks of a real Comet Lake perf stat output' '
+	"$TDPERF" report --format json "$CML" >doc.json &&
+	cpi=$(jq ".scopes[] | select(.session == 2 and .kind == \"total\") | .stacks.cpi.cpi" doc.json) &&
+	approx_eq "$cpi" 0.62527 0.00001 &&
+	approx_eq "$(part execute memory value)" 0.341886 0.000001 &&
+	approx_eq "$(part execute memory cycles)" 16927482364 10 && # JSON prints 10 digits
+	approx_eq "$(part alloc memory value)" 0.3051 0.0005 &&
+	test "$(part execute frontend value)" = null &&
+	part execute frontend reason | grep -q "RS_EVENTS.EMPTY_CYCLES not measured" &&
+	test "$(part alloc dependence approximate)" = true
+'
+
+test_expect_success 'report text: the stages side by side, what is missing said once' '
+	"$TDPERF" report "$CML" >out.txt &&
+	grep -q "Data cache / memory          0.305      0.342           -    0.305 -   0.342" out.txt &&
+	grep -q "retire stage: not computable from these counts: UOPS_RETIRED.STALL_CYCLES not measured" out.txt &&
+	grep -q "execute frontend, execute branch: RS_EVENTS.EMPTY_CYCLES not measured" out.txt
+'
+
+test_expect_success 'report --plot writes the stack charts' '
+	"$TDPERF" report --plot charts "$CML" >/dev/null 2>err &&
+	test -f charts/multistage-stack.gp && test -f charts/multistage-stack.dat &&
+	grep -q "Multi-stage CPI stacks" charts/multistage-stack.gp
+'
+
+test_done
 fi
 
 test_expect_success 'record --stacks schedules the stack metrics on every table' '
@@ -42,6 +78,42 @@ test_expect_success 'a CPU without a counter says so in its table' '
 	jq -e ".params[\"flops.unavailable\"] | test(\"FP_ARITH\")" "$TD_SRCDIR/metrics/tables/haswell.json" &&
 	jq -e "[.metrics[].id] | index(\"stack_execute_long_latency\") == null" "$TD_SRCDIR/metrics/tables/haswell.json" &&
 	jq -e ".params[\"notmeasurable.stack_execute_long_latency\"] | test(\"divider\")" "$TD_SRCDIR/metrics/tables/haswell.json"
+'
+
+# Comet Lake (Skylake table), perf stat -M TopdownL2, a real published output:
+# 30,958,604,463 cycles, 49,512,005,695 instructions (CPI 0.6253);
+# CYCLE_ACTIVITY.STALLS_MEM_ANY 16,521,345,428 + EXE_ACTIVITY.BOUND_ON_STORES
+# 406,136,936 = 16,927,482,364 execute-stage memory cycles = 0.3419 CPI;
+# allocation memory = Memory Bound 48.8 % x CPI = 0.3051.
+CML=$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt
+part() { # part STAGE COMPONENT FIELD: of the session-2 total scope
+	jq -r --arg s "$1" --arg c "$2" ".scopes[] | select(.session == 2 and .kind == \"total\") |
+		.stacks.multistage.stages[] | select(.id == \$s) | .parts[] | select(.id == \$c) | .$3" doc.json
+}
+
+test_expect_success 'report: stacks of a real Comet Lake perf stat output' '
+	"$TDPERF" report --format json "$CML" >doc.json &&
+	cpi=$(jq ".scopes[] | select(.session == 2 and .kind == \"total\") | .stacks.cpi.cpi" doc.json) &&
+	approx_eq "$cpi" 0.62527 0.00001 &&
+	approx_eq "$(part execute memory value)" 0.341886 0.000001 &&
+	approx_eq "$(part execute memory cycles)" 16927482364 10 && # JSON prints 10 digits
+	approx_eq "$(part alloc memory value)" 0.3051 0.0005 &&
+	test "$(part execute frontend value)" = null &&
+	part execute frontend reason | grep -q "RS_EVENTS.EMPTY_CYCLES not measured" &&
+	test "$(part alloc dependence approximate)" = true
+'
+
+test_expect_success 'report text: the stages side by side, what is missing said once' '
+	"$TDPERF" report "$CML" >out.txt &&
+	grep -q "Data cache / memory          0.305      0.342           -    0.305 -   0.342" out.txt &&
+	grep -q "retire stage: not computable from these counts: UOPS_RETIRED.STALL_CYCLES not measured" out.txt &&
+	grep -q "execute frontend, execute branch: RS_EVENTS.EMPTY_CYCLES not measured" out.txt
+'
+
+test_expect_success 'report --plot writes the stack charts' '
+	"$TDPERF" report --plot charts "$CML" >/dev/null 2>err &&
+	test -f charts/multistage-stack.gp && test -f charts/multistage-stack.dat &&
+	grep -q "Multi-stage CPI stacks" charts/multistage-stack.gp
 '
 
 test_done

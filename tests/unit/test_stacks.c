@@ -643,7 +643,7 @@ static void charts_of_the_main_scope(void **state)
 	/* two available stages (retire is not), seven components */
 	assert_int_equal(ms->nrows, 2);
 	assert_int_equal(ms->nseries, 7);
-	assert_string_equal(ms->rows[1].label, "execute (paper: issue)");
+	assert_string_equal(ms->rows[1].label, "execute/issue");
 	assert_near(ms->rows[1].values[TD_SC_MEMORY], 0.375);
 	assert_true(isnan(ms->rows[1].values[TD_SC_LONG_LATENCY]));
 	assert_non_null(strstr(ms->notes.buf, "execute Long-latency ops: not measurable on this CPU"));
