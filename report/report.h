@@ -303,8 +303,11 @@ int td_report_fill_stacks(json_t *scope, const struct td_table *t, const struct 
 			  const struct td_tree_result *tree);
 /* The "stacks" object for already computed stacks (new reference). */
 json_t *td_report_stacks_json(const struct td_stacks *s);
-/* Append the text rendering of a scope's "stacks" object to sb. */
-void td_report_text_stacks(struct strbuf *sb, json_t *stacks);
+/*
+ * Append the text rendering of a scope's "stacks" object to sb; the CPI
+ * stack's Level-2 rows only when verbose (as the tree hides them).
+ */
+void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
 /*
  * Charts of the main scope's stacks (report/plot-stacks.c): the multi-stage
  * CPI stacks side by side ("multistage-stack") and the IPC and FLOPS stacks

@@ -145,7 +145,7 @@ static json_t *find_part(json_t *parts, const char *id)
 	return NULL;
 }
 
-static void cpi_section(struct strbuf *sb, json_t *cpi)
+static void cpi_section(struct strbuf *sb, json_t *cpi, int verbose)
 {
 	json_t *c;
 	size_t i;
@@ -157,7 +157,8 @@ static void cpi_section(struct strbuf *sb, json_t *cpi)
 			    jstr(cpi, "reason") ? jstr(cpi, "reason") : "CPI unknown");
 		return;
 	}
-	strbuf_addf(sb, "CPI stack (Top-Down Level 1/2 x CPI; CPI %.3f = ", jnum(cpi, "cpi"));
+	strbuf_addf(sb, "CPI stack (Top-Down Level %s x CPI; CPI %.3f = ", verbose ? "1/2" : "1",
+		    jnum(cpi, "cpi"));
 	td_format_count(sb, jnum(cpi, "cycles"));
 	strbuf_addstr(sb, " cycles / ");
 	td_format_count(sb, jnum(cpi, "instructions"));
@@ -168,6 +169,9 @@ static void cpi_section(struct strbuf *sb, json_t *cpi)
 	json_array_foreach(json_object_get(cpi, "components"), i, c) {
 		int level = (int)jnum(c, "level");
 		double v = jnum(c, "value");
+
+		if (level > 1 && !verbose)
+			continue;	/* Level 2 with -v, as in the tree */
 
 		strbuf_addf(sb, "  %*s%-*s", 2 * (level - 1), "", 26 - 2 * (level - 1),
 			    jstr(c, "name") ? jstr(c, "name") : jstr(c, "id"));
@@ -416,7 +420,7 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 	note_flush(sb, &nt);
 }
 
-void td_report_text_stacks(struct strbuf *sb, json_t *stacks)
+void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose)
 {
 	json_t *w;
 	size_t i;
@@ -424,7 +428,7 @@ void td_report_text_stacks(struct strbuf *sb, json_t *stacks)
 	if (!json_is_object(stacks) || !json_object_size(stacks))
 		return;
 	strbuf_addch(sb, '\n');
-	cpi_section(sb, json_object_get(stacks, "cpi"));
+	cpi_section(sb, json_object_get(stacks, "cpi"), verbose);
 	multistage_section(sb, json_object_get(stacks, "multistage"));
 	ipc_flops_section(sb, json_object_get(stacks, "ipc"), json_object_get(stacks, "flops"));
 	frontend_section(sb, json_object_get(stacks, "frontend"));

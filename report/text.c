@@ -207,7 +207,7 @@ static void print_stacks(const struct out *o, json_t *scope)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	td_report_text_stacks(&sb, json_object_get(scope, "stacks"));
+	td_report_text_stacks(&sb, json_object_get(scope, "stacks"), o->o->verbose);
 	fputs(sb.buf, o->f);
 	strbuf_release(&sb);
 }

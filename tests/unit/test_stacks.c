@@ -577,7 +577,7 @@ static void text_rendering_shows_stages_side_by_side(void **state)
 
 	run(&f, "GenuineIntel", 4, &s);
 	o = td_report_stacks_json(&s);
-	td_report_text_stacks(&sb, o);
+	td_report_text_stacks(&sb, o, 0);
 	/* memory: 0.3125 (alloc), 0.375 (execute), retire not available */
 	assert_non_null(strstr(sb.buf, "Data cache / memory          0.312      0.375           -"));
 	assert_non_null(strstr(sb.buf, "0.312 -   0.375"));
@@ -605,7 +605,7 @@ static void text_is_short_for_what_was_not_recorded(void **state)
 
 	run(&f, "GenuineIntel", 4, &s);
 	o = td_report_stacks_json(&s);
-	td_report_text_stacks(&sb, o);
+	td_report_text_stacks(&sb, o, 0);
 	assert_non_null(strstr(sb.buf, "Multi-stage CPI stacks: no stage computable"));
 	assert_non_null(strstr(sb.buf, "IPC and FLOPS stacks: not computable from these counts "
 			       "(not measurable on this CPU: the table has no FP-arithmetic counters)"));
