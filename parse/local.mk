@@ -32,3 +32,6 @@ TESTS += tests/unit/test_stat
 tests_unit_test_stat_LDADD = $(UNIT_LIBS)
 tests_unit_test_stat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# test tool: tracepoint fields through the API (tests/e2e/t0400)
+check_PROGRAMS += tests/tools/perfdata-fields
+tests_tools_perfdata_fields_LDADD = $(TD_LIBS)

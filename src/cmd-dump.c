@@ -62,6 +62,18 @@ static void add_hex(struct strbuf *sb, uint64_t v)
 	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/* A signed 32-bit field (pid, tid, cpu: -1 means none). */
+static void add_kv_s32(struct strbuf *sb, const char *key, uint32_t v)
+{
+	strbuf_addstr(sb, key);
+	if ((int32_t)v < 0) {
+		strbuf_addch(sb, '-');
+		add_u64(sb, (uint64_t)(-(int64_t)(int32_t)v));
+	} else {
+		add_u64(sb, v);
+	}
+}
+
 /* " key=" then a decimal number */
 static void add_kv(struct strbuf *sb, const char *key, uint64_t v)
 {
@@ -107,13 +119,13 @@ static void print_header(struct td_pd *pd, const char *path, struct strbuf *out)
 static void print_sample_id(const struct td_pd_sample *s, struct strbuf *out)
 {
 	if (s->fields & (1u << 1)) {
-		add_kv(out, " pid=", s->pid);
-		add_kv(out, " tid=", s->tid);
+		add_kv_s32(out, " pid=", s->pid);
+		add_kv_s32(out, " tid=", s->tid);
 	}
 	if (s->fields & (1u << 2))
 		add_kv(out, " time=", s->time);
 	if (s->fields & (1u << 7))
-		add_kv(out, " cpu=", s->cpu);
+		add_kv_s32(out, " cpu=", s->cpu);
 	if (s->fields & ((1u << 6) | (1u << 16)))
 		add_kv(out, " id=", s->id);
 	if (s->fields & (1u << 9))
@@ -205,8 +217,8 @@ static void print_record(const struct td_pd_record *r, struct strbuf *out, struc
 		return;
 	case TD_PD_MMAP:
 	case TD_PD_MMAP2:
-		strbuf_addf(out, " pid=%u tid=%u addr=0x%" PRIx64 " len=0x%" PRIx64
-			    " pgoff=0x%" PRIx64, r->u.mmap.pid, r->u.mmap.tid, r->u.mmap.addr,
+		strbuf_addf(out, " pid=%d tid=%d addr=0x%" PRIx64 " len=0x%" PRIx64
+			    " pgoff=0x%" PRIx64, (int)r->u.mmap.pid, (int)r->u.mmap.tid, r->u.mmap.addr,
 			    r->u.mmap.len, r->u.mmap.pgoff);
 		if (r->type == TD_PD_MMAP2) {
 			if (r->u.mmap.has_build_id) {
@@ -225,13 +237,13 @@ static void print_record(const struct td_pd_record *r, struct strbuf *out, struc
 		strbuf_addf(out, " filename=%s", r->u.mmap.filename);
 		break;
 	case TD_PD_COMM:
-		strbuf_addf(out, " pid=%u tid=%u comm=%s%s", r->u.comm.pid, r->u.comm.tid,
+		strbuf_addf(out, " pid=%d tid=%d comm=%s%s", (int)r->u.comm.pid, (int)r->u.comm.tid,
 			    r->u.comm.comm, r->u.comm.exec ? " exec" : "");
 		break;
 	case TD_PD_FORK:
 	case TD_PD_EXIT:
-		strbuf_addf(out, " pid=%u ppid=%u tid=%u ptid=%u time=%" PRIu64, r->u.fork.pid,
-			    r->u.fork.ppid, r->u.fork.tid, r->u.fork.ptid, r->u.fork.time);
+		strbuf_addf(out, " pid=%d ppid=%d tid=%d ptid=%d time=%" PRIu64, (int)r->u.fork.pid,
+			    (int)r->u.fork.ppid, (int)r->u.fork.tid, (int)r->u.fork.ptid, r->u.fork.time);
 		break;
 	case TD_PD_LOST:
 		strbuf_addf(out, " id=%" PRIu64 " lost=%" PRIu64, r->u.lost.id, r->u.lost.lost);

@@ -105,3 +105,86 @@ compare_stat() {
 	sort perf.stat >a && sort td.stat >b &&
 	test -s a && diff -u a b
 }
+
+# compare_fields FILE: the tracepoint fields read through the reader API
+# (tests/tools/perfdata-fields) equal perf script's, sample by sample:
+# pid, tid, cpu, time (to the microsecond perf prints) and every
+# "name=value" field perf prints (not prev_state, which perf prints as
+# letters), numbers compared as numbers.
+compare_fields() {
+	"$PERF" script -F pid,tid,cpu,time,event,trace -i "$1" 2>/dev/null | awk '
+		{
+			split($1, pt, "/"); cpu = $2; gsub(/[][]/, "", cpu)
+			t = $3; sub(/:$/, "", t); ev = $4; sub(/:$/, "", ev)
+			out = ev " " pt[1] " " pt[2] " " cpu + 0 " " t
+			for (i = 5; i <= NF; i++) {
+				if (index($i, "=") < 2) continue
+				k = substr($i, 1, index($i, "=") - 1); v = substr($i, index($i, "=") + 1)
+				if (k == "prev_state") continue
+				if (v ~ /^-?[0-9]+$/) v = v + 0
+				out = out " " k "=" v
+			}
+			print out
+		}' >perf.fields &&
+	"$TD_BUILDDIR/tests/tools/perfdata-fields" "$1" | awk '
+		{
+			ev = $1; split($2, a, "="); split($3, b, "="); split($4, c, "=")
+			split($5, d, "="); ns = d[2]
+			t = sprintf("%d.%06d", int(ns / 1e9), int(ns / 1000) % 1000000)
+			out = ev " " a[2] " " b[2] " " c[2] " " t
+			for (i = 6; i <= NF; i++) {
+				k = substr($i, 1, index($i, "=") - 1); v = substr($i, index($i, "=") + 1)
+				if (k == "prev_state") continue
+				if (v ~ /^-?[0-9]+$/) v = v + 0
+				out = out " " k "=" v
+			}
+			print out
+		}' >td.fields &&
+	test -s perf.fields && diff -u perf.fields td.fields >fields.diff || {
+		head -n 20 fields.diff; return 1; }
+}
+
+# compare_reads FILE: every SAMPLE's offset, time, pid/tid, ip, period and
+# READ values (enabled, running, and id/value/lost of each group member)
+# equal what perf report -D prints.
+compare_reads() {
+	"$PERF" report -D -i "$1" 2>/dev/null | awk '
+		function flush() { if (cur != "") print cur extra; cur = ""; extra = "" }
+		/^[0-9]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE/ {
+			flush()
+			split($0, w, " ")
+			for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9]+\/-?[0-9]+:$/) { pt = $i; ip = $(i + 1) }
+			sub(/:$/, "", pt); split(pt, p, "/")
+			for (i = 1; i <= NF; i++) if ($i == "period:") per = $(i + 1)
+			cur = $2 " " $1 " " p[1] " " p[2] " " ip " " per
+			next
+		}
+		/^\.\.\.\.\.\. time enabled/ { extra = extra " ena=" sprintf("%.0f", ("0x" $4) + 0); next }
+		/^\.\.\.\.\.\. time running/ { extra = extra " run=" sprintf("%.0f", ("0x" $4) + 0); next }
+		/^\.\.\.\.\. id / {
+			id = $3; sub(/,$/, "", id); v = $5; sub(/,$/, "", v)
+			extra = extra " " sprintf("%.0f", ("0x" id) + 0) "=" sprintf("%.0f", ("0x" v) + 0) "/" $7
+			next
+		}
+		END { flush() }' >perf.reads &&
+	"$TDPERF" dump "$1" | awk '
+		function flush() { if (cur != "") print cur extra; cur = ""; extra = "" }
+		/^@/ { flush() }
+		/^@0x[0-9a-f]+ SAMPLE / {
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+			cur = substr($1, 2) " " f["time"] " " f["pid"] " " f["tid"] " " f["ip"] " " f["period"]
+			next
+		}
+		/^  read:/ {
+			for (i = 2; i <= NF; i++) {
+				if ($i ~ /^enabled=/) extra = extra " ena=" substr($i, 9)
+				else if ($i ~ /^running=/) extra = extra " run=" substr($i, 9)
+				else if ($i ~ /^value=/) v = substr($i, 7)
+				else if ($i ~ /^id=/) id = substr($i, 4)
+				else if ($i ~ /^lost=/) { l = substr($i, 6); sub(/\]$/, "", l); extra = extra " " id "=" v "/" l }
+			}
+		}
+		END { flush() }' >td.reads &&
+	test -s perf.reads && diff -u perf.reads td.reads >reads.diff || {
+		head -n 20 reads.diff; return 1; }
+}

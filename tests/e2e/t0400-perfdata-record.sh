@@ -23,6 +23,9 @@ test_expect_success 'sched_switch -a: fields equal perf script' 'compare_trace s
 
 check_file swg.data 'sched_switch+wakeup -g' -e sched:sched_switch -e sched:sched_wakeup -g -a -o swg.data
 test_expect_success 'sched_switch+wakeup -g: fields equal perf script' 'compare_trace swg.data'
+test_expect_success 'sched_switch+wakeup -g: fields read through the API equal perf script' '
+	compare_fields swg.data
+'
 test_expect_success 'sched_switch+wakeup -g: samples carry callchains' '
 	"$TDPERF" dump swg.data >dump &&
 	test_grep -q "^  callchain: nr=[1-9]" dump
@@ -33,13 +36,23 @@ test_expect_success 'sched_switch+wakeup: fields equal perf script' 'compare_tra
 
 check_file z.data '-z compressed' -z -e sched:sched_switch -a -o z.data
 test_expect_success '-z: fields equal perf script' 'compare_trace z.data'
+test_expect_success '-z: fields through the API equal perf script' 'compare_fields z.data'
 test_expect_success '-z: the file really holds COMPRESSED records' '
 	"$TDPERF" dump --summary z.data >s && test_grep -q "^summary: COMPRESSED [1-9]" s
+'
+
+check_file group.data '{cpu-clock,task-clock}:S' -e '{cpu-clock,task-clock}:S' -o group.data
+test_expect_success '{cpu-clock,task-clock}:S: group READ values equal perf report -D' 'compare_reads group.data'
+
+check_file grouprt.data '{cpu-clock,task-clock}:S --running-time' -e '{cpu-clock,task-clock}:S' --running-time -o grouprt.data
+test_expect_success '--running-time: READ values with enabled/running equal perf report -D' '
+	compare_reads grouprt.data && grep -q " ena=[0-9]* run=[0-9]*" td.reads
 '
 
 "$PERF" record -q -e sched:sched_switch -a -o - -- sh -c 'sleep 0.02; sleep 0.02' >pipe.data 2>pipe.log
 test_expect_success 'pipe mode (-o -): record counts equal perf report -D' 'compare_counts pipe.data'
 test_expect_success 'pipe mode: fields equal perf script' 'compare_trace pipe.data'
+test_expect_success 'pipe mode: fields through the API equal perf script' 'compare_fields pipe.data'
 test_expect_success 'pipe mode read from a real pipe equals reading the file' '
 	"$TDPERF" dump pipe.data >from-file &&
 	cat pipe.data | "$TDPERF" dump - >from-pipe &&
@@ -48,5 +61,6 @@ test_expect_success 'pipe mode read from a real pipe equals reading the file' '
 
 check_file dir.data '--threads directory' --threads -e sched:sched_switch -a -o dir.data
 test_expect_success '--threads directory: fields equal perf script' 'compare_trace dir.data'
+test_expect_success '--threads directory: fields through the API equal perf script' 'compare_fields dir.data'
 
 test_done
