@@ -185,6 +185,8 @@ compare_reads() {
 			}
 		}
 		END { flush() }' >td.reads &&
-	test -s perf.reads && diff -u perf.reads td.reads >reads.diff || {
+	# perf report -D prints samples as it delivers them (time order)
+	sort perf.reads >a && sort td.reads >b &&
+	test -s a && diff -u a b >reads.diff || {
 		head -n 20 reads.diff; return 1; }
 }
