@@ -35,3 +35,6 @@ endif
 # test tool: tracepoint fields through the API (tests/e2e/t0400)
 check_PROGRAMS += tests/tools/perfdata-fields
 tests_tools_perfdata_fields_LDADD = $(TD_LIBS)
+# perf.data reader fuzz harness, its seeds (recorded by perf) and the runner
+EXTRA_DIST += tests/fuzz/fuzz-perfdata.c tests/fuzz/seed-perfdata.sh tests/fuzz/run-brief \
+	tests/fuzz/lsan.supp bench/perfdata-decode.c
