@@ -12,3 +12,5 @@ EXTRA_PROGRAMS += bench/bench-tree
 bench_bench_tree_SOURCES = bench/bench-tree.c
 bench_bench_tree_LDADD = $(TD_LIBS)
 EXTRA_DIST += bench/calibrate-repeat.sh
+# perf stat import + report: bench/stat-report-bench.sh
+EXTRA_DIST += bench/stat-report-bench.sh

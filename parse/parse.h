@@ -164,6 +164,12 @@ struct td_scope *td_stat_scope(struct td_stat *st, enum td_scope_kind kind,
 struct td_count *td_scope_add_count(struct td_scope *s, const char *printed_event);
 struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *name,
 						const char *unit, double value);
+/*
+ * Fill what a producer left out: keys (td_event_key), the PMU from a
+ * "pmu/event/" name, group -1 -> 0.  Readers call it on any model they did
+ * not build with td_scope_add_count (e.g. td_pd_read_stat's).
+ */
+void td_stat_file_normalize(struct td_stat_file *f);
 /* Remove (and free) the last session of f. */
 void td_stat_file_drop_last(struct td_stat_file *f);
 

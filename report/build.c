@@ -439,6 +439,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	size_t i, k;
 	double *values = NULL;
 	int *chosen = NULL;
+	int full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
+	int omitted = 0;
 
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
@@ -461,6 +463,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	cx.legacy_zero = j->st->legacy_topdown;
 
 	if (!t) {
+		json_decref(path);
+		json_decref(bn);
 		json_object_set_new(o, "nodes", nodes);
 		json_object_set_new(o, "bottleneck", json_null());
 		json_object_set_new(o, "metrics", metrics);
@@ -562,9 +566,12 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(n, "perf_value", pm ? jnum(pm->value / 100.0) : json_null());
 		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
 		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
-		json_object_set_new(n, "area", jstr(m->area));
-		json_object_set_new(n, "description", jstr(m->description));
-		json_object_set_new(n, "locate_with", jstr(m->locate_with));
+		if (full_nodes) {
+			/* the same in every scope: only on totals, to keep interval documents small */
+			json_object_set_new(n, "area", jstr(m->area));
+			json_object_set_new(n, "description", jstr(m->description));
+			json_object_set_new(n, "locate_with", jstr(m->locate_with));
+		}
 		json_array_append_new(nodes, n);
 		strbuf_release(&reason);
 	}
@@ -595,7 +602,12 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	json_object_set_new(o, "bottleneck", bn);
 	for (i = 0; i < all.nr_info; i++) {
 		const struct td_node_value *nv = &all.info[i];
-		json_t *m = json_object();
+		json_t *m;
+		if (!full_nodes && isnan(nv->value)) {
+			omitted++; /* listed with its reason in the total scope */
+			continue;
+		}
+		m = json_object();
 		json_object_set_new(m, "id", json_string(nv->metric->id));
 		json_object_set_new(m, "name", json_string(nv->metric->name));
 		json_object_set_new(m, "value", jnum(nv->value));
@@ -605,6 +617,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_array_append_new(metrics, m);
 	}
 	json_object_set_new(o, "metrics", metrics);
+	json_object_set_new(o, "metrics_omitted", json_integer(omitted));
 	for (i = 0; i < all.nr_warnings; i++)
 		json_array_append_new(warnings, json_string(all.warnings[i]));
 	if (mixed)

@@ -69,6 +69,18 @@ static const struct td_table *atom_table_for(const struct td_table *t)
 	return atom;
 }
 
+/* ":LINE:" for text inputs, ":" when the line is unknown (perf.data) */
+static const char *where(int line)
+{
+	static char buf[32];
+
+	if (line > 0)
+		snprintf(buf, sizeof(buf), ":%d:", line);
+	else
+		snprintf(buf, sizeof(buf), ":");
+	return buf;
+}
+
 /* Choose the table(s); -1 with err when a CPU is needed and unknown. */
 static int choose_table(struct td_import *imp, const struct td_report_opts *opts,
 			const char *meta_uarch, struct strbuf *err)
@@ -108,21 +120,21 @@ static int choose_table(struct td_import *imp, const struct td_report_opts *opts
 	} else if (g->table) {
 		imp->table = td_table_find(g->table, &terr);
 		if (!imp->table) {
-			strbuf_addf(err, "%s:%d: the events say %s, but no formula table '%s' is built "
-				    "in (%s); give --cpu NAME (tdperf list)", imp->path, g->line, g->what,
+			strbuf_addf(err, "%s%s the events say %s, but no formula table '%s' is built "
+				    "in (%s); give --cpu NAME (tdperf list)", imp->path, where(g->line), g->what,
 				    g->table, terr.buf);
 			strbuf_release(&terr);
 			return -1;
 		}
 	} else if (g->needs_cpu) {
 		if (g->first_model_event)
-			strbuf_addf(err, "%s:%d: cannot tell the CPU from the events (first model-specific "
+			strbuf_addf(err, "%s%s cannot tell the CPU from the events (first model-specific "
 				    "event '%s' belongs to no CPU tdperf knows); give --cpu NAME (tdperf list)",
-				    imp->path, g->first_model_line, g->first_model_event);
+				    imp->path, where(g->first_model_line), g->first_model_event);
 		else
-			strbuf_addf(err, "%s:%d: perf printed Top-Down metrics but no event tells the "
+			strbuf_addf(err, "%s%s perf printed Top-Down metrics but no event tells the "
 				    "CPU; give --cpu NAME (tdperf list)", imp->path,
-				    imp->stat->nr_sessions ? imp->stat->sessions[0].line : 1);
+				    where(imp->stat->nr_sessions ? imp->stat->sessions[0].line : 1));
 		strbuf_release(&terr);
 		return -1;
 	} else {
@@ -315,6 +327,7 @@ int td_import_load(const char *path, const struct td_report_opts *opts, int argc
 	}
 	if (!imp->stat)
 		return -1;
+	td_stat_file_normalize(imp->stat);
 	td_stat_infer_cpu(imp->stat, &imp->guess);
 	if (choose_table(imp, opts, NULL, err) < 0)
 		return -1;
@@ -475,6 +488,7 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		free(p);
 		if (!sf)
 			return -1;
+		td_stat_file_normalize(sf);
 		if (!imp->stat)
 			imp->stat = sf;
 		else

@@ -191,6 +191,14 @@ for opt in "" "-x;" "-j" "-r 3"; do
 	"
 done
 
+test_expect_success 'perf stat record: the perf.data file goes through the perf.data reader' '
+	perf stat record -o sr.data -e $E true >/dev/null 2>&1 &&
+	"$TDPERF" import -q -o sr sr.data &&
+	jq -e ".files[0].format == \"perf.data\"" sr/meta.json &&
+	cmp sr.data sr/input/sr.data &&
+	"$TDPERF" report --format json sr | jq -e "[.scopes[0].events[] | select(.name == \"page-faults\") | .status] == [\"ok\"]"
+'
+
 if perf stat -a -e task-clock true >/dev/null 2>&1; then
 	test_expect_success 'perf -A -a: one folded line per CPU, a summed total' '
 		perf stat -o a.txt -A -a -e $E sleep 0.1 2>/dev/null &&
