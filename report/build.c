@@ -846,6 +846,8 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
 	int r;
 
+	if (td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
+		return td_report_sweep_doc(run_or_file, err);
 	if (td_is_dir(run_or_file))
 		r = td_run_load(run_or_file, opts, &imp, err);
 	else
@@ -856,5 +858,7 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 	}
 	doc = td_report_build(&imp, opts);
 	td_import_release(&imp);
+	if (doc)
+		td_report_threads_or_warn(doc, run_or_file); /* threads work: report/threads-json.c */
 	return doc;
 }

@@ -260,8 +260,23 @@ json_t *td_threads_json(const struct td_threads_result *r, const char *oncpu_rea
  * applies.  Returns 0, or -1 with err set on unreadable input.
  */
 int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *err);
+/*
+ * td_report_add_threads() for td_report_load: an unreadable perf.data does
+ * not lose the rest of the report; it becomes a warning in doc.
+ */
+void td_report_threads_or_warn(json_t *doc, const char *run_or_file);
+/* True for a 'tdperf record --sweep' directory (it holds sweep.json). */
+int td_report_is_sweep(const char *path);
+/*
+ * The report document of a sweep directory: no counts of its own, its
+ * "sweep" and "threads" objects (the per-value runs are reported one by
+ * one with 'tdperf report DIR/PARAM-V').  NULL with err set on failure.
+ */
+json_t *td_report_sweep_doc(const char *dir, struct strbuf *err);
 /* Text rendering of doc's "threads" and "sweep" (report/text-threads.c). */
 void td_report_text_threads(json_t *doc, struct strbuf *out);
+/* The same, written to a stream (for the text renderer). */
+void td_report_text_threads_file(json_t *doc, FILE *f);
 
 /* ---- the roofline (report/roofline.c, report/plot-roofline.c; docs/roofline.md) ---- */
 /*

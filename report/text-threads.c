@@ -210,3 +210,12 @@ void td_report_text_threads(json_t *doc, struct strbuf *out)
 	if (json_is_object(t))
 		text_threads(t, out);
 }
+
+void td_report_text_threads_file(json_t *doc, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	td_report_text_threads(doc, &sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}

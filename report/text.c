@@ -433,6 +433,7 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 			print_folded_line(&o, sc);
 		}
 	}
+	td_report_text_threads_file(doc, f); /* threads work: report/text-threads.c */
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
 		fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET), jget_str(w, "text"));
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"

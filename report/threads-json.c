@@ -390,3 +390,58 @@ int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *e
 	}
 	return 0;
 }
+
+void td_report_threads_or_warn(json_t *doc, const char *run_or_file)
+{
+	struct strbuf err = STRBUF_INIT;
+	json_t *warnings;
+
+	if (td_report_add_threads(doc, run_or_file, &err) < 0) {
+		warnings = json_object_get(doc, "warnings");
+		if (!json_is_array(warnings)) {
+			warnings = json_array();
+			json_object_set_new(doc, "warnings", warnings);
+		}
+		json_array_append_new(warnings, json_pack("{s:s, s:s+}", "severity", "warning",
+			"text", "no thread analysis: ", err.buf));
+	}
+	strbuf_release(&err);
+}
+
+int td_report_is_sweep(const char *path)
+{
+	char *p;
+	int yes;
+
+	if (!td_is_dir(path))
+		return 0;
+	p = td_path_join(path, "sweep.json");
+	yes = td_file_exists(p);
+	free(p);
+	return yes;
+}
+
+json_t *td_report_sweep_doc(const char *dir, struct strbuf *err)
+{
+	json_t *doc = json_object(), *meta = NULL;
+	char *mp = td_path_join(dir, "meta.json");
+
+	if (td_file_exists(mp) && load_json_file(mp, &meta, err) < 0) {
+		free(mp);
+		json_decref(doc);
+		return NULL;
+	}
+	free(mp);
+	json_object_set_new(doc, "schema", json_string("tdperf-report"));
+	json_object_set_new(doc, "version", json_integer(1));
+	json_object_set_new(doc, "run", meta ? meta : json_null());
+	json_object_set_new(doc, "sessions", json_array());
+	json_object_set_new(doc, "scopes", json_array());
+	json_object_set_new(doc, "roofline", json_null());
+	json_object_set_new(doc, "warnings", json_array());
+	if (td_report_add_threads(doc, dir, err) < 0) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}

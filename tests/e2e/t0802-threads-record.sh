@@ -37,6 +37,24 @@ test_expect_success 'record --sweep sets OMP_NUM_THREADS for threads' '
 	jq -e "[.threads.threads[] | select(.name == \"tw-worker\")] | length == 2" omp.json
 '
 
+test_expect_success 'tdperf report shows the per-thread stacks of a run, with the no-PMU note' '
+	"$TDPERF" report barrier >report.txt &&
+	test_grep "^Threads (per-thread stacks from sched tracepoints)" report.txt &&
+	test_grep "^  tw-worker (4) " report.txt &&
+	"$TDPERF" report --format json barrier >report.json &&
+	jq -e ".threads.aggregate.threads >= 1" report.json &&
+	if jq -e ".run.hardware_pmu == false" report.json >/dev/null; then
+		test_grep "no hardware PMU in this recording" report.txt
+	fi
+'
+
+test_expect_success 'tdperf report on a sweep directory shows the scaling table' '
+	"$TDPERF" report sweep >sweep.txt &&
+	test_grep "^Scaling over threads" sweep.txt &&
+	test_grep "^  Growing: " sweep.txt &&
+	"$TDPERF" report --format json sweep | jq -e "[.sweep.runs[].value] == [1, 2]"
+'
+
 test_expect_success 'record --sweep with a bad list is a usage error and writes nothing' '
 	test_exit_code 2 "$TDPERF" record --sweep threads=1,0 -o bad -- true 2>err &&
 	test_grep "not a positive number" err &&
