@@ -157,7 +157,11 @@ static void check_pmus(const struct td_cpu_info *ci, struct check *c)
 
 static void check_counters(const struct td_cpu_info *ci, struct check *c)
 {
-	if (ci->gp_counters != TD_UNKNOWN)
+	if (ci->arch_perfmon_version == 0 && ci->gp_counters != TD_UNKNOWN)
+		line("--", "counters", "none exposed: CPUID leaf 0xA reports no architectural PMU "
+		     "(the %s table says the hardware has %d general + %d fixed)",
+		     td_table_info(ci->table)->name, ci->gp_counters, ci->fixed_counters);
+	else if (ci->gp_counters != TD_UNKNOWN)
 		line("", "counters", "%d general + %d fixed per logical CPU (from %s)",
 		     ci->gp_counters, ci->fixed_counters, ci->counters_source);
 	else if (ci->arch_perfmon_version == 0)
