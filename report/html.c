@@ -583,7 +583,9 @@ static void generic_object(struct strbuf *sb, json_t *obj, int depth)
 		strbuf_addstr(sb, "<dt>");
 		strbuf_add_html(sb, key);
 		strbuf_addstr(sb, "</dt><dd>");
-		if (json_is_string(v))
+		if (json_is_string(v) && !strcmp(key, "reason"))
+			td_html_reason(sb, json_string_value(v));
+		else if (json_is_string(v))
 			strbuf_add_html(sb, json_string_value(v));
 		else if (json_is_number(v))
 			td_html_num(sb, json_number_value(v));

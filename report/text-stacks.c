@@ -70,9 +70,20 @@ static char *dedupe_items(const char *reason)
 	return strbuf_detach(&out, NULL);
 }
 
+/* A reason as the text report shows it: at most four event names. */
+static char *short_reason(const char *reason)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *r = dedupe_items(reason);
+
+	td_reason_short(&sb, r, 4);
+	free(r);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int note_add(struct notes *nt, const char *what, const char *reason)
 {
-	char *r = dedupe_items(reason);
+	char *r = short_reason(reason);
 	int i;
 
 	for (i = 0; i < nt->n; i++)
@@ -175,8 +186,12 @@ static void cpi_section(struct strbuf *sb, json_t *cpi, int verbose)
 
 		strbuf_addf(sb, "  %*s%-*s", 2 * (level - 1), "", 26 - 2 * (level - 1),
 			    jstr(c, "name") ? jstr(c, "name") : jstr(c, "id"));
-		if (isnan(v))
-			strbuf_addf(sb, "       ?   (%s)\n", jstr(c, "reason") ? jstr(c, "reason") : "unknown");
+		if (isnan(v)) {
+			char *why = short_reason(jstr(c, "reason") ? jstr(c, "reason") : "unknown");
+
+			strbuf_addf(sb, "       ?   (%s)\n", why);
+			free(why);
+		}
 		else
 			strbuf_addf(sb, " %7.3f%s  %5.1f%%\n", v, jtrue(c, "approximate") ? "~" : " ",
 				    100 * jnum(c, "fraction"));
@@ -226,7 +241,7 @@ static char *stage_missing(json_t *st)
 		    strncmp(why, "residual", 8))
 			strbuf_addf(&all, "%s%s", all.len ? "; " : "", why);
 	}
-	r = dedupe_items(all.buf);
+	r = short_reason(all.buf);
 	strbuf_release(&all);
 	return r;
 }
@@ -301,9 +316,11 @@ static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 
 	if (!(jtrue(ipc, "available") && !isnan(jnum(json_array_get(json_object_get(ipc, "parts"), 1), "value"))) &&
 	    !(jtrue(fl, "available") && !isnan(jnum(fl, "flops")))) {
-		strbuf_addf(sb, "\nIPC and FLOPS stacks: not computable from these counts (%s)\n",
-			    jstr(fl, "reason") ? jstr(fl, "reason")
-			    : "tdperf record --stacks flops measures them");
+		char *why = short_reason(jstr(fl, "reason") ? jstr(fl, "reason")
+					 : "tdperf record --stacks flops measures them");
+
+		strbuf_addf(sb, "\nIPC and FLOPS stacks: not computable from these counts (%s)\n", why);
+		free(why);
 		return;
 	}
 	strbuf_addstr(sb, "\nIPC stack and FLOPS stack (side by side; each bar's height is the peak)\n");
