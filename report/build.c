@@ -860,5 +860,14 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 	td_import_release(&imp);
 	if (doc)
 		td_report_threads_or_warn(doc, run_or_file); /* threads work: report/threads-json.c */
+	/*
+	 * The roofline places the run against this CPU's calibrated roofs;
+	 * without a calibration it says so inside the document.  Only an
+	 * unreadable formula file is an error.
+	 */
+	if (doc && td_report_add_roofline(doc, err) < 0) {
+		json_decref(doc);
+		return NULL;
+	}
 	return doc;
 }
