@@ -42,6 +42,23 @@ test_expect_success 'report --plot writes the stack charts' '
 	grep -q "Multi-stage CPI stacks" charts/multistage-stack.gp
 '
 
+REPLAY=$TD_BUILDDIR/tests/replay-perf
+if test -x "$REPLAY"; then
+	test_expect_success 'record --stacks through the replay perf, then report: the same stacks' '
+		TDPERF_PERF=$REPLAY TDPERF_REPLAY_FIXTURE=$CML TDPERF_REPLAY_SESSION=2 \
+			"$TDPERF" record --cpu skylake --assume-pmu --smt on --stacks cpi,multistage \
+			-o s.data -- sh -c "exit 0" 2>err &&
+		"$TDPERF" report --format json s.data >rec.json &&
+		cpi=$(jq "[.scopes[] | select(.kind == \"total\")][0].stacks.cpi.cpi" rec.json) &&
+		approx_eq "$cpi" 0.62527 0.00001 &&
+		mem=$(jq "[.scopes[] | select(.kind == \"total\")][0].stacks.multistage.stages[] |
+			select(.id == \"execute\") | .parts[] | select(.id == \"memory\") | .value" rec.json) &&
+		approx_eq "$mem" 0.341886 0.000001
+	'
+else
+	test_skip 'record --stacks through the replay perf' 'tests/replay-perf not built'
+fi
+
 test_done
 fi
 
@@ -115,5 +132,22 @@ test_expect_success 'report --plot writes the stack charts' '
 	test -f charts/multistage-stack.gp && test -f charts/multistage-stack.dat &&
 	grep -q "Multi-stage CPI stacks" charts/multistage-stack.gp
 '
+
+REPLAY=$TD_BUILDDIR/tests/replay-perf
+if test -x "$REPLAY"; then
+	test_expect_success 'record --stacks through the replay perf, then report: the same stacks' '
+		TDPERF_PERF=$REPLAY TDPERF_REPLAY_FIXTURE=$CML TDPERF_REPLAY_SESSION=2 \
+			"$TDPERF" record --cpu skylake --assume-pmu --smt on --stacks cpi,multistage \
+			-o s.data -- sh -c "exit 0" 2>err &&
+		"$TDPERF" report --format json s.data >rec.json &&
+		cpi=$(jq "[.scopes[] | select(.kind == \"total\")][0].stacks.cpi.cpi" rec.json) &&
+		approx_eq "$cpi" 0.62527 0.00001 &&
+		mem=$(jq "[.scopes[] | select(.kind == \"total\")][0].stacks.multistage.stages[] |
+			select(.id == \"execute\") | .parts[] | select(.id == \"memory\") | .value" rec.json) &&
+		approx_eq "$mem" 0.341886 0.000001
+	'
+else
+	test_skip 'record --stacks through the replay perf' 'tests/replay-perf not built'
+fi
 
 test_done
