@@ -499,9 +499,12 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 		size_t k;
 
 		for (k = 0; run->jobs[i].argv[k]; k++) {
-			if (k > 0 && !strcmp(run->jobs[i].argv[k - 1], "-o"))
-				av_push(&a, td_rundir_file(&r->rd, run->jobs[i].file));
-			else
+			if (k > 0 && !strcmp(run->jobs[i].argv[k - 1], "-o")) {
+				char *out_path = td_rundir_file(&r->rd, run->jobs[i].file);
+
+				av_push(&a, out_path); /* av_push copies */
+				free(out_path);
+			} else
 				av_push(&a, run->jobs[i].argv[k]);
 		}
 		jobs[i].argv = a.v;
@@ -542,9 +545,12 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 		struct argv_builder a = { 0 };
 		json_t *f;
 		const char *stderr_name = strrchr(jobs[i].stderr_path, '/') + 1;
+		char *written = td_rundir_file(&r->rd, j->file);
+		int exists = td_file_exists(written);
 
+		free(written);
 		job_command(r, j, &a);
-		if (!td_file_exists(td_rundir_file(&r->rd, j->file))) {
+		if (!exists) {
 			struct strbuf why = STRBUF_INIT;
 
 			td_last_line(jobs[i].stderr_path, &why);

@@ -5,8 +5,8 @@
  * whatever types and shapes its fields have.  (gnuplot is not run: the
  * chart data are built, the pictures left out.)
  *
- * FUZZ_SOURCES: util/*.c report/plot*.c report/html*.c report/diff*.c
- * FUZZ_PKGS: jansson
+ * FUZZ_SOURCES: util/*.c report/*.c metrics/*.c parse/*.c collect/*.c
+ * FUZZ_PKGS: jansson libtraceevent libzstd
  * Seeds: tests/fuzz/seed-report-render.sh (generated documents).
  */
 #include "report/report.h"
