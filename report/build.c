@@ -461,6 +461,18 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	cx.smt = j->imp->smt;
 	cx.core_wide = j->imp->guess.core_wide;
 	cx.legacy_zero = j->st->legacy_topdown;
+	/* The literals the formulas saw, so 'tdperf explain NODE RUN' can
+	 * substitute them as the report did. */
+	{
+		json_t *lit = json_object();
+
+		if (cx.smt >= 0)
+			json_object_set_new(lit, "#smt_on", json_integer(cx.smt));
+		json_object_set_new(lit, "#core_wide", json_real(cx.core_wide));
+		if (!isnan(j->st->elapsed_s))
+			json_object_set_new(lit, "duration_time", json_real(j->st->elapsed_s));
+		json_object_set_new(o, "literals", lit);
+	}
 
 	if (!t) {
 		json_decref(path);

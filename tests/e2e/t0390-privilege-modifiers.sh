@@ -23,4 +23,12 @@ test_expect_success 'unmodified formula events use :u counts, as perf does (SPR 
 	approx_eq "$v" "$p" 0.0006
 '
 
+test_expect_success 'explain NODE RUN substitutes the literals the report used (case-05: 41.1 %)' '
+	skl=$FIXTURES/perf-stat-published/case-05-skl-irogers-topdownL1-systemwide.txt &&
+	"$TDPERF" import -o skl.data "$skl" &&
+	"$TDPERF" explain frontend_bound skl.data >ex &&
+	test_grep "#smt_on *= 1" ex &&
+	test_grep "^value: *41.1 % of slots" ex
+'
+
 test_done
