@@ -6,59 +6,6 @@
 
 if ! have_prog jq; then
 	test_skip 'the stacks end to end' 'jq is not installed'
-	# Comet Lake (Skylake table), perf stat -M TopdownL2, a real published output:
-# 30,958,604,463 cycles, 49,512,005,695 instructions (CPI 0.6253);
-# CYCLE_ACTIVITY.STALLS_MEM_ANY 16,521,345,428 + EXE_ACTIVITY.BOUND_ON_STORES
-# 406,136,936 = 16,927,482,364 execute-stage memory cycles = 0.3419 CPI;
-# allocation memory = Memory Bound 48.8 % x CPI = 0.3051.
-CML=$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt
-part() { # part STAGE COMPONENT FIELD: of the session-2 total scope
-	jq -r --arg s "$1" --arg c "$2" ".scopes[] | select(.session == 2 and .kind == \"total\") |
-		.stacks.multistage.stages[] | select(.id == \$s) | .parts[] | select(.id == \$c) | .$3" doc.json
-}
-
-test_expect_success 'report: stacks of a real Comet Lake perf stat output' '
-	"$TDPERF" report --format json "$CML" >doc.json &&
-	cpi=$(jq ".scopes[] | select(.session == 2 and .kind == \"total\") | .stacks.cpi.cpi" doc.json) &&
-	approx_eq "$cpi" 0.62527 0.00001 &&
-	approx_eq "$(part execute memory value)" 0.341886 0.000001 &&
-	approx_eq "$(part execute memory cycles)" 16927482364 10 && # JSON prints 10 digits
-	approx_eq "$(part alloc memory value)" 0.3051 0.0005 &&
-	test "$(part execute frontend value)" = null &&
-	part execute frontend reason | grep -q "RS_EVENTS.EMPTY_CYCLES not measured" &&
-	test "$(part alloc dependence approximate)" = true
-'
-
-test_expect_success 'report text: the stages side by side, what is missing said once' '
-	"$TDPERF" report "$CML" >out.txt &&
-	grep -q "Data cache / memory          0.305      0.342           -    0.305 -   0.342" out.txt &&
-	grep -q "retire stage: not computable from these counts: UOPS_RETIRED.STALL_CYCLES, RS_EVENTS.EMPTY_CYCLES, ARITH.DIVIDER_ACTIVE not measured" out.txt &&
-	grep -q "execute frontend, execute branch: RS_EVENTS.EMPTY_CYCLES not measured" out.txt
-'
-
-test_expect_success 'report --plot writes the stack charts' '
-	"$TDPERF" report --plot charts "$CML" >/dev/null 2>err &&
-	test -f charts/multistage-stack.gp && test -f charts/multistage-stack.dat &&
-	grep -q "Multi-stage CPI stacks" charts/multistage-stack.gp
-'
-
-REPLAY=$TD_BUILDDIR/tests/replay-perf
-if test -x "$REPLAY"; then
-	test_expect_success 'record --stacks through the replay perf, then report: the same stacks' '
-		TDPERF_PERF=$REPLAY TDPERF_REPLAY_FIXTURE=$CML TDPERF_REPLAY_SESSION=2 \
-			"$TDPERF" record --cpu skylake --assume-pmu --smt on --stacks cpi,multistage \
-			-o s.data -- sh -c "exit 0" 2>err &&
-		"$TDPERF" report --format json s.data >rec.json &&
-		cpi=$(jq "[.scopes[] | select(.kind == \"total\")][0].stacks.cpi.cpi" rec.json) &&
-		approx_eq "$cpi" 0.62527 0.00001 &&
-		mem=$(jq "[.scopes[] | select(.kind == \"total\")][0].stacks.multistage.stages[] |
-			select(.id == \"execute\") | .parts[] | select(.id == \"memory\") | .value" rec.json) &&
-		approx_eq "$mem" 0.341886 0.000001
-	'
-else
-	test_skip 'record --stacks through the replay perf' 'tests/replay-perf not built'
-fi
-
 test_done
 fi
 
