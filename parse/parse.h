@@ -99,6 +99,8 @@ struct td_stat {
 	char *target;        /* "sleep 1", "system wide", "CPU(s) 0-3" */
 	char *perf_version;  /* when the input says so, else NULL */
 	double elapsed_s;    /* "seconds time elapsed", NAN when absent */
+	int elapsed_from_run; /* elapsed_s is the workload's wall time from
+	                         a run directory's meta.json, not perf's */
 	double user_s, sys_s;
 	int repeats;         /* -r N, 1 otherwise */
 	int interval;        /* nonzero in interval mode */

@@ -441,6 +441,9 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	int *chosen = NULL;
 	int full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
 	int omitted = 0;
+	/* no hardware count: nothing of the tree was measured (report/software.c) */
+	int nohw = t && !td_scope_hardware_counts(j->s, j->pmu);
+	struct strbuf nohw_reason = STRBUF_INIT;
 
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
@@ -452,6 +455,10 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	json_object_set_new(o, "derived", jstr(j->derived));
 	json_object_set_new(o, "table", t ? json_string(td_table_info(t)->name) : json_null());
 	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
+	json_object_set_new(o, "hardware_counts", json_boolean(td_scope_hardware_counts(j->s, j->pmu) > 0));
+	json_object_set_new(o, "software", td_software_metrics(j->s, j->pmu, j->st->elapsed_s));
+	if (nohw)
+		td_nohw_reason(&nohw_reason, j->imp->meta);
 
 	memset(&cx, 0, sizeof(cx));
 	cx.st = j->st;
@@ -520,7 +527,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		values[metric_index(t, all.nodes[i].metric)] =
 			chosen[i] >= 0 ? per_group[chosen[i]].nodes[i].value : all.nodes[i].value;
 	}
-	if (mixed) {
+	if (mixed && !nohw) {
 		/* flags and path on the chosen values */
 		struct td_node_value *nv = xcalloc(all.nr_nodes + 1, sizeof(*nv));
 		for (i = 0; i < all.nr_nodes; i++) {
@@ -533,7 +540,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 			all.nodes[i].bottleneck = nv[i].bottleneck;
 		}
 		free(nv);
-	} else {
+	} else if (!nohw) {
 		for (i = 0; i < all.nr_path; i++)
 			json_array_append_new(path, json_string(all.path[i]));
 		ambiguous = all.ambiguous;
@@ -563,6 +570,13 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 				strbuf_addstr(&reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
 					      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
 			}
+		}
+		if (nohw) {
+			v = NAN;
+			approx = 0;
+			strbuf_reset(&reason);
+			strbuf_add(&reason, nohw_reason.buf, nohw_reason.len);
+			all.nodes[i].flagged = all.nodes[i].bottleneck = 0;
 		}
 		json_object_set_new(n, "id", json_string(m->id));
 		json_object_set_new(n, "name", json_string(m->name));
@@ -598,7 +612,10 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 			const struct td_metric *m = td_table_find_metric(t, id);
 			strbuf_addf(&sb, "%s%s", i ? " > " : "", m ? m->name : id);
 		}
-		if (np) {
+		if (nohw) {
+			strbuf_addstr(&sb, "Top-Down ");
+			strbuf_add(&sb, nohw_reason.buf, nohw_reason.len);
+		} else if (np) {
 			const char *id = json_string_value(json_array_get(path, np - 1));
 			const struct td_metric *m = td_table_find_metric(t, id);
 			double v = m ? values[metric_index(t, m)] : NAN;
@@ -614,25 +631,27 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	json_object_set_new(o, "bottleneck", bn);
 	for (i = 0; i < all.nr_info; i++) {
 		const struct td_node_value *nv = &all.info[i];
+		double mv = nohw ? NAN : nv->value;
 		json_t *m;
-		if (!full_nodes && isnan(nv->value)) {
+		if (!full_nodes && isnan(mv)) {
 			omitted++; /* listed with its reason in the total scope */
 			continue;
 		}
 		m = json_object();
 		json_object_set_new(m, "id", json_string(nv->metric->id));
 		json_object_set_new(m, "name", json_string(nv->metric->name));
-		json_object_set_new(m, "value", jnum(nv->value));
+		json_object_set_new(m, "value", jnum(mv));
 		json_object_set_new(m, "unit", jstr(nv->metric->unit));
-		json_object_set_new(m, "approximate", json_boolean(nv->approximate));
-		json_object_set_new(m, "reason", jstr(isnan(nv->value) || nv->approximate ? nv->reason : NULL));
+		json_object_set_new(m, "approximate", json_boolean(!nohw && nv->approximate));
+		json_object_set_new(m, "reason", nohw ? json_string(nohw_reason.buf) :
+				    jstr(isnan(nv->value) || nv->approximate ? nv->reason : NULL));
 		json_array_append_new(metrics, m);
 	}
 	json_object_set_new(o, "metrics", metrics);
 	json_object_set_new(o, "metrics_omitted", json_integer(omitted));
 	for (i = 0; i < all.nr_warnings; i++)
 		json_array_append_new(warnings, json_string(all.warnings[i]));
-	if (mixed)
+	if (mixed && !nohw)
 		json_array_append_new(warnings, json_string(
 			"events come from several perf event groups: each node is computed on the group "
 			"that holds all its events, as perf does"));
@@ -640,7 +659,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 tail:
 	json_object_set_new(o, "events", events_json(j->s, j->pmu));
 	json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
-	if (!t || td_report_fill_stacks(o, t, &env, &all) < 0)
+	if (!t || nohw || td_report_fill_stacks(o, t, &env, &all) < 0)
 		json_object_set_new(o, "stacks", json_object());
 	if (scope_multiplexed(j->s))
 		json_array_append_new(warnings, json_string(
@@ -656,6 +675,7 @@ tail:
 	free(per_group);
 	free(values);
 	free(chosen);
+	strbuf_release(&nohw_reason);
 	(void)k;
 	return o;
 }
@@ -793,6 +813,8 @@ static json_t *session_json(const struct td_stat *st, size_t i)
 	json_object_set_new(o, "legacy_topdown", json_boolean(st->legacy_topdown));
 	json_object_set_new(o, "elided", json_boolean(st->elided));
 	json_object_set_new(o, "elapsed_s", jnum(st->elapsed_s));
+	json_object_set_new(o, "elapsed_source", isnan(st->elapsed_s) ? json_null() :
+			    json_string(st->elapsed_from_run ? "run" : "perf"));
 	json_object_set_new(o, "user_s", jnum(st->user_s));
 	json_object_set_new(o, "sys_s", jnum(st->sys_s));
 	return o;

@@ -171,6 +171,14 @@ void td_html_tree(struct strbuf *sb, json_t *scope)
 		strbuf_addstr(sb, "<p class=\"muted\">No Top-Down nodes in this scope.</p>");
 		return;
 	}
+	if (json_is_false(json_object_get(scope, "hardware_counts"))) {
+		/* a tree of n/a would only repeat this sentence per node */
+		strbuf_addstr(sb, "<p class=\"muted nohw\">");
+		strbuf_add_html(sb, td_json_str_or(json_object_get(scope, "bottleneck"), "sentence",
+						   "Top-Down not measured: no hardware counts in this scope."));
+		strbuf_addstr(sb, "</p>");
+		return;
+	}
 	strbuf_addstr(sb, "<div class=\"tree\">");
 	tree_level(sb, scope, nodes, NULL, 1, 0);
 	strbuf_addstr(sb, "</div>");

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -430,6 +431,31 @@ static void merge_stat(struct td_stat_file *into, struct td_stat_file *more)
 	td_stat_file_free(more);
 }
 
+/*
+ * perf stat -x prints no "seconds time elapsed"; tdperf record keeps the
+ * workload's wall time in meta.json runs[].seconds.  A session without an
+ * elapsed time takes its run's, marked as such (duration_time, CPUs
+ * utilized and FLOP/s need it).
+ */
+static void run_elapsed(json_t *meta, json_t *file, struct td_stat_file *sf)
+{
+	json_t *runs = json_object_get(meta, "runs"), *r;
+	json_int_t index = json_integer_value(json_object_get(file, "run"));
+	size_t i, k;
+
+	json_array_foreach(runs, i, r) {
+		double secs = td_json_num(json_object_get(r, "seconds"));
+
+		if (json_integer_value(json_object_get(r, "index")) != index || isnan(secs) || secs <= 0)
+			continue;
+		for (k = 0; k < sf->nr_sessions; k++)
+			if (isnan(sf->sessions[k].elapsed_s) && !sf->sessions[k].interval) {
+				sf->sessions[k].elapsed_s = secs;
+				sf->sessions[k].elapsed_from_run = 1;
+			}
+	}
+}
+
 int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
 		struct strbuf *err)
 {
@@ -489,6 +515,7 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		if (!sf)
 			return -1;
 		td_stat_file_normalize(sf);
+		run_elapsed(imp->meta, v, sf);
 		if (!imp->stat)
 			imp->stat = sf;
 		else

@@ -416,6 +416,17 @@ static int scope_has_level(json_t *scope, int level)
 	return 0;
 }
 
+static int chart_has_value(const struct td_chart *c)
+{
+	size_t r, k;
+
+	for (r = 0; r < c->nrows; r++)
+		for (k = 0; k < c->nseries; k++)
+			if (!isnan(c->rows[r].values[k]))
+				return 1;
+	return 0;
+}
+
 struct td_chart *td_chart_topdown(json_t *scopes, int level, const char *stem, const char *title)
 {
 	struct td_chart *c = td_chart_stack(scopes, level, stem, title, 100.0);
@@ -448,7 +459,8 @@ struct td_chart *td_chart_stack(json_t *scopes, int level, const char *stem, con
 		strbuf_release(&label);
 	}
 	free(keys.k);
-	if (!c->nrows || !c->nseries) {
+	if (!c->nrows || !c->nseries || !chart_has_value(c)) {
+		/* nothing computable (no hardware counts): no empty chart */
 		td_chart_free(c);
 		return NULL;
 	}
@@ -665,7 +677,8 @@ next:
 		strbuf_release(&label);
 	}
 	free(keys.k);
-	if (!c->nrows || !c->nseries) {
+	if (!c->nrows || !c->nseries || !chart_has_value(c)) {
+		/* nothing computable (no hardware counts): no empty chart */
 		td_chart_free(c);
 		return NULL;
 	}

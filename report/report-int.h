@@ -40,4 +40,12 @@ int td_report_table_has_event(const struct td_table *t, const struct td_count *c
 int td_report_is_generic_event(const struct td_count *c);
 int td_report_is_software_event(const struct td_count *c);
 
+/* Scopes without hardware counts, perf's software events (report/software.c). */
+/* OK counts of hardware events in s (of PMU 'pmu' when not NULL). */
+size_t td_scope_hardware_counts(const struct td_scope *s, const char *pmu);
+/* The reason every node of such a scope carries; meta: the run's meta.json. */
+void td_nohw_reason(struct strbuf *sb, json_t *meta);
+/* perf stat's derived software figures (CPUs utilized, rates per task second). */
+json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s);
+
 #endif

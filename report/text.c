@@ -244,6 +244,27 @@ static void print_events(const struct out *o, json_t *scope)
 	strbuf_release(&sb);
 }
 
+/* perf stat's derived software figures: CPUs utilized, rates per task second. */
+static void print_software(const struct out *o, json_t *scope)
+{
+	json_t *a = json_object_get(scope, "software"), *m;
+	size_t i;
+
+	if (!json_array_size(a))
+		return;
+	fprintf(o->f, "  Software counts:\n");
+	json_array_foreach(a, i, m) {
+		double v = jget_num(m, "value");
+		const char *unit = jget_str(m, "unit");
+
+		if (unit && !strcmp(unit, "per_sec"))
+			fprintf(o->f, "    %-28s %12.3f /sec   (%s)\n", jget_str(m, "name"), v, jget_str(m, "basis"));
+		else
+			fprintf(o->f, "    %-28s %12.3f %-5s  (%s)\n", jget_str(m, "name"), v, unit ? unit : "",
+				jget_str(m, "basis"));
+	}
+}
+
 static void scope_title(const struct out *o, json_t *scope, struct strbuf *sb)
 {
 	const char *kind = jget_str(scope, "kind"), *label = jget_str(scope, "label");
@@ -272,7 +293,13 @@ static void print_scope(const struct out *o, json_t *scope)
 
 	scope_title(o, scope, &title);
 	fprintf(o->f, "\n%s-- %s --%s\n", col(o, C_CYAN), title.buf, col(o, C_RESET));
-	if (json_array_size(json_object_get(scope, "nodes"))) {
+	if (json_is_false(json_object_get(scope, "hardware_counts")) &&
+	    json_array_size(json_object_get(scope, "nodes"))) {
+		/* one line, not a tree of n/a: nothing of it was measured */
+		fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), jget_str(bn, "sentence"), col(o, C_RESET));
+		print_software(o, scope);
+		print_events(o, scope);
+	} else if (json_array_size(json_object_get(scope, "nodes"))) {
 		print_tree(o, scope);
 		if (json_is_object(bn))
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
@@ -282,7 +309,10 @@ static void print_scope(const struct out *o, json_t *scope)
 	} else if (!jget_str(scope, "table")) {
 		fprintf(o->f, "  no formula table applies: counts only\n");
 	}
-	if (o->o->events || !json_array_size(json_object_get(scope, "nodes")))
+	if (!json_array_size(json_object_get(scope, "nodes")))
+		print_software(o, scope);
+	if (!json_is_false(json_object_get(scope, "hardware_counts")) &&
+	    (o->o->events || !json_array_size(json_object_get(scope, "nodes"))))
 		print_events(o, scope);
 	json_array_foreach(json_object_get(scope, "warnings"), i, w)
 		fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET), json_string_value(w));
@@ -393,7 +423,9 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		if (json_integer_value(json_object_get(sess, "repeats")) > 1)
 			fprintf(f, ", %lld runs", (long long)json_integer_value(json_object_get(sess, "repeats")));
 		if (!isnan(el))
-			fprintf(f, ", %.3f s", el);
+			fprintf(f, ", %.3f s%s", el,
+				jget_str(sess, "elapsed_source") && !strcmp(jget_str(sess, "elapsed_source"), "run") ?
+				" wall time of the run" : "");
 		if (json_integer_value(json_object_get(sess, "line")))
 			fprintf(f, ", line %lld", (long long)json_integer_value(json_object_get(sess, "line")));
 		if (jget_bool(sess, "legacy_topdown"))

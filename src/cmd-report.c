@@ -116,6 +116,12 @@ int cmd_report(int argc, char **argv)
 	/* "--html OUT.html INPUT": --html's optional value given as a separate word */
 	if (html && html_default && optind == argc - 2) {
 		html = argv[optind++];
+	} else if (html && html_default && optind == argc - 1) {
+		/* "--html OUT.html" alone: an output name, the run is tdperf.data */
+		size_t n = strlen(argv[optind]);
+		if ((n > 5 && !strcmp(argv[optind] + n - 5, ".html")) ||
+		    (n > 4 && !strcmp(argv[optind] + n - 4, ".htm")))
+			html = argv[optind++];
 	}
 	if (optind < argc - 1)
 		return td_usage_error(usage, "report takes one RUN or FILE");

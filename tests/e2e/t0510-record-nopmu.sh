@@ -73,6 +73,45 @@ if test $pmu = no; then
 	'
 fi
 
+if test $pmu = no; then
+	test_expect_success 'the report of a no-PMU run: Top-Down not measured, in one line, never a tree of zeros' '
+		"$TDPERF" report >rep.txt 2>rep.err &&
+		test_grep "Top-Down not measured: no hardware counts" rep.txt &&
+		test_grep "when recorded: no hardware PMU" rep.txt &&
+		! grep -q "Frontend Bound" rep.txt &&
+		"$TDPERF" report --format json >rep.json &&
+		jq -e ".scopes[0].hardware_counts == false" rep.json &&
+		jq -e "[.scopes[0].nodes[] | select(.value != null or .flagged or .bottleneck)] | length == 0" rep.json &&
+		jq -e "[.scopes[0].nodes[] | select(.reason | startswith(\"not measured: no hardware counts\") | not)] | length == 0" rep.json &&
+		jq -e "[.scopes[0].metrics[] | select(.value != null)] | length == 0" rep.json &&
+		jq -e ".scopes[0].bottleneck.path == [] and .scopes[0].stacks == {}" rep.json &&
+		"$TDPERF" report --format csv >rep.csv &&
+		test_grep "^s1/total,1,total,,,,frontend_bound,Frontend Bound,,1,,slots,0,0,0,0,,\"\?not measured" rep.csv
+	'
+
+	test_expect_success 'the report shows the software counts as perf stat does (CPUs utilized, rates per task second)' '
+		csv=tdperf.data/perf-stat-1.csv &&
+		tc=$(csv_value $csv task-clock) && cs=$(csv_value $csv context-switches) &&
+		pf=$(csv_value $csv page-faults) && secs=$(jq .runs[0].seconds tdperf.data/meta.json) &&
+		jq -e ".sessions[0].elapsed_source == \"run\" and ((.sessions[0].elapsed_s - $secs) | fabs) < 1e-8" rep.json &&
+		jq -e --argjson tc "$tc" --argjson cs "$cs" --argjson pf "$pf" --argjson s "$secs" "
+			(.scopes[0].software | map({(.id): .value}) | add) as \$m |
+			((\$m.cpus_utilized - \$tc / 1000 / \$s) | fabs) < 1e-6 * \$m.cpus_utilized + 1e-12 and
+			((\$m.context_switches_per_sec - \$cs / (\$tc / 1000)) | fabs) < 1e-6 * \$m.context_switches_per_sec + 1e-9 and
+			((\$m.page_faults_per_sec - \$pf / (\$tc / 1000)) | fabs) < 1e-6 * \$m.page_faults_per_sec" rep.json &&
+		test_grep "CPUs utilized" rep.txt &&
+		test_grep "page faults .* /sec" rep.txt &&
+		test_grep "[0-9] *page-faults" rep.txt
+	'
+
+	test_expect_success 'the HTML report of a no-PMU run says so and draws no empty chart' '
+		"$TDPERF" report --html nopmu.html >/dev/null 2>html.err &&
+		test -s nopmu.html &&
+		test_grep "class=\"muted nohw\">Top-Down not measured" nopmu.html &&
+		! grep -q "gnuplot failed" html.err
+	'
+fi
+
 if test -r /sys/kernel/tracing/events/sched/sched_switch/id && test "$(id -u)" = 0; then
 	test_expect_success 'sched tracepoints of the workload are in perf.data' '
 		test -f tdperf.data/perf.data &&

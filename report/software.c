@@ -1,0 +1,130 @@
+/*
+ * Scopes without hardware counts, and perf's software events.
+ *
+ * A VM or container without a PMU (or 'perf stat -e task-clock') gives
+ * counts of software events and tracepoints only.  The Top-Down tree of
+ * such a scope is not "zero" and not "below threshold": it was not
+ * measured, and a formula whose events are all missing can still yield a
+ * constant (an SMT-off branch, say), which would read as a measurement.
+ * So the report builder asks td_scope_hardware_counts() first and, at
+ * zero, writes every node and info metric as not measured with one
+ * reason (td_nohw_reason).
+ *
+ * What such a scope does hold is shown the way perf stat shows it: the
+ * task time as CPUs utilized and the other software counts as rates per
+ * second of task time (td_software_metrics).
+ */
+#include "report/report-int.h"
+
+#include <math.h>
+#include <string.h>
+
+size_t td_scope_hardware_counts(const struct td_scope *s, const char *pmu)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr_counts; i++) {
+		const struct td_count *c = &s->counts[i];
+
+		if (pmu && (!c->pmu || strcmp(c->pmu, pmu)))
+			continue;
+		if (c->status == TD_COUNT_OK && !td_report_is_software_event(c))
+			n++;
+	}
+	return n;
+}
+
+void td_nohw_reason(struct strbuf *sb, json_t *meta)
+{
+	json_t *td = json_object_get(json_object_get(meta, "analyses"), "topdown");
+	const char *why = json_string_value(json_object_get(td, "reason"));
+
+	strbuf_addstr(sb, "not measured: no hardware counts in this scope (only software events or "
+		      "tracepoints were counted)");
+	if (why)
+		strbuf_addf(sb, "; when recorded: %s", why);
+}
+
+/* The value of a counted event by its canonical key, NAN when absent. */
+static double count_of(const struct td_scope *s, const char *key, const char **unit)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++) {
+		const struct td_count *c = &s->counts[i];
+
+		if (c->status == TD_COUNT_OK && c->key && !strcmp(c->key, key) && !c->modifiers) {
+			if (unit)
+				*unit = c->unit;
+			return c->value;
+		}
+	}
+	return NAN;
+}
+
+/* task-clock (or cpu-clock) in seconds; perf prints it in msec. */
+static double task_seconds(const struct td_scope *s, const char **which)
+{
+	static const char *const clocks[] = { "task-clock", "cpu-clock" };
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(clocks); i++) {
+		const char *unit = NULL;
+		double v = count_of(s, clocks[i], &unit);
+
+		if (isnan(v))
+			continue;
+		*which = clocks[i];
+		if (!unit || !strcmp(unit, "msec"))
+			return v / 1e3;
+		if (!strcmp(unit, "usec"))
+			return v / 1e6;
+		if (!strcmp(unit, "nsec") || !strcmp(unit, "ns"))
+			return v / 1e9;
+		return NAN; /* a unit we do not know: no rate rather than a wrong one */
+	}
+	return NAN;
+}
+
+static void add(json_t *a, const char *id, const char *name, double v, const char *unit, const char *basis)
+{
+	json_array_append_new(a, json_pack("{s:s,s:s,s:f,s:s,s:s}", "id", id, "name", name, "value", v,
+					   "unit", unit, "basis", basis));
+}
+
+json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s)
+{
+	static const struct { const char *key, *id, *name; } rated[] = {
+		{ "context-switches", "context_switches_per_sec", "context switches" },
+		{ "cs", "context_switches_per_sec", "context switches" },
+		{ "cpu-migrations", "cpu_migrations_per_sec", "CPU migrations" },
+		{ "migrations", "cpu_migrations_per_sec", "CPU migrations" },
+		{ "page-faults", "page_faults_per_sec", "page faults" },
+		{ "faults", "page_faults_per_sec", "page faults" },
+		{ "minor-faults", "minor_faults_per_sec", "minor page faults" },
+		{ "major-faults", "major_faults_per_sec", "major page faults" },
+	};
+	json_t *a = json_array();
+	const char *clock = NULL;
+	double task_s = pmu ? NAN : task_seconds(s, &clock);
+	size_t i;
+	struct strbuf basis = STRBUF_INIT;
+
+	if (isnan(task_s) || task_s <= 0)
+		return a;
+	if (!isnan(elapsed_s) && elapsed_s > 0 && s->kind == TD_SCOPE_TOTAL && isnan(s->time)) {
+		strbuf_addf(&basis, "%s / elapsed time", clock);
+		add(a, "cpus_utilized", "CPUs utilized", task_s / elapsed_s, "CPUs", basis.buf);
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(rated); i++) {
+		double v = count_of(s, rated[i].key, NULL);
+
+		if (isnan(v))
+			continue;
+		strbuf_reset(&basis);
+		strbuf_addf(&basis, "%s / %s time", rated[i].key, clock);
+		add(a, rated[i].id, rated[i].name, v / task_s, "per_sec", basis.buf);
+	}
+	strbuf_release(&basis);
+	return a;
+}
