@@ -324,6 +324,16 @@ next:;
 		metric_card(sb, "Cycles", td_json_num(json_object_get(cpi, "cycles")), NULL, NULL);
 	if (!isnan(td_json_num(json_object_get(cpi, "instructions"))))
 		metric_card(sb, "Instructions", td_json_num(json_object_get(cpi, "instructions")), NULL, NULL);
+	/* perf stat's software figures: all a run without hardware counts has */
+	json_array_foreach(json_object_get(scope, "software"), i, m) {
+		const char *unit = td_json_str(m, "unit");
+
+		if (shown >= 8)
+			break;
+		metric_card(sb, metric_label(m), td_json_num(json_object_get(m, "value")),
+			    unit && !strcmp(unit, "per_sec") ? "per second of task time" : unit, NULL);
+		shown++;
+	}
 	strbuf_addstr(sb, "</div>");
 
 	json_array_foreach(metrics, i, m) {

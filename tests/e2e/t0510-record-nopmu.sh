@@ -108,6 +108,7 @@ if test $pmu = no; then
 		"$TDPERF" report --html nopmu.html >/dev/null 2>html.err &&
 		test -s nopmu.html &&
 		test_grep "class=\"muted nohw\">Top-Down not measured" nopmu.html &&
+		test_grep "<div class=\"k\">CPUs utilized</div>" nopmu.html &&
 		! grep -q "gnuplot failed" html.err
 	'
 fi
