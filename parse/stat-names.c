@@ -127,7 +127,8 @@ static void add_term(const char *t, size_t n, struct strbuf *base, struct strbuf
 	}
 	if (eq) {
 		char val[40];
-		size_t vlen = n - klen - 1;
+		/* from '=' to the end of the term: klen may have been cut to fit key[] */
+		size_t vlen = (size_t)(t + n - eq - 1);
 		if (vlen >= sizeof(val))
 			vlen = sizeof(val) - 1;
 		memcpy(val, eq + 1, vlen);

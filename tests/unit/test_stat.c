@@ -93,6 +93,30 @@ static void event_keys_fold_perf_spellings(void **state)
 	assert_null(td_event_weak_class("cpu_clk_unhalted.thread_any"));
 }
 
+/*
+ * A qualifier name longer than the parser's key buffer with a short value
+ * (found by fuzz-stat): the value is read from its own bytes, not past the
+ * end of the term.  The sanitizer build would catch a read beyond it.
+ */
+static void long_qualifier_keeps_its_value(void **state)
+{
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT, name = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	strbuf_addstr(&name, "cpu/event=0x3c,");
+	for (i = 0; i < 150; i++)
+		strbuf_addch(&name, 'q');
+	strbuf_addstr(&name, "=7/");
+	td_event_key(name.buf, &pmu, &key);
+	assert_string_equal(pmu.buf, "");
+	assert_non_null(strstr(key.buf, "event=60"));
+	assert_non_null(strstr(key.buf, "q=7"));
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+	strbuf_release(&name);
+}
+
 static struct td_stat_file *parse(const char *text)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -216,6 +240,7 @@ int main(void)
 		cmocka_unit_test(counts_in_every_grouping),
 		cmocka_unit_test(decimals_take_either_point),
 		cmocka_unit_test(event_keys_fold_perf_spellings),
+		cmocka_unit_test(long_qualifier_keeps_its_value),
 		cmocka_unit_test(finds_counts_by_alias_and_pmu),
 		cmocka_unit_test(repeated_event_starts_a_group),
 		cmocka_unit_test(wrapped_metric_lines_rejoin),
