@@ -12,7 +12,8 @@
  *  - event lists (perfmon core events JSON or perf pmu-events JSON) for the
  *    raw encodings and counter constraints of every event a formula uses;
  *  - a mapfile (perfmon's or perf's) for the CPUID patterns;
- *  - extra files merged last (alternatives, params, extra metrics).
+ *  - extra files merged last (alternatives, params, extra metrics, and
+ *    one-line descriptions by metric id).
  *
  * Everything is collected as jansson objects; formulas are parsed with our
  * own parser to check them, rename metric references and rescale
@@ -37,6 +38,7 @@ struct imp {
 	json_t *params;
 	struct strbuf source;  /* provenance collected from the inputs */
 	json_t *extra_ids;     /* metrics added or changed by extra files: id -> file */
+	json_t *descriptions;  /* id -> one line, from extra files' "descriptions" */
 	struct strbuf dropped; /* what was left out and why */
 	int nr_dropped;
 	const char *pmu;
@@ -544,6 +546,12 @@ static const char *perfmon_unit(json_t *m)
 	return "ratio";
 }
 
+/*
+ * The description of a metric that neither an extra file nor node_words
+ * describes (a table imported for a CPU newer than metrics/compat/
+ * descriptions.json): it says where the metric sits and that nothing more
+ * is known, rather than pretending to explain it.
+ */
 static void describe(struct strbuf *sb, const char *id, const char *display, int level,
 		     const char *parent_display, const char *domain, const char *area)
 {
@@ -555,12 +563,14 @@ static void describe(struct strbuf *sb, const char *id, const char *display, int
 			strbuf_addstr(sb, node_words[i].text);
 			return;
 		}
+	if (!display)
+		display = id;
 	if (level >= 1)
-		strbuf_addf(sb, "Share of %s attributed to '%s', a Level %d part of %s "
-			    "(generated from the node's name).", domain ? domain : "slots",
-			    display, level, parent_display ? parent_display : "the tree");
+		strbuf_addf(sb, "Level %d node '%s' under %s (in %s); tdperf has no description "
+			    "of it: read its formula.", level, display,
+			    parent_display ? parent_display : "the tree root", domain ? domain : "slots");
 	else
-		strbuf_addf(sb, "%s metric '%s' (generated from the metric's name).",
+		strbuf_addf(sb, "%s metric '%s'; tdperf has no description of it: read its formula.",
 			    area ? area : "Info", display);
 }
 
@@ -1553,6 +1563,27 @@ static int merge_extra(struct imp *im, const char *path, struct strbuf *err)
 	}
 	if (json_is_object(json_object_get(root, "params")))
 		json_object_update(im->params, json_object_get(root, "params"));
+	list = json_object_get(root, "descriptions");
+	if (list) {
+		const char *key;
+		json_t *val;
+
+		if (!json_is_object(list)) {
+			strbuf_addf(err, "%s: \"descriptions\" is not an object of id -> text", path);
+			json_decref(root);
+			return -1;
+		}
+		json_object_foreach(list, key, val) {
+			if (!json_is_string(val) || !*json_string_value(val)) {
+				strbuf_addf(err, "%s: description of '%s' is not a non-empty string",
+					    path, key);
+				json_decref(root);
+				return -1;
+			}
+		}
+		/* ids this table lacks are ignored: one file serves every table */
+		json_object_update(im->descriptions, list);
+	}
 	list = json_object_get(root, "metrics");
 	json_array_foreach(list, i, m) {
 		const char *id = jstr(m, "id");
@@ -1772,8 +1803,13 @@ static void set_descriptions(struct imp *im)
 		for (j = 0; j < TD_ARRAY_SIZE(node_words); j++)
 			if (!strcmp(node_words[j].id, id))
 				json_object_set_new(m, "name", json_string(node_words[j].name));
+		/* an extra file's own metric entry > its "descriptions" > node_words */
 		if (jstr(m, "description"))
 			continue;
+		if (jstr(im->descriptions, id)) {
+			json_object_set_new(m, "description", json_string(jstr(im->descriptions, id)));
+			continue;
+		}
 		describe(&sb, id, jstr(m, "name"), (int)level, p ? jstr(p, "name") : NULL,
 			 jstr(m, "domain"), jstr(m, "area"));
 		json_object_set_new(m, "description", json_string(sb.buf));
@@ -1938,6 +1974,7 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 	im.events = json_object();
 	im.params = json_object();
 	im.extra_ids = json_object();
+	im.descriptions = json_object();
 	im.pmu = o->pmu ? o->pmu : "cpu";
 	strbuf_init(&im.dropped, 0);
 	strbuf_init(&im.source, 0);
@@ -2122,6 +2159,7 @@ out:
 	json_decref(im.events);
 	json_decref(im.params);
 	json_decref(im.extra_ids);
+	json_decref(im.descriptions);
 	strbuf_release(&im.dropped);
 	strbuf_release(&im.source);
 	strbuf_release(&why);

@@ -78,4 +78,68 @@ test_expect_success 'a reference cycle is rejected' '
 	test_grep "refers to itself" err
 '
 
+test_expect_success 'every metric of every built-in table has a real description' '
+	for f in "$TABLES"/*.json; do
+		jq -r --arg f "$(basename "$f")" ".metrics[] |
+			select((.description // \"\") == \"\" or
+			       (.description | test(\"generated from|has no description\"))) |
+			\"\\(\$f) \\(.id): \\(.description)\"" "$f"
+	done >undescribed &&
+	test_line_count = 0 undescribed
+'
+
+# A tiny perf pmu-events input for "tables import" (AMD-style pipeline
+# metrics: one Level 1 node, two info metrics).
+cat >pipe.json <<'JSON'
+[
+ {"EventName": "ls_not_halted_cyc", "EventCode": "0x76"},
+ {"EventName": "ex_ret_instr", "EventCode": "0xc0"},
+ {"EventName": "de_no_dispatch_per_slot.no_ops_from_frontend", "EventCode": "0x1a0", "UMask": "0x01"},
+ {"MetricName": "total_dispatch_slots", "MetricExpr": "6 * ls_not_halted_cyc", "MetricGroup": "Helper"},
+ {"MetricName": "frontend_bound", "MetricGroup": "PipelineL1", "ScaleUnit": "100%",
+  "MetricExpr": "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, total_dispatch_slots)"},
+ {"MetricName": "retired_per_cycle", "MetricExpr": "ex_ret_instr / ls_not_halted_cyc"}
+]
+JSON
+import_pipe() {
+	out=$1
+	shift
+	"$TDPERF" tables import -o "$out" --name t --vendor AuthenticAMD --perf-metrics pipe.json \
+		--slots 6 --counters 6,6,0 "$@"
+}
+desc_of() { jq -r --arg id "$2" ".metrics[] | select(.id == \$id) | .description" "$1"; }
+
+test_expect_success 'tables import applies an extra file'"'"'s descriptions' '
+	cat >words.json <<-JSON &&
+	{"descriptions": {
+	   "retired_per_cycle": "Instructions retired per cycle (test words).",
+	   "frontend_bound": "Frontend Bound (test words).",
+	   "total_dispatch_slots": "Loses to the metric entry below.",
+	   "no_such_metric": "Ignored: the table has no such id."},
+	 "metrics": [{"id": "total_dispatch_slots", "description": "From the metric entry."}]}
+	JSON
+	import_pipe with.json --extra words.json &&
+	test "$(desc_of with.json retired_per_cycle)" = "Instructions retired per cycle (test words)." &&
+	test "$(desc_of with.json frontend_bound)" = "Frontend Bound (test words)." &&
+	test "$(desc_of with.json total_dispatch_slots)" = "From the metric entry." &&
+	test -z "$(desc_of with.json no_such_metric)"
+'
+
+test_expect_success 'without descriptions, tdperf'"'"'s own words or an honest stand-in' '
+	import_pipe plain.json &&
+	desc_of plain.json frontend_bound >fe &&
+	test_grep "frontend delivered no uop" fe &&
+	desc_of plain.json retired_per_cycle >ipc &&
+	test_grep "tdperf has no description of it" ipc
+'
+
+test_expect_success 'malformed descriptions are rejected naming the file' '
+	echo "{\"descriptions\": [\"x\"]}" >bad-words.json &&
+	test_exit_code 2 import_pipe b.json --extra bad-words.json 2>err &&
+	test_grep "bad-words.json: .descriptions. is not an object" err &&
+	echo "{\"descriptions\": {\"x\": 1}}" >bad-words2.json &&
+	test_exit_code 2 import_pipe b.json --extra bad-words2.json 2>err &&
+	test_grep "bad-words2.json: description of .x." err
+'
+
 test_done
