@@ -18,6 +18,28 @@ test_expect_success 'the tables asked for are all there' '
 	done
 '
 
+# Levels 1-2 carry the same ids on every vendor, so diffs and stacks line
+# up across generations.  Intel P-cores and AMD Zen 4/5 have the whole
+# Level 1-2 tree (AMD's own metric names are mapped to these ids); the
+# hybrid E-cores and Sierra Forest have no Level-2 light/heavy split and
+# Zen 1-3 no dispatch-slot events (the table says so in "missing").
+test_expect_success 'Level 1-2 nodes have the canonical ids on every full-tree table' '
+	for t in skylake skylakex icelake sapphirerapids graniterapids alderlake arrowlake zen4 zen5; do
+		for id in frontend_bound bad_speculation backend_bound retiring fetch_latency fetch_bandwidth \
+			  branch_mispredicts machine_clears memory_bound core_bound light_operations heavy_operations; do
+			jq -e --arg id $id "any(.metrics[]; .id == \$id and .level >= 1)" "$TABLES/$t.json" >/dev/null ||
+				{ echo "$t: no Level 1-2 node $id"; exit 1; }
+		done
+	done &&
+	for t in zen4 zen5; do
+		jq -e "any(.metrics[]; .id == \"smt_contention\" and .level == 1)" "$TABLES/$t.json" >/dev/null || exit 1
+	done &&
+	for t in zen1 zen2 zen3; do
+		jq -e "([.metrics[] | select(.level >= 1)] | length) == 0 and (.missing | test(\"dispatch-slot\"))" \
+			"$TABLES/$t.json" >/dev/null || { echo "$t: should say why it has no tree"; exit 1; }
+	done
+'
+
 while read -r cpuid table; do
 	test_expect_success "CPUID $cpuid maps to $table" "
 		\"\$TDPERF\" tables path $cpuid >out &&
