@@ -172,6 +172,53 @@ static const char *canonical_id(const char *id)
 }
 
 /* "Info_Frontend_DSB_Coverage" -> "DSB Coverage"; "L1_Bound" -> "L1 Bound" */
+static int all_lower(const char *s)
+{
+	for (; *s; s++)
+		if (isupper((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/*
+ * perf's lower-case names ("tma_store_bound", "all_l2_cache_accesses_pti")
+ * read as titles: "Store Bound", "All L2 Cache Accesses PTI".  perfmon's
+ * own names keep their case.
+ */
+static void title_case(struct strbuf *sb)
+{
+	static const char *const upper[] = {
+		"l1", "l2", "l3", "llc", "dram", "stlb", "dtlb", "itlb", "tlb", "smc", "fp", "cisc", "ms",
+		"dsb", "mite", "lsd", "pti", "ipc", "cpi", "smt", "umc", "cas", "dma", "numa", "io", "ic",
+		"dc", "hwpf", "uops", "mpki", "os", "ld", "st", "rsv", "fb", "x87", "avx", "sse", "amx",
+		"cpu", "mpi", "l1d", "l1i", "pki", "ddr", "pmem", "upi", "qpi", "pcie", "iommu", "gb",
+	};
+	struct strbuf out = STRBUF_INIT;
+	const char *p = sb->buf;
+
+	while (*p) {
+		size_t n = strcspn(p, " "), k;
+		int done = 0;
+
+		for (k = 0; k < sizeof(upper) / sizeof(upper[0]) && !done; k++)
+			if (strlen(upper[k]) == n && !strncmp(p, upper[k], n)) {
+				for (size_t j = 0; j < n; j++)
+					strbuf_addch(&out, toupper((unsigned char)p[j]));
+				done = 1;
+			}
+		if (!done) {
+			strbuf_addch(&out, toupper((unsigned char)p[0]));
+			strbuf_add(&out, p + 1, n - 1);
+		}
+		p += n;
+		while (*p == ' ')
+			strbuf_addch(&out, *p++);
+	}
+	strbuf_reset(sb);
+	strbuf_addstr(sb, out.buf);
+	strbuf_release(&out);
+}
+
 static void display_name(struct strbuf *sb, const char *metric_name)
 {
 	const char *s = metric_name;
@@ -187,6 +234,8 @@ static void display_name(struct strbuf *sb, const char *metric_name)
 	}
 	for (i = 0; s[i]; i++)
 		strbuf_addch(sb, s[i] == '_' ? ' ' : s[i]);
+	if (all_lower(sb->buf))
+		title_case(sb);
 }
 
 /* ---------------- event names ---------------- */
@@ -819,11 +868,28 @@ static void rename_refs(struct td_expr *e, json_t *names)
 		rename_refs(e->kid[i], names);
 }
 
+/*
+ * Is a perf metric part of the auxiliary Level-1 view: backend_bound_aux
+ * and everything below it (resource_bound, mem_scheduler, st_buffer, ...)?
+ * parents: id -> parent id of every metric of the file.
+ */
+static int in_aux_view(json_t *parents, const char *id)
+{
+	int depth;
+
+	for (depth = 0; id && depth < 16; depth++) {
+		if (strstr(id, "_aux") || !strcmp(id, "resource_bound"))
+			return 1;
+		id = json_string_value(json_object_get(parents, id));
+	}
+	return 0;
+}
+
 static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *path, struct strbuf *err)
 {
 	size_t before = json_array_size(im->metrics);
 	const char *unit = im->o->unit;
-	json_t *names = json_object(), *m;
+	json_t *names = json_object(), *parents = json_object(), *m;
 	struct strbuf id = STRBUF_INIT, parent = STRBUF_INIT, text = STRBUF_INIT;
 	struct strbuf why = STRBUF_INIT, disp = STRBUF_INIT, th = STRBUF_INIT;
 	size_t i;
@@ -837,13 +903,15 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 			continue;
 		perf_metric_id(jstr(m, "MetricName"), &id);
 		json_object_set_new(names, jstr(m, "MetricName"), json_string(id.buf));
+		if (perf_tree_place(jstr(m, "MetricGroup"), &parent) > 1 && parent.len)
+			json_object_set_new(parents, id.buf, json_string(parent.buf));
 	}
 	json_array_foreach(arr, i, m) {
 		const char *mu = jstr(m, "Unit"), *groups = jstr(m, "MetricGroup");
 		const char *scale = jstr(m, "ScaleUnit");
 		struct td_expr *e;
 		json_t *out;
-		int level;
+		int level, aux;
 
 		if (!jstr(m, "MetricName") || !jstr(m, "MetricExpr"))
 			continue;
@@ -853,11 +921,16 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 		if (find_metric(im, id.buf))
 			continue;
 		level = perf_tree_place(groups, &parent);
-		/* perf's auxiliary second Level-1 view would break "Level 1 sums to 100 %" */
-		if (strstr(id.buf, "_aux") || (parent.len && strstr(parent.buf, "_aux")) ||
-		    (parent.len && !strcmp(parent.buf, "resource_bound"))) {
-			note_dropped(im, id.buf, "auxiliary view");
-			continue;
+		/*
+		 * perf's auxiliary second Level-1 view (E-cores: backend_bound_aux >
+		 * resource_bound > mem_scheduler ...) would break "Level 1 sums to
+		 * 100 %" as tree nodes; the real tree's nodes use some of them
+		 * (store_bound = mem_scheduler x ...), so they stay as helper metrics.
+		 */
+		aux = in_aux_view(parents, id.buf);
+		if (aux) {
+			level = 0;
+			strbuf_reset(&parent);
 		}
 		strbuf_reset(&why);
 		e = td_expr_parse(jstr(m, "MetricExpr"), &why);
@@ -881,7 +954,7 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 			json_object_set_new(out, "unit", json_string("slots"));
 		} else {
 			json_object_set_new(out, "level", json_integer(0));
-			json_object_set_new(out, "area", json_string(groups ? "Info" : "Info.Helper"));
+			json_object_set_new(out, "area", json_string(aux ? "Info.Aux_View" : groups ? "Info" : "Info.Helper"));
 			json_object_set_new(out, "unit", json_string(scale ? scale : "count"));
 		}
 		json_object_set_new(out, "formula", json_string(text.buf));
@@ -907,6 +980,7 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 	}
 	(void)err;
 	json_decref(names);
+	json_decref(parents);
 	strbuf_release(&id);
 	strbuf_release(&parent);
 	strbuf_release(&text);

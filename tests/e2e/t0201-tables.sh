@@ -34,6 +34,14 @@ test_expect_success 'Level 1-2 nodes have the canonical ids on every full-tree t
 	for t in zen4 zen5; do
 		jq -e "any(.metrics[]; .id == \"smt_contention\" and .level == 1)" "$TABLES/$t.json" >/dev/null || exit 1
 	done &&
+	for id in core_bound memory_bound store_bound l1_bound; do
+		jq -e --arg id $id "any(.metrics[]; .id == \$id and .level >= 2)" "$TABLES/alderlake_atom.json" >/dev/null ||
+			{ echo "alderlake_atom: no backend node $id"; exit 1; }
+	done &&
+	jq -e "[.metrics[] | select(.level == 1) | .id] | sort == [\"backend_bound\", \"bad_speculation\", \"frontend_bound\", \"retiring\"]" \
+		"$TABLES/alderlake_atom.json" >/dev/null &&
+	jq -e "any(.metrics[]; .id == \"mem_scheduler\" and .level == 0 and .area == \"Info.Aux_View\")" \
+		"$TABLES/alderlake_atom.json" >/dev/null &&
 	for t in zen1 zen2 zen3; do
 		jq -e "([.metrics[] | select(.level >= 1)] | length) == 0 and (.missing | test(\"dispatch-slot\"))" \
 			"$TABLES/$t.json" >/dev/null || { echo "$t: should say why it has no tree"; exit 1; }
