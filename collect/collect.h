@@ -244,6 +244,12 @@ struct td_sched {
 int td_sched_build(const struct td_table *table, const struct td_sched_request *req,
 		   const struct td_sched_budget *budget, struct td_sched *out, struct strbuf *err);
 void td_sched_release(struct td_sched *s);
+/*
+ * Hybrid CPUs: append the groups of 'from' (another PMU's schedule) to
+ * 'into', with its metric ids, split formulas and warnings prefixed by
+ * that PMU ("cpu_atom: ..."); 'from' is left empty.
+ */
+void td_sched_append(struct td_sched *into, struct td_sched *from);
 /* Budget for a table on this machine (ci may be NULL: table values, SMT on). */
 void td_sched_default_budget(const struct td_table *table, const struct td_cpu_info *ci,
 			     struct td_sched_budget *b);

@@ -728,7 +728,15 @@ static char *perf_spelling(const struct td_event *e)
 	    strspn(e->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") ==
 		    strlen(e->name)) {
 		strbuf_add(&sb, p, len - 1);
-		strbuf_addf(&sb, ",name=%s/", e->name);
+		/*
+		 * Hybrid PMUs have events of the same name (INST_RETIRED.ANY on
+		 * both): the name carries the PMU, "cpu_atom.INST_RETIRED.ANY",
+		 * which the perf stat parser reads back as PMU + event.
+		 */
+		if (!strncmp(p, "cpu_core/", 9) || !strncmp(p, "cpu_atom/", 9))
+			strbuf_addf(&sb, ",name=%.8s.%s/", p, e->name);
+		else
+			strbuf_addf(&sb, ",name=%s/", e->name);
 		return strbuf_detach(&sb, NULL);
 	}
 	return xstrdup(p);
@@ -915,6 +923,37 @@ void td_sched_release(struct td_sched *s)
 	free_strings(s->split, s->nr_split);
 	free_strings(s->warnings, s->nr_warnings);
 	memset(s, 0, sizeof(*s));
+}
+
+void td_sched_append(struct td_sched *into, struct td_sched *from)
+{
+	size_t alloc = into->nr_groups, i, na = 0, ns = 0, nw = 0;
+	const char *pmu = from->nr_groups ? from->groups[0].pmu : td_table_info(from->table)->pmu;
+	struct strbuf sb = STRBUF_INIT;
+
+	TD_GROW(into->groups, alloc, into->nr_groups + from->nr_groups);
+	for (i = 0; i < from->nr_groups; i++)
+		into->groups[into->nr_groups++] = from->groups[i];
+	free(from->groups);
+	from->groups = NULL;
+	from->nr_groups = 0;
+	na = into->nr_metrics;
+	ns = into->nr_split;
+	nw = into->nr_warnings;
+	for (i = 0; i < from->nr_metrics; i++)
+		add_string(&into->metrics, &into->nr_metrics, &na, from->metrics[i]);
+	for (i = 0; i < from->nr_split; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s:%s", pmu ? pmu : "?", from->split[i]);
+		add_string(&into->split, &into->nr_split, &ns, sb.buf);
+	}
+	for (i = 0; i < from->nr_warnings; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s: %s", pmu ? pmu : "?", from->warnings[i]);
+		add_string(&into->warnings, &into->nr_warnings, &nw, sb.buf);
+	}
+	strbuf_release(&sb);
+	td_sched_release(from);
 }
 
 void td_sched_group_spec(const struct td_sched *s, long i, struct strbuf *sb)

@@ -304,3 +304,21 @@ const struct td_table *td_table_find(const char *cpu, struct strbuf *err)
 {
 	return td_table_find_core(cpu, NULL, err);
 }
+
+const struct td_table *td_table_atom_partner(const struct td_table *t)
+{
+	const struct td_table_info *info = td_table_info(t);
+	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
+	const struct td_table *atom = NULL;
+
+	if (info->core_type && !strcmp(info->core_type, "core")) {
+		strbuf_addf(&name, "%s/cpu_atom", info->perf_name ? info->perf_name : info->name);
+		atom = td_table_find(name.buf, &err);
+		if (atom == t || (atom && (!td_table_info(atom)->core_type ||
+					   strcmp(td_table_info(atom)->core_type, "atom"))))
+			atom = NULL;
+	}
+	strbuf_release(&name);
+	strbuf_release(&err);
+	return atom;
+}

@@ -163,6 +163,12 @@ const struct td_table *td_table_find(const char *cpu, struct strbuf *err);
  */
 const struct td_table *td_table_find_core(const char *cpu, const char *core_type,
 					  struct strbuf *err);
+/*
+ * The E-core (cpu_atom) table of a hybrid P-core table ("alderlake" ->
+ * "alderlake_atom"), or NULL when t is not the P-core table of a hybrid
+ * family tdperf has both tables of.
+ */
+const struct td_table *td_table_atom_partner(const struct td_table *t);
 /* Does the table's CPUID pattern list match this CPUID string? */
 int td_table_matches_cpuid(const struct td_table *t, const char *cpuid);
 /* Per-microarchitecture facts merged from an extra file ("params"). */

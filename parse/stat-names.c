@@ -119,9 +119,12 @@ static void add_term(const char *t, size_t n, struct strbuf *base, struct strbuf
 	for (end = key; *end; end++)
 		*end = tolower((unsigned char)*end);
 	if (eq && !strcmp(key, "name")) {
-		size_t i;
+		size_t i = klen + 1;
 		strbuf_reset(name);
-		for (i = klen + 1; i < n; i++)
+		/* name=cpu_atom.X (tdperf record on hybrid CPUs): the PMU is the pmu/ prefix */
+		if (n - i > 9 && (!strncasecmp(t + i, "cpu_core.", 9) || !strncasecmp(t + i, "cpu_atom.", 9)))
+			i += 9;
+		for (; i < n; i++)
 			strbuf_addch(name, tolower((unsigned char)t[i]));
 		return;
 	}
@@ -200,6 +203,17 @@ void td_event_key(const char *event, struct strbuf *pmu, struct strbuf *key)
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	e = s + n;
+
+	/*
+	 * "cpu_atom.INST_RETIRED.ANY": how tdperf record names the events of
+	 * a hybrid PMU (name= term), so that perf prints them apart from the
+	 * other PMU's event of the same name.
+	 */
+	if (n > 9 && (!strncasecmp(s, "cpu_core.", 9) || !strncasecmp(s, "cpu_atom.", 9))) {
+		for (i = 0; i < 8; i++)
+			strbuf_addch(pmu, tolower((unsigned char)s[i]));
+		s += 9;
+	}
 
 	/* pmu/terms/mods or pmu@terms@ */
 	for (p = s; p < e && is_pmu_char((unsigned char)*p); p++)

@@ -52,24 +52,6 @@ static void warn(struct td_import *imp, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-/* Is this table the P-core half of a hybrid pair?  Then find the E-core half. */
-static const struct td_table *atom_table_for(const struct td_table *t)
-{
-	const struct td_table_info *info = td_table_info(t);
-	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
-	const struct td_table *atom = NULL;
-
-	if (info->core_type && !strcmp(info->core_type, "core")) {
-		strbuf_addf(&name, "%s/cpu_atom", info->perf_name ? info->perf_name : info->name);
-		atom = td_table_find(name.buf, &err);
-		if (atom == t)
-			atom = NULL;
-	}
-	strbuf_release(&name);
-	strbuf_release(&err);
-	return atom;
-}
-
 /* ":LINE:" for text inputs, ":" when the line is unknown (perf.data) */
 static const char *where(int line)
 {
@@ -142,7 +124,7 @@ static int choose_table(struct td_import *imp, const struct td_report_opts *opts
 		warn(imp, "no Top-Down events in %s: showing the counts only", imp->path);
 	}
 	if (imp->table && !imp->atom_table)
-		imp->atom_table = atom_table_for(imp->table);
+		imp->atom_table = td_table_atom_partner(imp->table);
 	strbuf_release(&terr);
 	return 0;
 }

@@ -309,6 +309,15 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 	note_flush(sb, &nt);
 }
 
+/* A number with its format, or "n/a (not counted)" when unknown. */
+static void num_or_na(struct strbuf *sb, const char *fmt, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else
+		strbuf_addf(sb, fmt, v);
+}
+
 static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 {
 	struct notes nt = { NULL, NULL, 0 };
@@ -330,16 +339,22 @@ static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 		strbuf_addf(sb, "  FLOPS stack: %s\n", jstr(fl, "reason") ? jstr(fl, "reason") : "not available");
 	if (!jtrue(ipc, "available") && !jtrue(fl, "available"))
 		return;
-	if (jtrue(ipc, "available"))
-		strbuf_addf(sb, "  IPC stack: uops per cycle from the %s stage, max %.2f; "
-			    "achieved %.2f uops (%.2f instructions) per cycle\n",
-			    jstr(ipc, "stage"), jnum(ipc, "max"), jnum(ipc, "upc"), jnum(ipc, "ipc"));
+	if (jtrue(ipc, "available")) {
+		strbuf_addf(sb, "  IPC stack: uops per cycle from the %s stage, max %.2f; achieved ",
+			    jstr(ipc, "stage"), jnum(ipc, "max"));
+		num_or_na(sb, "%.2f uops", jnum(ipc, "upc"));
+		strbuf_addstr(sb, " (");
+		num_or_na(sb, "%.2f instructions", jnum(ipc, "ipc"));
+		strbuf_addstr(sb, ") per cycle\n");
+	}
 	if (jtrue(fl, "available")) {
 		strbuf_addf(sb, "  FLOPS stack: %s, %s peak %.4g = %g FLOP/cycle", jstr(fl, "unit"),
 			    jstr(fl, "precision"), jnum(fl, "peak"), jnum(fl, "peak_per_cycle"));
 		if (!isnan(jnum(fl, "freq_ghz")))
 			strbuf_addf(sb, " x %.3f GHz", jnum(fl, "freq_ghz"));
-		strbuf_addf(sb, "; achieved %.4g %s\n", jnum(fl, "achieved"), jstr(fl, "unit"));
+		strbuf_addstr(sb, "; achieved ");
+		num_or_na(sb, "%.4g", jnum(fl, "achieved"));
+		strbuf_addf(sb, " %s\n", jstr(fl, "unit"));
 	}
 	strbuf_addf(sb, "  %-24s %10s   %-30s %10s\n", "IPC component", "uops/cyc", "FLOPS component",
 		    jstr(fl, "unit") ? jstr(fl, "unit") : "");

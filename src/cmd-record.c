@@ -115,6 +115,8 @@ struct record {
 	struct record_opts o;
 	struct td_cpu_info ci;
 	const struct td_table *table;
+	const struct td_table *atom_table; /* hybrid: the E-core (cpu_atom) table, or NULL */
+	struct td_sched_budget atom_budget;
 	int hardware;            /* counting hardware events */
 	int sched_tracepoints;
 	struct td_sched sched;
@@ -323,6 +325,61 @@ static void plan_budget(struct record *r, struct td_sched_budget *b)
 	}
 }
 
+/* Do groups share one PMU's counters in time (perf multiplexes them)?  Each PMU counts apart. */
+static int time_shared(const struct td_sched *s)
+{
+	size_t g, h;
+
+	for (g = 0; g < s->nr_groups; g++)
+		for (h = g + 1; h < s->nr_groups; h++)
+			if (!strcmp(s->groups[g].pmu, s->groups[h].pmu))
+				return 1;
+	return 0;
+}
+
+/*
+ * Hybrid CPUs (Alder Lake, Raptor Lake): the E-cores have a PMU of their
+ * own (cpu_atom) with other events and another tree.  A workload moves
+ * between core types, so both are counted, each PMU in groups of its own
+ * (the scheduler cannot mix them), and the run keeps both tables.  Done
+ * when this machine has both PMUs, or when --cpu names a hybrid P-core
+ * table (a dry run or a perf test double shows what such a machine gets).
+ */
+static int plan_atom(struct record *r)
+{
+	const struct td_table *atom = td_table_atom_partner(r->table);
+	struct td_sched s;
+	struct strbuf err = STRBUF_INIT;
+	struct td_sched_request req = r->o.req;
+
+	if (!atom || !(r->ci.hybrid || r->o.cpu))
+		return 0;
+	/* the table's counters (CPUID leaf 0xA describes the core it runs on); the watchdog holds one on every core */
+	td_sched_default_budget(atom, NULL, &r->atom_budget);
+	r->atom_budget.nmi_watchdog = r->o.nmi >= 0 ? r->o.nmi : r->ci.nmi_watchdog > 0;
+	r->atom_budget.gp -= r->atom_budget.nmi_watchdog;
+	if (r->o.counters > 0)
+		r->atom_budget.gp = r->o.counters - r->atom_budget.nmi_watchdog;
+	if (td_sched_build(atom, &req, &r->atom_budget, &s, &err) < 0) {
+		/* nodes, metrics or stacks of the P-core tree the E-core tree lacks */
+		add_warning(r, "cpu_atom (%s): %s; the E-cores get Top-Down Level 1-%d only",
+			    td_table_info(atom)->name, err.buf, req.level ? req.level : 2);
+		strbuf_reset(&err);
+		req.nodes = req.metrics = req.stacks = NULL;
+		if (!req.level)
+			req.level = 2;
+		if (td_sched_build(atom, &req, &r->atom_budget, &s, &err) < 0) {
+			error("cpu_atom (%s): %s", td_table_info(atom)->name, err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+	}
+	r->atom_table = atom;
+	td_sched_append(&r->sched, &s);
+	strbuf_release(&err);
+	return 0;
+}
+
 /* Decide what to measure and how many runs it takes. */
 static int record_plan(struct record *r)
 {
@@ -341,6 +398,8 @@ static int record_plan(struct record *r)
 			return -1;
 		}
 		r->have_sched = 1;
+		if (plan_atom(r) < 0)
+			return -1;
 		for (g = 0; g < r->sched.nr_warnings; g++)
 			add_warning(r, "%s", r->sched.warnings[g]);
 	}
@@ -410,6 +469,9 @@ static void print_schedule(const struct record *r)
 	printf("counters: %d general per group (%s, SMT %s, NMI watchdog %s), %d fixed\n",
 	       s->budget.gp, s->budget.gp_source, s->budget.smt ? "on" : "off",
 	       s->budget.nmi_watchdog ? "on: one counter less" : "off", s->budget.fixed);
+	if (r->atom_table)
+		printf("hybrid: E-cores (cpu_atom) with table %s: %d general per group, %d fixed\n",
+		       td_table_info(r->atom_table)->name, r->atom_budget.gp, r->atom_budget.fixed);
 	printf("metrics: %zu, events: ", s->nr_metrics);
 	{
 		size_t n = 0;
@@ -422,7 +484,8 @@ static void print_schedule(const struct record *r)
 		const struct td_sched_group *gr = &s->groups[g];
 
 		printf("group %zu (%s): %d/%d general counters\n", g + 1, gr->pmu, gr->gp_used,
-		       s->budget.gp);
+		       r->atom_table && gr->pmu && !strcmp(gr->pmu, "cpu_atom") ? r->atom_budget.gp
+										 : s->budget.gp);
 		for (e = 0; e < gr->nr_events; e++) {
 			const struct td_sched_event *ev = &gr->events[e];
 
@@ -475,7 +538,7 @@ static int record_dry_run(struct record *r)
 	}
 	printf("groups: %zu, runs: %zu%s\n", r->have_sched ? r->sched.nr_groups : (size_t)0,
 	       r->nr_runs,
-	       r->have_sched && r->sched.nr_groups > 1 && !r->o.no_multiplex ? " (multiplexed)" : "");
+	       r->have_sched && time_shared(&r->sched) && !r->o.no_multiplex ? " (multiplexed)" : "");
 	return 0;
 }
 
@@ -722,19 +785,19 @@ static json_t *schedule_json(const struct td_sched *s)
 	return groups;
 }
 
-/* Copy the table file into the run directory as table.json. */
-static int copy_table(struct record *r)
+/* Copy a table file into the run directory as 'name'. */
+static int copy_table_file(struct record *r, const struct td_table *t, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *dst;
 	int ret;
 
-	if (td_read_file(&sb, td_table_path(r->table)) < 0) {
-		error("%s: %s", td_table_path(r->table), strerror(errno));
+	if (td_read_file(&sb, td_table_path(t)) < 0) {
+		error("%s: %s", td_table_path(t), strerror(errno));
 		strbuf_release(&sb);
 		return -1;
 	}
-	dst = td_rundir_file(&r->rd, "table.json");
+	dst = td_rundir_file(&r->rd, name);
 	ret = td_write_file_atomic(dst, sb.buf, sb.len);
 	if (ret < 0)
 		error("%s: %s", dst, strerror(errno));
@@ -796,7 +859,7 @@ static int record_finish(struct record *r)
 	}
 	json_object_set_new(meta, "mode", json_string(r->hardware ? "hardware" : "software"));
 	if (r->hardware) {
-		if (copy_table(r) < 0) {
+		if (copy_table_file(r, r->table, "table.json") < 0) {
 			json_decref(meta);
 			return -1;
 		}
@@ -804,10 +867,20 @@ static int record_finish(struct record *r)
 							  "role", "table"));
 		json_object_set_new(meta, "table", json_pack("{s:s, s:s}", "name",
 			td_table_info(r->table)->name, "file", "table.json"));
+		if (r->atom_table) {
+			if (copy_table_file(r, r->atom_table, "table-cpu_atom.json") < 0) {
+				json_decref(meta);
+				return -1;
+			}
+			json_array_append_new(r->files, json_pack("{s:s, s:s}", "name",
+				"table-cpu_atom.json", "role", "table"));
+			json_object_set_new(json_object_get(meta, "table"), "cpu_atom", json_pack("{s:s, s:s}",
+				"name", td_table_info(r->atom_table)->name, "file", "table-cpu_atom.json"));
+		}
 		json_object_set_new(meta, "level", json_integer(r->o.req.level));
 		json_object_set_new(meta, "groups", schedule_json(&r->sched));
 		json_object_set_new(meta, "multiplexed",
-				    json_boolean(r->sched.nr_groups > 1 && !r->o.no_multiplex));
+				    json_boolean(time_shared(&r->sched) && !r->o.no_multiplex));
 	} else {
 		json_object_set_new(meta, "table", json_null());
 	}

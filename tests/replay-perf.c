@@ -77,7 +77,12 @@ static void event_display_name(const char *tok, size_t len, struct strbuf *out)
 			return;
 		}
 	}
-	/* pmu/alias/ without '=': perf prints the alias */
+	/* pmu/alias/ without '=': perf prints the alias, with its PMU on hybrid CPUs */
+	if (!memchr(slash + 1, '=', (size_t)(tok + len - slash - 1)) &&
+	    (!strncmp(tok, "cpu_core/", 9) || !strncmp(tok, "cpu_atom/", 9))) {
+		strbuf_add(out, tok, len);
+		return;
+	}
 	if (!memchr(slash + 1, '=', (size_t)(tok + len - slash - 1))) {
 		const char *end = memchr(slash + 1, '/', (size_t)(tok + len - slash - 1));
 

@@ -59,10 +59,31 @@ test_expect_success 'every event listed in a group is in that group of the perf 
 		cmp cmd-sizes listed-sizes || { echo "$t: group sizes differ"; exit 1; }
 		sed -n "s/^  \([A-Za-z0-9_.]*\)  *\(fixed\|counter\).*/\1/p" out | sort -u >named &&
 		while read -r ev; do
-			grep "^run 1: " out | grep -q -e "name=$ev[/,]" ||
+			grep "^run 1: " out | grep -q -e "name=\(cpu_core\.\|cpu_atom\.\)\{0,1\}$ev[/,]" ||
 				{ echo "$t: $ev listed but not asked of perf by name"; exit 1; }
 		done <named
 	done
+'
+
+test_expect_success 'hybrid Alder Lake: P-core and E-core groups apart, each with its own table and counters' '
+	"$TDPERF" record --dry-run --cpu alderlake -l 1 -- ./app >out 2>err &&
+	test_grep "^hybrid: E-cores (cpu_atom) with table alderlake_atom: 6 general per group" out &&
+	test_grep "^group 1 (cpu_core): " out &&
+	test_grep "^group 2 (cpu_atom): 3/6 general counters" out &&
+	test "$(said_groups out)" = 2 && test "$(perf_groups out)" = 2 &&
+	grep "^groups: 2, runs: 1$" out &&
+	grep "^run 1: " out | sed "s/.*-e .//; s/. -- .*//" | tr "{}" "\n\n" | grep / >groups &&
+	test_line_count = 2 groups &&
+	sed -n 1p groups | grep -v cpu_atom | grep -q "cpu_core/event=0x0,umask=0x4,name=cpu_core.TOPDOWN.SLOTS/" &&
+	sed -n 2p groups | grep -v cpu_core | grep -q "cpu_atom/event=0xc2,umask=0x0,name=cpu_atom.TOPDOWN_RETIRING.ALL/"
+'
+
+test_expect_success 'hybrid: two groups of one PMU are multiplexed, one group per PMU is not' '
+	"$TDPERF" record --dry-run --cpu alderlake -l 2 -- ./app >out 2>err &&
+	test "$(grep -c "^group [0-9]* (cpu_atom)" out)" -ge 1 &&
+	grep -q "^groups: [0-9]*, runs: 1" out &&
+	"$TDPERF" record --dry-run --cpu sapphirerapids -l 1 -- ./app >spr &&
+	! grep -q "^hybrid:" spr && ! grep -q "cpu_atom" spr
 '
 
 test_expect_success 'a dry run needs no workload and runs nothing' '

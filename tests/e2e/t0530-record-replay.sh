@@ -92,6 +92,28 @@ test_expect_success 'runs that differ are reported as not comparable' '
 	jq -e ".runs[0].comparable == false" nc.data/meta.json
 '
 
+# Alder Lake hybrid, TopdownL1 on both PMUs (case 17, session 1: perf
+# printed cpu_core 19.7 / 10.4 / 35.7 / 34.1 % and cpu_atom 34.2 / 15.1 /
+# 38.4 / 12.2 % for frontend / bad speculation / backend / retiring).
+test_expect_success 'hybrid: both PMUs recorded, both tables kept, perf'"'"'s values on both' '
+	TDPERF_REPLAY_FIXTURE=$PUB/case-17-adl-hybrid-irogers-topdownL1-4runs.txt \
+		"$TDPERF" record --cpu alderlake --assume-pmu --smt on -l 1 -o hyb.data -- true 2>err &&
+	jq -e ".table.file == \"table.json\" and .table.cpu_atom.name == \"alderlake_atom\"" hyb.data/meta.json &&
+	test -f hyb.data/table-cpu_atom.json &&
+	jq -e "[.groups[].pmu] == [\"cpu_core\", \"cpu_atom\"] and .multiplexed == false" hyb.data/meta.json &&
+	test_grep "^[0-9]*,,cpu_atom.TOPDOWN_RETIRING.ALL," hyb.data/perf-stat-1.csv &&
+	"$TDPERF" report --format json hyb.data >hyb.json &&
+	jq -e ".sessions[0].hybrid == true and ([.scopes[].pmu] | sort) == [\"cpu_atom\", \"cpu_core\"]" hyb.json &&
+	for want in cpu_core:frontend_bound:0.197 cpu_core:bad_speculation:0.104 cpu_core:backend_bound:0.357 \
+		    cpu_core:retiring:0.341 cpu_atom:frontend_bound:0.342 cpu_atom:bad_speculation:0.151 \
+		    cpu_atom:backend_bound:0.384 cpu_atom:retiring:0.122; do
+		pmu=${want%%:*} rest=${want#*:} id=${rest%%:*} v=${rest#*:}
+		jq -e --arg p $pmu --arg id $id --argjson v $v \
+			".scopes[] | select(.pmu == \$p) | .nodes[] | select(.id == \$id) | (.value - \$v | fabs) < 0.0006" \
+			hyb.json >/dev/null || { echo "$pmu $id: not $v"; exit 1; }
+	done
+'
+
 test_expect_success 'SIGINT during a hardware recording keeps a complete run' '
 	TDPERF_REPLAY_FIXTURE=$PUB/case-05-skl-irogers-topdownL1-systemwide.txt \
 		"$TDPERF" record --cpu skylake --assume-pmu --smt on -l 1 -o int.data -- sleep 30 2>int.err &

@@ -88,6 +88,12 @@ static void event_keys_fold_perf_spellings(void **state)
 	key_is("INT_MISC.CLEARS_COUNT", "", "int_misc.clears_count");
 	key_is("cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@", "", "int_misc.clears_count");
 	key_is("cpu/event=0x3c,umask=0x0/", "", "event=60");
+	/* tdperf record's names for hybrid PMUs */
+	key_is("cpu_atom.TOPDOWN_RETIRING.ALL", "cpu_atom", "topdown_retiring.all");
+	key_is("cpu_core.TOPDOWN.SLOTS", "cpu_core", "slots");
+	key_is("cpu_atom/event=0xc2,umask=0x0,name=cpu_atom.TOPDOWN_RETIRING.ALL/", "cpu_atom",
+	       "topdown_retiring.all");
+	key_is("cpu_atomic.X", "", "cpu_atomic.x");
 	assert_string_equal(td_event_weak_class("ls_not_halted_cyc"), "cycles");
 	assert_string_equal(td_event_weak_class("inst_retired.any"), "instructions");
 	assert_null(td_event_weak_class("cpu_clk_unhalted.thread_any"));
