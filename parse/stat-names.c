@@ -59,6 +59,27 @@ static int is_modifier_string(const char *s, size_t n)
 	return 1;
 }
 
+/* What may follow "pmu/terms/": modifiers, in one or more ':'-separated runs ("u", ":u", "u:p"). */
+static int is_modifier_tail(const char *s, size_t n)
+{
+	size_t i, run = 0;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] == ':') {
+			if (i && !run)
+				return 0; /* "::" */
+			run = 0;
+			continue;
+		}
+		if (!strchr("ukhIGHpPSDWebR", s[i]))
+			return 0;
+		run++;
+	}
+	return run > 0;
+}
+
 static int is_pmu_char(int c)
 {
 	return isalnum(c) || c == '_';
@@ -227,8 +248,7 @@ void td_event_key(const char *event, struct strbuf *pmu, struct strbuf *key)
 				break;
 			}
 		if (close && (d == '@' ? close == e - 1 :
-			      (close == e - 1 || is_modifier_string(close + 1, e - close - 1) ||
-			       (close[1] == ':' && is_modifier_string(close + 2, e - close - 2))))) {
+			      (close == e - 1 || is_modifier_tail(close + 1, e - close - 1)))) {
 			strbuf_add(pmu, s, p - s);
 			for (i = 0; i < pmu->len; i++)
 				pmu->buf[i] = tolower((unsigned char)pmu->buf[i]);

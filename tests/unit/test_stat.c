@@ -94,6 +94,10 @@ static void event_keys_fold_perf_spellings(void **state)
 	key_is("cpu_atom/event=0xc2,umask=0x0,name=cpu_atom.TOPDOWN_RETIRING.ALL/", "cpu_atom",
 	       "topdown_retiring.all");
 	key_is("cpu_atomic.X", "", "cpu_atomic.x");
+	/* modifiers after pmu/.../ in one or more ':' runs (found by fuzz-stat) */
+	key_is("cpu_core/topdown-fe-bound/u", "cpu_core", "topdown-fe-bound");
+	key_is("cpu_core/topdown-fe-bound/RR:RR", "cpu_core", "topdown-fe-bound");
+	key_is("cpu_core/topdown-fe-bound/:u", "cpu_core", "topdown-fe-bound");
 	assert_string_equal(td_event_weak_class("ls_not_halted_cyc"), "cycles");
 	assert_string_equal(td_event_weak_class("inst_retired.any"), "instructions");
 	assert_null(td_event_weak_class("cpu_clk_unhalted.thread_any"));
