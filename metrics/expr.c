@@ -463,7 +463,25 @@ struct td_expr *td_expr_parse(const char *text, struct strbuf *err)
 static int reason_has_item(const char *list, const char *item, size_t len)
 {
 	const char *p = list;
+	char buf[256];
 
+	if (len < sizeof(buf)) {
+		/*
+		 * One strstr over the list, then the item's bounds: much faster
+		 * than splitting the list for every item (reports of long
+		 * interval runs merge thousands of reasons).
+		 */
+		memcpy(buf, item, len);
+		buf[len] = '\0';
+		for (p = strstr(list, buf); p; p = strstr(p + 1, buf)) {
+			int starts = p == list || (p - list >= 2 && p[-2] == ';' && p[-1] == ' ');
+			int ends = !p[len] || (p[len] == ';' && p[len + 1] == ' ');
+
+			if (starts && ends)
+				return 1;
+		}
+		return 0;
+	}
 	while (*p) {
 		const char *end = strstr(p, "; ");
 		size_t n = end ? (size_t)(end - p) : strlen(p);

@@ -380,24 +380,24 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 	wclass = td_event_weak_class(wkey.buf);
 	for (i = 0; i < s->nr_counts && !found; i++) {
 		const struct td_count *c = &s->counts[i];
-		const char *cpmu_name;
+		const char *cpmu_name, *ck;
 
 		if (group >= 0 && c->group != group)
 			continue;
 		if (c->key) {
-			strbuf_reset(&ckey);
-			strbuf_addstr(&ckey, c->key);
+			ck = c->key; /* made once when the count was added */
 			strbuf_reset(&cpmu);
 		} else {
 			td_event_key(c->event, &cpmu, &ckey);
+			ck = ckey.buf;
 		}
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
 		if (!pmu_matches(pmu, cpmu_name) || !privilege_matches(wprivilege, c))
 			continue;
-		if (!strcasecmp(c->event, event) || !strcmp(ckey.buf, wkey.buf))
+		if (!strcmp(ck, wkey.buf) || !strcasecmp(c->event, event))
 			found = c;
 		else if (!weak && wclass) {
-			const char *cc = td_event_weak_class(ckey.buf);
+			const char *cc = td_event_weak_class(ck);
 			if (cc && !strcmp(cc, wclass))
 				weak = c;
 		}

@@ -28,33 +28,58 @@ static json_t *str_or_null(const char *s)
 struct scope_env {
 	json_t *scope;
 	double seconds;          /* the scope's duration, NAN unknown */
+	char **keys;             /* canonical key of each event, made on first lookup */
+	size_t nkeys;
 };
+
+static void event_key_of(const char *name, struct strbuf *key)
+{
+	struct strbuf pmu = STRBUF_INIT;
+
+	td_event_key(name, &pmu, key);
+	strbuf_release(&pmu);
+}
 
 /* Whether the document event e is the event a formula names. */
 static int same_event(json_t *e, const char *name)
 {
-	struct strbuf p1 = STRBUF_INIT, k1 = STRBUF_INIT, p2 = STRBUF_INIT, k2 = STRBUF_INIT;
+	struct strbuf k1 = STRBUF_INIT, k2 = STRBUF_INIT;
 	const char *ename = td_json_str(e, "name");
 	int same;
 
 	if (!ename)
 		return 0;
-	td_event_key(name, &p1, &k1);
-	td_event_key(ename, &p2, &k2);
+	event_key_of(name, &k1);
+	event_key_of(ename, &k2);
 	same = !strcmp(k1.buf, k2.buf);
-	strbuf_release(&p1);
 	strbuf_release(&k1);
-	strbuf_release(&p2);
 	strbuf_release(&k2);
 	return same;
 }
 
-/* The first counted event of the scope a formula name means. */
+static void scope_env_release(struct scope_env *se)
+{
+	size_t i;
+
+	for (i = 0; i < se->nkeys; i++)
+		free(se->keys[i]);
+	free(se->keys);
+	se->keys = NULL;
+	se->nkeys = 0;
+}
+
+/*
+ * The first counted event of the scope a formula name means.  The
+ * events' keys are made once per scope: an interval run has thousands of
+ * scopes and each formula looks up several names.
+ */
 static int scope_lookup(void *ctx, const char *name, double *v)
 {
 	struct scope_env *se = ctx;
 	json_t *events = json_object_get(se->scope, "events"), *e;
+	struct strbuf want = STRBUF_INIT;
 	size_t i;
+	int found = -1;
 
 	if (!strcmp(name, "duration_time")) {
 		if (!isfinite(se->seconds))
@@ -62,15 +87,31 @@ static int scope_lookup(void *ctx, const char *name, double *v)
 		*v = se->seconds;
 		return 0;
 	}
+	if (!se->keys) {
+		struct strbuf k = STRBUF_INIT;
+
+		se->nkeys = json_array_size(events);
+		se->keys = xcalloc(se->nkeys + 1, sizeof(*se->keys));
+		json_array_foreach(events, i, e) {
+			strbuf_reset(&k);
+			event_key_of(td_json_str_or(e, "name", ""), &k);
+			se->keys[i] = xstrdup(k.buf);
+		}
+		strbuf_release(&k);
+	}
+	event_key_of(name, &want);
 	json_array_foreach(events, i, e) {
 		double x = td_json_num(json_object_get(e, "value"));
 		const char *status = td_json_str(e, "status");
-		if (same_event(e, name) && (!status || !strcmp(status, "ok")) && isfinite(x)) {
+		if (i < se->nkeys && td_json_str(e, "name") && !strcmp(se->keys[i], want.buf) &&
+		    (!status || !strcmp(status, "ok")) && isfinite(x)) {
 			*v = x;
-			return 0;
+			found = 0;
+			break;
 		}
 	}
-	return -1;
+	strbuf_release(&want);
+	return found;
 }
 
 /* A scope's duration: duration_time counted, the interval, or the session's elapsed time. */
@@ -238,7 +279,7 @@ int td_report_add_roofline(json_t *doc, struct strbuf *err)
 		td_peaks_init(&pk);
 	json_array_foreach(scopes, i, scope) {
 		const char *kind = td_json_str(scope, "kind");
-		struct scope_env se = { scope, NAN };
+		struct scope_env se = { scope, NAN, NULL, 0 };
 		struct td_env env = { scope_lookup, &se };
 		struct td_rl_input in;
 		struct td_rl_result r;
@@ -253,6 +294,7 @@ int td_report_add_roofline(json_t *doc, struct strbuf *err)
 			prev_time = td_json_num(json_object_get(scope, "time"));
 		td_rl_input_init(&in);
 		td_rl_input_eval(f, &env, &in, used);
+		scope_env_release(&se);
 		if (!used[TD_RL_Q_FLOPS] && !used[TD_RL_Q_FLOPS_PW(TD_RL_DP, TD_RL_SCALAR)] &&
 		    !used[TD_RL_Q_FLOPS_PW(TD_RL_SP, TD_RL_SCALAR)]) {
 			int split = 0;
