@@ -351,6 +351,27 @@ static unsigned privilege_bits(const char *name)
  * A formula without a modifier takes any count, as perf does when it adds
  * ":u" on its own under perf_event_paranoid.
  */
+/*
+ * ":percore" asks for the sum over the SMT siblings of a core.  A count of
+ * one thread (or of one process) is not that sum, and a per-core sum is
+ * not a thread's count: each matches only its own kind, or a formula such
+ * as Slots Utilization (thread slots / (core slots / 2)) would report 2.
+ */
+static int has_percore(const char *s)
+{
+	const char *p;
+
+	for (p = s; p && (p = strchr(p, ':')) != NULL; p++)
+		if (!strncasecmp(p + 1, "percore", 7) && (!p[8] || p[8] == ':' || p[8] == '/'))
+			return 1;
+	return 0;
+}
+
+static int percore_matches(const char *want_name, const struct td_count *c)
+{
+	return has_percore(want_name) == (has_percore(c->event) || has_percore(c->modifiers));
+}
+
 static int privilege_matches(unsigned want, const struct td_count *c)
 {
 	unsigned have;
@@ -392,7 +413,8 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 			ck = ckey.buf;
 		}
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
-		if (!pmu_matches(pmu, cpmu_name) || !privilege_matches(wprivilege, c))
+		if (!pmu_matches(pmu, cpmu_name) || !privilege_matches(wprivilege, c) ||
+		    !percore_matches(event, c))
 			continue;
 		if (!strcmp(ck, wkey.buf) || !strcasecmp(c->event, event))
 			found = c;

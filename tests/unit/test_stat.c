@@ -159,6 +159,29 @@ static void finds_counts_by_alias_and_pmu(void **state)
 	td_stat_file_free(f);
 }
 
+/* A :percore sum and a thread's count are different numbers: neither stands for the other. */
+static void percore_only_matches_percore(void **state)
+{
+	struct td_stat_file *f = parse(
+		"\n Performance counter stats for 'system wide':\n\n"
+		"     8,000,000,000      TOPDOWN.SLOTS\n"
+		"\n       1.004103365 seconds time elapsed\n");
+	struct td_stat_file *g = parse(
+		"\n Performance counter stats for 'system wide':\n\n"
+		"     8,000,000,000      TOPDOWN.SLOTS\n"
+		"    14,000,000,000      TOPDOWN.SLOTS:percore\n"
+		"\n       1.004103365 seconds time elapsed\n");
+	const struct td_scope *s = &f->sessions[0].scopes[0], *t = &g->sessions[0].scopes[0];
+
+	(void)state;
+	assert_true(td_scope_find(s, NULL, "TOPDOWN.SLOTS")->value == 8e9);
+	assert_null(td_scope_find(s, NULL, "TOPDOWN.SLOTS:percore"));
+	assert_true(td_scope_find(t, NULL, "TOPDOWN.SLOTS:percore")->value == 14e9);
+	assert_true(td_scope_find(t, NULL, "TOPDOWN.SLOTS")->value == 8e9);
+	td_stat_file_free(f);
+	td_stat_file_free(g);
+}
+
 static void repeated_event_starts_a_group(void **state)
 {
 	struct td_stat_file *f = parse(
@@ -252,6 +275,7 @@ int main(void)
 		cmocka_unit_test(event_keys_fold_perf_spellings),
 		cmocka_unit_test(long_qualifier_keeps_its_value),
 		cmocka_unit_test(finds_counts_by_alias_and_pmu),
+		cmocka_unit_test(percore_only_matches_percore),
 		cmocka_unit_test(repeated_event_starts_a_group),
 		cmocka_unit_test(wrapped_metric_lines_rejoin),
 		cmocka_unit_test(csv_with_other_separator_and_variance),
