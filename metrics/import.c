@@ -885,6 +885,42 @@ static int in_aux_view(json_t *parents, const char *id)
 	return 0;
 }
 
+/*
+ * perf's ScaleUnit is a display factor and a unit in one ("100%",
+ * "1e3per_1k_instr", "6.4e-5MB/s"): perf multiplies the formula's value by
+ * the factor when it prints.  The formula keeps its raw value (other
+ * metrics refer to it), so the table says "scale" and a plain "unit", and
+ * the report shows value x scale in that unit.
+ */
+static void set_scale_unit(json_t *out, const char *scale_unit)
+{
+	char *end;
+	double f;
+	const char *u;
+
+	if (!scale_unit || !*scale_unit) {
+		json_object_set_new(out, "unit", json_string("count"));
+		return;
+	}
+	f = strtod(scale_unit, &end);
+	if (end == scale_unit || !isfinite(f) || f <= 0) {
+		json_object_set_new(out, "unit", json_string(scale_unit));
+		return;
+	}
+	u = end;
+	while (*u == ' ')
+		u++;
+	if (!strcmp(u, "%") || !strcmp(u, "%slots") || !strcmp(u, "%ops"))
+		u = "percent";
+	else if (!strcmp(u, "per_1k_instr"))
+		u = "per_kilo_instr";
+	else if (!*u)
+		u = "ratio";
+	json_object_set_new(out, "unit", json_string(u));
+	if (f != 1)
+		json_object_set_new(out, "scale", json_real(f));
+}
+
 static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *path, struct strbuf *err)
 {
 	size_t before = json_array_size(im->metrics);
@@ -955,7 +991,7 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 		} else {
 			json_object_set_new(out, "level", json_integer(0));
 			json_object_set_new(out, "area", json_string(aux ? "Info.Aux_View" : groups ? "Info" : "Info.Helper"));
-			json_object_set_new(out, "unit", json_string(scale ? scale : "count"));
+			set_scale_unit(out, scale);
 		}
 		json_object_set_new(out, "formula", json_string(text.buf));
 		if (jstr(m, "MetricThreshold")) {

@@ -88,6 +88,9 @@ struct td_metric {
 	const char *formula;     /* MetricExpr dialect, events by name */
 	const char *threshold;   /* boolean expression, may use metric ids; NULL none */
 	const char *unit;        /* "slots", "clocks", "per_instr", "GHz", ... */
+	double scale;            /* info metrics: shown as value x scale in 'unit' (perf's
+	                            ScaleUnit factor, 100 for "100%"); 1 otherwise.
+	                            References and thresholds use the raw value. */
 	const char *area;        /* "FE", "BAD", "BE/Mem", "RET", "Info.Core", ... */
 	const char *description; /* one line, our own words */
 	const char *locate_with; /* precise events to sample it by, or NULL */

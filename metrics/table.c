@@ -286,6 +286,14 @@ static int load_metric(struct td_table *t, json_t *o, struct td_metric *m, struc
 	}
 	m->threshold = jstr(o, "threshold");
 	m->unit = jstr(o, "unit");
+	m->scale = 1;
+	if (json_is_number(json_object_get(o, "scale"))) {
+		m->scale = json_number_value(json_object_get(o, "scale"));
+		if (!(m->scale > 0) || !isfinite(m->scale)) {
+			strbuf_addf(err, "metric '%s': \"scale\" must be a positive number", m->id);
+			return -1;
+		}
+	}
 	m->domain = jstr(o, "domain");
 	m->area = jstr(o, "area");
 	m->description = jstr(o, "description");

@@ -631,7 +631,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	json_object_set_new(o, "bottleneck", bn);
 	for (i = 0; i < all.nr_info; i++) {
 		const struct td_node_value *nv = &all.info[i];
-		double mv = nohw ? NAN : nv->value;
+		/* shown in the metric's unit: perf's ScaleUnit factor applied */
+		double mv = nohw ? NAN : nv->value * (nv->metric->scale > 0 ? nv->metric->scale : 1);
 		json_t *m;
 		if (!full_nodes && isnan(mv)) {
 			omitted++; /* listed with its reason in the total scope */

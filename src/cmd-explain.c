@@ -286,8 +286,13 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 	else if (m->level > 0)
 		printf("value:       %.1f %% of %s%s%s\n", v * 100, m->domain ? m->domain : "slots",
 		       approx ? "  (approximate: " : "", approx ? why.buf : "");
+	else if (m->scale > 0 && m->scale != 1)
+		printf("value:       %.6g %s (formula value %.6g x %g)%s%s\n", v * m->scale,
+		       m->unit ? m->unit : "", v, m->scale, approx ? "  (approximate: " : "",
+		       approx ? why.buf : "");
 	else
-		printf("value:       %.6g%s%s\n", v, approx ? "  (approximate: " : "", approx ? why.buf : "");
+		printf("value:       %.6g%s%s%s%s\n", v, m->unit ? " " : "", m->unit ? m->unit : "",
+		       approx ? "  (approximate: " : "", approx ? why.buf : "");
 	if (approx && !isnan(v))
 		printf(")\n");
 out:
