@@ -588,6 +588,10 @@ static const char *perfmon_unit(json_t *m)
 		return u;
 	if (d && !strcmp(d, "Count"))
 		return "count";
+	if (d && !strcmp(d, "Seconds"))
+		return "seconds";
+	if (d && !strcmp(d, "GB/sec"))
+		return "GB/s";
 	if (d && strstr(d, "Inst"))
 		return "instructions";
 	if (d && strstr(d, "Clocks"))
