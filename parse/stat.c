@@ -255,6 +255,15 @@ static int build(struct builder *b, struct rec *recs, char **lines, size_t n, in
 				open_session(b, r->fmt, r->line);
 			}
 			if (r->fmt == F_CSV && r->kind == R_COUNT) {
+				/*
+				 * The last line, without its newline and shorter than the
+				 * rows before it: the file was cut inside that row.
+				 */
+				if (i + 1 == n && unterminated && b->max_fields && r->nfields < b->max_fields) {
+					strbuf_addf(err, "%s:%d: truncated CSV line (the file ends after %d of %d "
+						    "fields)", b->name, r->line, r->nfields, b->max_fields);
+					return -1;
+				}
 				if (r->nfields > b->max_fields)
 					b->max_fields = r->nfields;
 			}

@@ -107,6 +107,19 @@ test_expect_success 'a CSV row cut after its count' '
 	bad cut2.csv 2 && test_grep "truncated CSV row" err
 '
 
+test_expect_success 'a real -I CSV cut inside a row (at every length of its last data row)' '
+	grep -v "^#" $TD_SRCDIR/tests/fixtures/perf-stat-published/case-27-*.txt >full.csv &&
+	"$TDPERF" import -q -o full.run full.csv &&
+	total=$(wc -c <full.csv) && last=$(tail -n 1 full.csv | wc -c) &&
+	cut=$((total - last + 16)) &&
+	while test $cut -lt $((total - 1)); do
+		head -c $cut full.csv >cut.csv &&
+		n=$(wc -l <full.csv) &&
+		bad cut.csv $n && test_grep "truncated CSV" err >/dev/null || { echo "cut at $cut accepted"; exit 1; }
+		cut=$((cut + 7))
+	done
+'
+
 test_expect_success 'a malformed JSON line' '
 	printf "{\"counter-value\" : \"12.0\", \"event\" : \"cycles\", \"unit\" : \"\"}\n{\"counter-value\" : \"1\", \"event\" \n" >bad.json &&
 	bad bad.json 2 && test_grep "malformed perf JSON line" err
