@@ -254,6 +254,12 @@ static int build(struct builder *b, struct rec *recs, char **lines, size_t n, in
 					break; /* a lone count-like line in prose */
 				open_session(b, r->fmt, r->line);
 			}
+			if (r->fmt == F_TEXT && r->kind == R_COUNT && i + 1 == n && unterminated) {
+				/* perf ends every line; a count as the unterminated last line was cut */
+				strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
+					    "it, before \"seconds time elapsed\")", b->name, r->line);
+				return -1;
+			}
 			if (r->fmt == F_CSV && r->kind == R_COUNT) {
 				/*
 				 * The last line, without its newline and shorter than the

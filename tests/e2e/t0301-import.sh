@@ -120,6 +120,11 @@ test_expect_success 'a real -I CSV cut inside a row (at every length of its last
 	done
 '
 
+test_expect_success 'a real text output cut inside a count line' '
+	head -c 1500 $TD_SRCDIR/tests/fixtures/perf-stat-published/case-05-skl-irogers-topdownL1-systemwide.txt >cut5.txt &&
+	bad cut5.txt $(($(wc -l <cut5.txt) + 1)) && test_grep "truncated perf stat line" err
+'
+
 test_expect_success 'a malformed JSON line' '
 	printf "{\"counter-value\" : \"12.0\", \"event\" : \"cycles\", \"unit\" : \"\"}\n{\"counter-value\" : \"1\", \"event\" \n" >bad.json &&
 	bad bad.json 2 && test_grep "malformed perf JSON line" err
