@@ -18,6 +18,13 @@
  *                           a per-task recording, which sched_switch cannot
  *                           show: it fires in the context of the task
  *                           leaving the CPU, which is not traced.
+ *   PERF_RECORD_SWITCH_CPU_WIDE  the same in system-wide (-a) recordings,
+ *                           written in the context of the task switched in.
+ *                           sched_switch's next_pid is not enough there
+ *                           either: a switch away from the idle task is
+ *                           often not traced (the CPU was idle, tracing was
+ *                           off), so the switch-in of a thread woken on an
+ *                           idle CPU only shows as this record.
  *   PERF_RECORD_COMM        thread names, and exec as the main thread's start.
  */
 #include "report/report.h"
@@ -178,6 +185,7 @@ static void feed_record(struct feeder *f, const struct td_pd_record *r)
 		feed_tracepoint(f, tp_kind_of(r->sample.event), &r->sample);
 		return;
 	case TD_PD_SWITCH:
+	case TD_PD_SWITCH_CPU_WIDE:
 		f->have_switch_records = 1;
 		e = base_event((r->misc & MISC_SWITCH_OUT) ? TD_TEV_SWITCH_OUT : TD_TEV_SWITCH_IN, s);
 		e.preempt = !!(r->misc & MISC_SWITCH_OUT_PREEMPT);
