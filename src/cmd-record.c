@@ -415,7 +415,7 @@ static int record_plan(struct record *r)
 		add_warning(r, "--no-multiplex ignored: nothing is multiplexed without hardware counters");
 
 	for (rep = 1; rep <= r->o.repeats; rep++) {
-		if (r->hardware && r->o.no_multiplex && r->sched.nr_groups > 1) {
+		if (r->hardware && r->o.no_multiplex && time_shared(&r->sched)) {
 			for (g = 0; g < r->sched.nr_groups; g++) {
 				struct planned_run *run = new_run(r, rep, (long)g);
 

@@ -83,7 +83,9 @@ test_expect_success 'hybrid: two groups of one PMU are multiplexed, one group pe
 	test "$(grep -c "^group [0-9]* (cpu_atom)" out)" -ge 1 &&
 	grep -q "^groups: [0-9]*, runs: 1" out &&
 	"$TDPERF" record --dry-run --cpu sapphirerapids -l 1 -- ./app >spr &&
-	! grep -q "^hybrid:" spr && ! grep -q "cpu_atom" spr
+	! grep -q "^hybrid:" spr && ! grep -q "cpu_atom" spr &&
+	"$TDPERF" record --dry-run --cpu alderlake -l 1 --no-multiplex -- ./app >nm &&
+	grep "^groups: 2, runs: 1$" nm
 '
 
 test_expect_success 'a dry run needs no workload and runs nothing' '
