@@ -35,7 +35,8 @@ if ! "$PERF" record -q -a --switch-events -e sched:sched_switch -o probe.data --
 fi
 
 cat >reference.awk <<'EOF'
-# threads created during the recording (sched_wakeup_new): run, runnable and off-CPU ms
+# the workload's threads (created during the recording: sched_wakeup_new of a
+# tw-* task; other programs run too): run, runnable and off-CPU ms
 function settle(t, now) {
 	if (st[t] == "run") run[t] += now - since[t]
 	else if (st[t] == "R" || st[t] == "W") rq[t] += now - since[t]
@@ -52,7 +53,7 @@ function settle(t, now) {
 	}
 	if ($0 ~ /sched:sched_wakeup_new:|sched:sched_waking:/) {
 		match($0, /pid=[0-9]+/); t = substr($0, RSTART + 4, RLENGTH - 4)
-		if ($0 ~ /wakeup_new/) { want[t] = 1; st[t] = "W"; since[t] = now }
+		if ($0 ~ /wakeup_new/) { if ($0 ~ /comm=tw-/) { want[t] = 1; st[t] = "W"; since[t] = now } }
 		else if ((t in want) && st[t] == "S") { settle(t, now); st[t] = "W" }
 		next
 	}
