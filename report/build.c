@@ -584,7 +584,6 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(n, "level", json_integer(m->level));
 		json_object_set_new(n, "value", jnum(v));
 		json_object_set_new(n, "unit", jstr(m->domain ? m->domain : m->unit));
-		json_object_set_new(n, "threshold", jstr(m->threshold));
 		json_object_set_new(n, "flagged", json_boolean(all.nodes[i].flagged));
 		json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
 		json_object_set_new(n, "approximate", json_boolean(approx));
@@ -594,6 +593,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
 		if (full_nodes) {
 			/* the same in every scope: only on totals, to keep interval documents small */
+			json_object_set_new(n, "threshold", jstr(m->threshold));
 			json_object_set_new(n, "area", jstr(m->area));
 			json_object_set_new(n, "description", jstr(m->description));
 			json_object_set_new(n, "locate_with", jstr(m->locate_with));
