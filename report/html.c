@@ -123,6 +123,9 @@ static void verdict(struct strbuf *sb, json_t *scope)
 	if (!json_array_size(path)) {
 		int any = json_array_size(json_object_get(scope, "nodes")) > 0;
 
+		/* "none" (nothing flagged) is good news; not measured is not */
+		if (json_is_false(json_object_get(scope, "hardware_counts")))
+			any = 0;
 		strbuf_addf(sb, "<div class=\"verdict %s\"><div class=\"sentence\">", any ? "none" : "unknown");
 		if (sentence)
 			strbuf_add_html(sb, sentence);
@@ -660,33 +663,12 @@ static void charts_section(struct strbuf *sb, json_t *doc, json_t *main_scope, s
 
 static void extra_section(struct strbuf *sb, json_t *doc)
 {
-	json_t *roofline = json_object_get(doc, "roofline");
-	json_t *sweep = json_object_get(doc, "sweep");
-
-	if (json_is_object(sweep)) {
-		strbuf_addstr(sb, "<h3>Scaling sweep</h3>");
-		generic_object(sb, sweep, 0);
-	}
-	if (json_is_object(roofline)) {
-		strbuf_addstr(sb, "<h3>Roofline</h3>");
-		generic_object(sb, roofline, 0);
-	}
+	td_html_roofline(sb, doc); /* report/html-threads.c */
 }
 
-static void threads_section(struct strbuf *sb, json_t *doc)
+static void threads_section(struct strbuf *sb, json_t *doc, const struct td_html_charts *hc)
 {
-	json_t *threads = json_object_get(doc, "threads");
-
-	if (json_is_object(threads))
-		generic_object(sb, threads, 0);
-	else if (json_is_array(threads) && json_array_size(threads)) {
-		json_t *t;
-		size_t i;
-
-		json_array_foreach(threads, i, t)
-			if (json_is_object(t))
-				generic_object(sb, t, 1);
-	}
+	td_html_threads(sb, doc, hc); /* report/html-threads.c */
 }
 
 static void intervals_section(struct strbuf *sb, json_t *doc, struct td_html_charts *hc)
@@ -866,7 +848,7 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 	struct td_template *t;
 	struct td_html_charts hc;
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT, nav = STRBUF_INIT;
-	json_t *main_scope;
+	json_t *main_scope, *placeholder = NULL;
 	struct td_chart *l1;
 	time_t now = time(NULL);
 	char date[64];
@@ -875,6 +857,22 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 	if (check_document(doc, err) < 0)
 		return -1;
 	main_scope = td_report_main_scope(doc);
+	if (!main_scope && (json_is_object(json_object_get(doc, "sweep")) ||
+			    json_is_object(json_object_get(doc, "threads")))) {
+		/*
+		 * A sweep directory (or a perf.data with only sched events) has no
+		 * counts of its own: the summary says what its analysis found.
+		 */
+		const char *sentence = td_json_str(json_object_get(json_object_get(doc, "sweep"), "growing"),
+						   "sentence");
+		if (!sentence)
+			sentence = td_json_str(json_object_get(json_object_get(doc, "threads"), "aggregate"),
+					       "sentence");
+		placeholder = json_pack("{s:s, s:s, s:[], s:[], s:[], s:[], s:{s:[], s:s}}", "id", "none",
+					"kind", "total", "nodes", "metrics", "events", "warnings", "bottleneck",
+					"path", "sentence", sentence ? sentence : "no perf stat counts in this run");
+		main_scope = placeholder;
+	}
 	if (!main_scope) {
 		strbuf_addstr(err, "report document has no scope to show");
 		return -1;
@@ -897,10 +895,18 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 	summary(&sb, doc, main_scope);
 	td_template_set_html(t, "summary", sb.buf);
 	strbuf_reset(&sb);
-	per_scope(&sb, doc, main_scope, td_html_tree);
+	if (placeholder)
+		strbuf_addstr(&sb, "<p class=\"muted\">This report has no counts of its own (a sweep: "
+			      "<code>tdperf report DIR/PARAM-V</code> shows the Top-Down tree of one value).</p>");
+	else
+		per_scope(&sb, doc, main_scope, td_html_tree);
 	td_template_set_html(t, "tree", sb.buf);
 	strbuf_reset(&sb);
-	charts_section(&sb, doc, main_scope, &hc);
+	if (placeholder)
+		strbuf_addstr(&sb, "<p class=\"muted\">The charts of the threads and of the sweep are in "
+			      "<a href=\"#threads\">Threads</a>.</p>");
+	else
+		charts_section(&sb, doc, main_scope, &hc);
 	td_template_set_html(t, "charts", sb.buf);
 	nav_link(&nav, "charts", "Charts");
 
@@ -929,7 +935,7 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 	}
 	td_template_set_html(t, "intervals", sb.buf);
 	strbuf_reset(&sb);
-	threads_section(&sb, doc);
+	threads_section(&sb, doc, &hc);
 	if (sb.len)
 		nav_link(&nav, "threads", "Threads");
 	td_template_set_html(t, "threads", sb.buf);
@@ -962,6 +968,7 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 	}
 	td_template_free(t);
 	td_html_charts_release(&hc);
+	json_decref(placeholder);
 	strbuf_release(&sb);
 	strbuf_release(&out);
 	strbuf_release(&nav);

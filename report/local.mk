@@ -3,7 +3,7 @@ libtdperf_a_SOURCES += report/report.h report/report-int.h report/build.c report
 	report/events.c report/software.c report/reason.c report/text.c report/csv.c
 # charts (gnuplot), HTML report and diff
 libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c \
-	report/html.c report/html-template.c report/html-parts.c report/html-tree.c \
+	report/html.c report/html-template.c report/html-parts.c report/html-tree.c report/html-threads.c \
 	report/diff.c report/diff-text.c report/diff-html.c report/diff-charts.c
 # threads: the document's "threads"/"sweep" objects and their text (threads work)
 libtdperf_a_SOURCES += report/threads-load.c report/threads-json.c report/text-threads.c
@@ -27,7 +27,7 @@ tests_tools_roofline_tool_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0910-roofline.sh
 EXTRA_DIST += tests/e2e/t0910-roofline.sh
 # stacks: the scopes' "stacks" objects and their text (stacks work)
-libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c
+libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c report/plot-threads.c
 # import and report of perf stat outputs (the stat work)
 TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh

@@ -64,6 +64,7 @@ void td_chart_add_series(struct td_chart *c, const char *id, const char *name, c
 	c->series[c->nseries].id = xstrdup(id);
 	c->series[c->nseries].name = xstrdup(name ? name : id);
 	c->series[c->nseries].colour = colour;
+	c->series[c->nseries].dashed = 0;
 	c->nseries++;
 	/* rows added before this series get a NAN for it */
 	for (i = 0; i < c->nrows; i++) {
@@ -796,4 +797,5 @@ void td_charts_for_report(json_t *doc, struct td_chart_list *out)
 		td_chart_list_add(out, c);
 	td_charts_stacks(doc, out);
 	timeline_charts(doc, out);
+	td_charts_threads(doc, out);
 }

@@ -71,7 +71,8 @@ static void chart_data(struct strbuf *sb, const struct td_chart *c)
 	strbuf_addstr(sb, "# tdperf chart data: ");
 	strbuf_addstr(sb, c->title);
 	strbuf_addstr(sb, "\n# tab-separated columns: ");
-	strbuf_addstr(sb, c->kind == TD_CHART_AREA ? "time (s)" : "label");
+	strbuf_addstr(sb, c->kind == TD_CHART_AREA ? "time (s)" : c->kind == TD_CHART_LINE ?
+		      (c->xlabel ? c->xlabel : "x") : "label");
 	for (j = 0; j < c->nseries; j++) {
 		strbuf_addstr(sb, " | ");
 		strbuf_addstr(sb, c->series[j].name);
@@ -83,7 +84,7 @@ static void chart_data(struct strbuf *sb, const struct td_chart *c)
 	for (i = 0; i < c->nrows; i++) {
 		const struct td_chart_row *r = &c->rows[i];
 
-		if (c->kind == TD_CHART_AREA)
+		if (c->kind == TD_CHART_AREA || c->kind == TD_CHART_LINE)
 			add_number(sb, r->x);
 		else
 			add_field(sb, r->label);
@@ -95,6 +96,16 @@ static void chart_data(struct strbuf *sb, const struct td_chart *c)
 			strbuf_addf(sb, "\t0x%s", r->colour && *r->colour == '#' ? r->colour + 1 : "888888");
 		strbuf_addch(sb, '\n');
 	}
+}
+
+static size_t longest_label(const struct td_chart *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].label && strlen(c->rows[i].label) > n)
+			n = strlen(c->rows[i].label);
+	return n;
 }
 
 int td_chart_width(const struct td_chart *c)
@@ -155,7 +166,7 @@ static void chart_frame(struct strbuf *sb, const struct td_chart *c)
 	if (!isnan(c->ymax))
 		strbuf_addf(sb, "%g", c->ymax);
 	strbuf_addstr(sb, "]\n");
-	if (c->kind != TD_CHART_AREA && c->nrows > 6)
+	if (c->kind != TD_CHART_AREA && c->kind != TD_CHART_LINE && (c->nrows > 6 || longest_label(c) > 12))
 		strbuf_addstr(sb, "set xtics rotate by -35\n");
 }
 
@@ -216,6 +227,31 @@ static void plot_signed(struct strbuf *sb, const struct td_chart *c)
 		    c->stem, c->nseries + 2);
 }
 
+static void plot_line(struct strbuf *sb, const struct td_chart *c)
+{
+	size_t j;
+
+	strbuf_addstr(sb, "set key inside left top vertical Left reverse samplen 2.5 spacing 1.2 noenhanced\n"
+		      "set xtics (");
+	for (j = 0; j < c->nrows; j++)
+		strbuf_addf(sb, "%s\"%g\" %g", j ? ", " : "", c->rows[j].x, c->rows[j].x);
+	strbuf_addstr(sb, ")\nset offsets graph 0.04, graph 0.04, 0, 0\nplot ");
+	for (j = 0; j < c->nseries; j++) {
+		if (j)
+			strbuf_addstr(sb, ", \\\n     \"\"");
+		else
+			strbuf_addf(sb, "\"%s.dat\"", c->stem);
+		strbuf_addf(sb, " using 1:%zu with linespoints", j + 2);
+		if (c->series[j].dashed)
+			strbuf_addstr(sb, " dashtype 2 pointtype 0");
+		else
+			strbuf_addstr(sb, " pointtype 7 pointsize 0.9");
+		strbuf_addf(sb, " linewidth 2 lc rgb \"%s\" title ", c->series[j].colour);
+		add_gp_string(sb, c->series[j].name);
+	}
+	strbuf_addch(sb, '\n');
+}
+
 static void chart_script(struct strbuf *sb, const struct td_chart *c, const char *format)
 {
 	strbuf_addf(sb,
@@ -237,6 +273,9 @@ static void chart_script(struct strbuf *sb, const struct td_chart *c, const char
 		break;
 	case TD_CHART_SIGNED:
 		plot_signed(sb, c);
+		break;
+	case TD_CHART_LINE:
+		plot_line(sb, c);
 		break;
 	}
 }
@@ -293,7 +332,7 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 	}
 	td_charts_for_report(doc, &charts);
 	if (!charts.nr) {
-		strbuf_addstr(err, "nothing to chart: the report has no Top-Down values");
+		strbuf_addstr(err, "nothing to chart: the report has no Top-Down values and no thread analysis");
 		return -1;
 	}
 	for (i = 0; i < charts.nr && !ret; i++)

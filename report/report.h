@@ -83,11 +83,13 @@ const char *td_component_colour(const char *id, const char *parent_id, int level
 enum td_chart_kind {
 	TD_CHART_STACKED,   /* one stacked bar per row */
 	TD_CHART_AREA,      /* stacked areas over rows[].x (interval timeline) */
-	TD_CHART_SIGNED     /* one bar per row, rows coloured, may be negative */
+	TD_CHART_SIGNED,    /* one bar per row, rows coloured, may be negative */
+	TD_CHART_LINE       /* one line per series over rows[].x (speedup curve) */
 };
 struct td_chart_series {
 	char *id, *name;
 	const char *colour;
+	int dashed;         /* TD_CHART_LINE: a reference line (ideal scaling) */
 };
 struct td_chart_row {
 	char *label;
@@ -206,6 +208,9 @@ void td_html_charts_render(struct td_html_charts *hc);
 /* Append chart 'stem' as a <figure> with its notes; returns 0 when it has no SVG. */
 int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const char *stem);
 void td_html_charts_release(struct td_html_charts *hc);
+/* report/html-threads.c: the thread analysis and sweep (charts, tables) and the roofline. */
+void td_html_threads(struct strbuf *sb, json_t *doc, const struct td_html_charts *hc);
+void td_html_roofline(struct strbuf *sb, json_t *doc);
 /* report/html-tree.c: the collapsible tree, raw events, scope and interval tables. */
 void td_html_tree(struct strbuf *sb, json_t *scope);
 void td_html_events(struct strbuf *sb, json_t *scope);
@@ -238,6 +243,17 @@ int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err);
 void td_charts_for_diff(json_t *diff, struct td_chart_list *out);
 /* The CPI stack entry of the deepest level both sides have, or NULL. */
 json_t *td_diff_deepest_cpi(json_t *diff);
+
+/*
+ * Charts of the thread analysis (report/plot-threads.c): per-thread stacked
+ * bars ("threads", or "thread-groups" when there are many threads) and,
+ * for a sweep, the 100 % stacked bars per value ("sweep-stacks"), the
+ * summed thread time normalized to the baseline ("sweep-time") and the
+ * speedup curve against ideal scaling ("sweep-speedup").
+ */
+void td_charts_threads(json_t *doc, struct td_chart_list *out);
+/* "#rrggbb" of a thread-stack component id (running, runnable, sync, ...). */
+const char *td_thread_colour(const char *id);
 
 /* ---- the thread analysis: per-thread stacks and sweeps (paper 002) ---- */
 struct td_threads_result;

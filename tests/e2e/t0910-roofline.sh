@@ -153,9 +153,23 @@ if have_prog gnuplot && have_prog xmllint; then
 		test_grep "(15 \* x < 160 ? 15 \* x : 1/0)" gp &&
 		test_grep "^1.5625 5 DRAM 3$" gp
 	'
+	test_expect_success 'the HTML report inlines the roofline chart and tabulates the points' '
+		TDPERF_CALIBRATION=$TEST_DIR/peaks.json "$TOOL" doc.json --html rl.html &&
+		test_grep "<figure class=\"chart\" id=\"fig-roofline\"" rl.html &&
+		sed -n "/id=\"fig-roofline\"/,/<\/figure>/p" rl.html | grep -q "<svg" &&
+		test_grep "<td>DRAM bandwidth</td>" rl.html &&
+		test_grep "<tr><td>total <span" rl.html && test_grep "<tr><td>i1 @ 1.000 s" rl.html &&
+		test_grep "<tr><td>i2 @ 2.000 s" rl.html &&
+		! grep -q "<dt>peaks</dt>" rl.html
+	'
 else
 	test_skip 'the roofline chart' 'gnuplot or xmllint not installed'
 fi
+
+test_expect_success 'the HTML report without FP counts says what to count' '
+	TDPERF_CALIBRATION=$TEST_DIR/peaks.json "$TOOL" nofp.json --html nofp.html &&
+	test_grep "No point to place: no FP operations counted" nofp.html
+'
 
 # This machine's own calibration, found by CPU model in the cache.
 test_expect_success 'the calibration of this CPU is found from the run metadata' '

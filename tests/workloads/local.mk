@@ -21,6 +21,6 @@ tests_workloads_tw_lock_LDFLAGS = $(TW_LINK)
 tests_workloads_tw_imbalance_LDFLAGS = $(TW_LINK)
 # end-to-end tests of the thread analysis (they run the workloads above)
 TESTS += tests/e2e/t0800-threads-workloads.sh tests/e2e/t0801-threads-sweep.sh \
-	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh
+	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh tests/e2e/t0630-threads-charts.sh
 EXTRA_DIST += tests/e2e/t0800-threads-workloads.sh tests/e2e/t0801-threads-sweep.sh \
-	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh
+	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh tests/e2e/t0630-threads-charts.sh
