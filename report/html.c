@@ -576,89 +576,25 @@ static void cpi_table(struct strbuf *sb, json_t *scope)
 	json_decref(one);
 }
 
-/*
- * Stacks and analyses other tdperf parts add to the document (multi-stage,
- * FLOPS, frontend, roofline): shown generically, as tables of their
- * components or of their scalar fields, so a new analysis appears in the
- * report before it has a dedicated renderer.
- */
-static void generic_object(struct strbuf *sb, json_t *obj, int depth)
-{
-	const char *key;
-	json_t *v;
-
-	if (depth > 3)
-		return;
-	strbuf_addstr(sb, "<dl class=\"meta\">");
-	json_object_foreach(obj, key, v) {
-		if (json_is_object(v) || (json_is_array(v) && json_array_size(v) && json_is_object(json_array_get(v, 0))))
-			continue;
-		strbuf_addstr(sb, "<dt>");
-		strbuf_add_html(sb, key);
-		strbuf_addstr(sb, "</dt><dd>");
-		if (json_is_string(v) && !strcmp(key, "reason"))
-			td_html_reason(sb, json_string_value(v));
-		else if (json_is_string(v))
-			strbuf_add_html(sb, json_string_value(v));
-		else if (json_is_number(v))
-			td_html_num(sb, json_number_value(v));
-		else if (json_is_null(v))
-			strbuf_addstr(sb, "<span class=\"muted\">null</span>");
-		else {
-			char *dump = json_dumps(v, JSON_COMPACT);
-
-			strbuf_add_html(sb, dump ? dump : "");
-			free(dump);
-		}
-		strbuf_addstr(sb, "</dd>");
-	}
-	strbuf_addstr(sb, "</dl>");
-	json_object_foreach(obj, key, v) {
-		json_t *item;
-		size_t i;
-
-		if (json_is_object(v)) {
-			strbuf_addstr(sb, "<h3>");
-			strbuf_add_html(sb, key);
-			strbuf_addstr(sb, "</h3>");
-			generic_object(sb, v, depth + 1);
-		} else if (json_is_array(v) && json_array_size(v) && json_is_object(json_array_get(v, 0))) {
-			strbuf_addstr(sb, "<details class=\"scope\"><summary>");
-			strbuf_add_html(sb, key);
-			strbuf_addf(sb, " (%zu)</summary>", json_array_size(v));
-			json_array_foreach(v, i, item)
-				generic_object(sb, item, depth + 1);
-			strbuf_addstr(sb, "</details>");
-		}
-	}
-}
-
 static void charts_section(struct strbuf *sb, json_t *doc, json_t *main_scope, struct td_html_charts *hc)
 {
-	json_t *stacks = json_object_get(main_scope, "stacks");
-	const char *key;
-	json_t *v;
 	int any = 0;
+	size_t i;
 
+	(void)doc;
 	any |= td_html_figure(sb, hc, "topdown-l1");
 	any |= td_html_figure(sb, hc, "topdown-l2");
 	cpi_table(sb, main_scope);
 	any |= td_html_figure(sb, hc, "cpi-stack");
-	any |= td_html_figure(sb, hc, "multistage-stack");
-	any |= td_html_figure(sb, hc, "ipc-flops-stack");
+	for (i = 0; i < hc->list.nr; i++)
+		any |= hc->svg && hc->svg[i] != NULL;
 	if (!any && hc->status.len) {
 		strbuf_addstr(sb, "<p class=\"nocharts\">");
 		strbuf_add_html(sb, hc->status.buf);
 		strbuf_addstr(sb, "</p>");
 	}
-	json_object_foreach(stacks, key, v) {
-		if (!strcmp(key, "cpi") || !json_is_object(v))
-			continue;
-		strbuf_addstr(sb, "<h3>");
-		strbuf_add_html(sb, key);
-		strbuf_addstr(sb, " stack</h3>");
-		generic_object(sb, v, 0);
-	}
+	/* multi-stage, IPC/FLOPS and frontend tables with their figures (report/html-stacks.c) */
+	td_html_stacks(sb, json_object_get(main_scope, "stacks"), hc);
 }
 
 static void extra_section(struct strbuf *sb, json_t *doc)

@@ -208,6 +208,8 @@ void td_html_charts_render(struct td_html_charts *hc);
 /* Append chart 'stem' as a <figure> with its notes; returns 0 when it has no SVG. */
 int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const char *stem);
 void td_html_charts_release(struct td_html_charts *hc);
+/* report/html-stacks.c: multi-stage, IPC/FLOPS and frontend tables of a scope, with their figures. */
+void td_html_stacks(struct strbuf *sb, json_t *stacks, const struct td_html_charts *hc);
 /* report/html-threads.c: the thread analysis and sweep (charts, tables) and the roofline. */
 void td_html_threads(struct strbuf *sb, json_t *doc, const struct td_html_charts *hc);
 void td_html_roofline(struct strbuf *sb, json_t *doc);

@@ -74,6 +74,17 @@ test_expect_success 'report text: the stages side by side, what is missing said 
 	grep -q "execute frontend, execute branch: RS_EVENTS.EMPTY_CYCLES not measured" out.txt
 '
 
+test_expect_success 'report --html: the stages side by side as a table, the missing stage said once' '
+	"$TDPERF" report --html out.html "$CML" >/dev/null 2>err &&
+	tr -d "\n" <out.html | grep -o "<h3>Multi-stage CPI stacks</h3><div class=\"tablewrap\"><table.*" |
+		sed "s|</table>.*||" >ms.html &&
+	test "$(grep -o "<tr><td>" ms.html | wc -l)" = 7 &&
+	grep -q "<tr><td>Data cache / memory</td><td class=\"num\">0.305</td><td class=\"num\">0.342</td><td class=\"num muted\">&ndash;</td><td class=\"num\">0.305 &ndash; 0.342</td></tr>" ms.html &&
+	test "$(grep -o "Retire stage: not computable from these counts" out.html | wc -l)" = 1 &&
+	grep -q "<h3>IPC and FLOPS stacks</h3>" out.html &&
+	! grep -q "<dt>vocabulary</dt>" out.html
+'
+
 test_expect_success 'report --plot writes the stack charts' '
 	"$TDPERF" report --plot charts "$CML" >/dev/null 2>err &&
 	test -f charts/multistage-stack.gp && test -f charts/multistage-stack.dat &&
