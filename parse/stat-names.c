@@ -367,9 +367,9 @@ static int has_percore(const char *s)
 	return 0;
 }
 
-static int percore_matches(const char *want_name, const struct td_count *c)
+static int percore_matches(int want_percore, const struct td_count *c)
 {
-	return has_percore(want_name) == (has_percore(c->event) || has_percore(c->modifiers));
+	return want_percore == (has_percore(c->event) || has_percore(c->modifiers));
 }
 
 static int privilege_matches(unsigned want, const struct td_count *c)
@@ -392,9 +392,11 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 	const struct td_count *found = NULL, *weak = NULL;
 	const char *wclass;
 	unsigned wprivilege;
+	int wpercore;
 	size_t i;
 
 	wprivilege = privilege_bits(event);
+	wpercore = has_percore(event);
 	td_event_key(event, &wpmu, &wkey);
 	if (!pmu && wpmu.len)
 		pmu = wpmu.buf;
@@ -414,7 +416,7 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 		}
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
 		if (!pmu_matches(pmu, cpmu_name) || !privilege_matches(wprivilege, c) ||
-		    !percore_matches(event, c))
+		    !percore_matches(wpercore, c))
 			continue;
 		if (!strcmp(ck, wkey.buf) || !strcasecmp(c->event, event))
 			found = c;

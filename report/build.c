@@ -442,7 +442,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	int full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
 	int omitted = 0;
 	/* no hardware count: nothing of the tree was measured (report/software.c) */
-	int nohw = t && !td_scope_hardware_counts(j->s, j->pmu);
+	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
+	int nohw = t && !hw;
 	struct strbuf nohw_reason = STRBUF_INIT;
 
 	add_scope_id(o, j);
@@ -455,7 +456,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	json_object_set_new(o, "derived", jstr(j->derived));
 	json_object_set_new(o, "table", t ? json_string(td_table_info(t)->name) : json_null());
 	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
-	json_object_set_new(o, "hardware_counts", json_boolean(td_scope_hardware_counts(j->s, j->pmu) > 0));
+	json_object_set_new(o, "hardware_counts", json_boolean(hw));
 	json_object_set_new(o, "software", td_software_metrics(j->s, j->pmu, j->st->elapsed_s));
 	if (nohw)
 		td_nohw_reason(&nohw_reason, j->imp->meta);

@@ -66,23 +66,6 @@ static void para(struct strbuf *sb, const char *cls, const char *text)
 	strbuf_addstr(sb, "</p>");
 }
 
-/* A stage with a value besides base and the residual "other" (the text report's rule too). */
-static int stage_computed(json_t *st)
-{
-	json_t *p;
-	size_t j;
-
-	if (!jtrue(st, "available"))
-		return 0;
-	json_array_foreach(json_object_get(st, "parts"), j, p) {
-		const char *id = td_json_str_or(p, "id", "");
-
-		if (strcmp(id, "base") && strcmp(id, "other") && !isnan(jnum(p, "value")))
-			return 1;
-	}
-	return 0;
-}
-
 /* Why a stage has no column: its reason, or what its parts miss. */
 static void stage_reason(struct strbuf *sb, json_t *st)
 {
@@ -112,7 +95,7 @@ static void multistage(struct strbuf *sb, json_t *ms)
 	size_t i, k, shown = 0;
 
 	json_array_foreach(stages, k, st)
-		shown += stage_computed(st);
+		shown += td_stack_stage_computed(st);
 	strbuf_addstr(sb, "<h3>Multi-stage CPI stacks</h3>");
 	if (!shown) {
 		para(sb, "muted", "No stage is computable from these counts (tdperf record --stacks multistage "
@@ -138,7 +121,7 @@ static void multistage(struct strbuf *sb, json_t *ms)
 		strbuf_add_html(sb, td_json_str_or(c, "name", id ? id : "?"));
 		strbuf_addstr(sb, "</td>");
 		json_array_foreach(stages, k, st) {
-			if (!stage_computed(st))
+			if (!td_stack_stage_computed(st))
 				strbuf_addstr(sb, "<td class=\"num muted\">&ndash;</td>");
 			else
 				part_cell(sb, part_by_id(json_object_get(st, "parts"), id), "%.3f");
@@ -153,7 +136,7 @@ static void multistage(struct strbuf *sb, json_t *ms)
 	strbuf_addstr(sb, "<tr class=\"total\"><td><b>total</b></td>");
 	json_array_foreach(stages, k, st) {
 		strbuf_addstr(sb, "<td class=\"num\">");
-		if (stage_computed(st) && !isnan(jnum(st, "sum")))
+		if (td_stack_stage_computed(st) && !isnan(jnum(st, "sum")))
 			strbuf_addf(sb, "<b>%.3f</b>", jnum(st, "sum"));
 		else
 			strbuf_addstr(sb, "&ndash;");
@@ -161,7 +144,7 @@ static void multistage(struct strbuf *sb, json_t *ms)
 	}
 	strbuf_addstr(sb, "<td></td></tr></tbody></table></div>");
 	json_array_foreach(stages, k, st)
-		if (!stage_computed(st))
+		if (!td_stack_stage_computed(st))
 			stage_reason(sb, st);
 	if (td_json_str(ms, "vocabulary"))
 		para(sb, "muted", td_json_str(ms, "vocabulary"));

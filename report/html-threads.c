@@ -38,12 +38,6 @@ static void text_cell(struct strbuf *sb, const char *s)
 	strbuf_addstr(sb, "</td>");
 }
 
-/* Row 'index' of chart c (its rows follow the document's order), or -1. */
-static long chart_row(const struct td_chart *c, size_t index)
-{
-	return c && index < c->nrows ? (long)index : -1;
-}
-
 static const struct td_chart *find_chart(const struct td_html_charts *hc, const char *stem)
 {
 	size_t i;
@@ -120,7 +114,6 @@ static void threads_part(struct strbuf *sb, json_t *threads, const struct td_htm
 	component_header(sb, components);
 	strbuf_addstr(sb, "</tr></thead><tbody>");
 	json_array_foreach(list, i, t) {
-		long row = chart_row(bars, i);
 
 		strbuf_addf(sb, "<tr%s>", json_is_true(json_object_get(t, "excluded")) ? " class=\"excluded\"" : "");
 		strbuf_addstr(sb, "<td>");
@@ -135,8 +128,8 @@ static void threads_part(struct strbuf *sb, json_t *threads, const struct td_htm
 					     td_json_num(json_object_get(t, "start"))));
 		num_cell(sb, "%.0f", td_json_num(json_object_get(t, "switch_ins")));
 		strbuf_addstr(sb, "<td class=\"barcell\">");
-		if (row >= 0 && bars)
-			td_html_stackbar(sb, bars, (size_t)row, 1.0, "small");
+		if (bars && i < bars->nrows) /* its rows follow the document's threads */
+			td_html_stackbar(sb, bars, i, 1.0, "small");
 		strbuf_addstr(sb, "</td>");
 		component_cells(sb, components, json_object_get(t, "fractions"));
 		strbuf_addstr(sb, "</tr>");

@@ -82,23 +82,6 @@ static void fill_row(struct td_chart *c, struct td_chart_row *r, json_t *parts, 
 	}
 }
 
-/* Has the stage a computed component besides base and the residual? */
-static int stage_computed(json_t *st)
-{
-	json_t *p;
-	size_t j;
-
-	if (!json_is_true(json_object_get(st, "available")))
-		return 0;
-	json_array_foreach(json_object_get(st, "parts"), j, p) {
-		const char *id = td_json_str_or(p, "id", "");
-
-		if (strcmp(id, "base") && strcmp(id, "other") && !isnan(td_json_num(json_object_get(p, "value"))))
-			return 1;
-	}
-	return 0;
-}
-
 static struct td_chart *multistage_chart(json_t *ms)
 {
 	struct td_chart *c;
@@ -121,7 +104,7 @@ static struct td_chart *multistage_chart(json_t *ms)
 				    td_json_str_or(st, "reason", "not available"));
 			continue;
 		}
-		if (!stage_computed(st)) {
+		if (!td_stack_stage_computed(st)) {
 			strbuf_addf(&c->notes, "%s stage: not computable from these counts\n",
 				    td_json_str_or(st, "id", "?"));
 			continue;

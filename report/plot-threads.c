@@ -17,6 +17,7 @@
  * palette, so "sync" is the same purple in every chart and in the HTML bars.
  */
 #include "config.h"
+#include "metrics/metrics.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -25,44 +26,46 @@
 /* Past this many threads the chart shows one bar per thread name. */
 #define MAX_THREAD_BARS 32
 
+/* Chart name and colour of each component; ids and order are metrics/threads.c's (td_thread_comp_id). */
 static const struct {
-	const char *id, *name, *colour;
-} thread_components[] = {
-	{ "running", "running", "#2f9e5a" },
-	{ "runnable", "runnable (waiting for a CPU)", "#e8a23b" },
-	{ "sync", "sync (waiting for another thread)", "#8a63d2" },
-	{ "io", "I/O (uninterruptible)", "#b5651d" },
-	{ "sleep", "sleep (timer, other process)", "#7a9cc6" },
-	{ "unknown", "unknown", "#b0b0b0" },
-	{ "imbalance", "imbalance (not started / ended)", "#e4e4e4" },
+	const char *name, *colour;
+} thread_components[TD_TC_NR] = {
+	[TD_TC_RUNNING] = { "running", "#2f9e5a" },
+	[TD_TC_RUNNABLE] = { "runnable (waiting for a CPU)", "#e8a23b" },
+	[TD_TC_SYNC] = { "sync (waiting for another thread)", "#8a63d2" },
+	[TD_TC_IO] = { "I/O (uninterruptible)", "#b5651d" },
+	[TD_TC_SLEEP] = { "sleep (timer, other process)", "#7a9cc6" },
+	[TD_TC_UNKNOWN] = { "unknown", "#b0b0b0" },
+	[TD_TC_IMBALANCE] = { "imbalance (not started / ended)", "#e4e4e4" },
 };
 
 const char *td_thread_colour(const char *id)
 {
-	size_t i;
+	int c;
 
-	for (i = 0; id && i < TD_ARRAY_SIZE(thread_components); i++)
-		if (!strcmp(thread_components[i].id, id))
-			return thread_components[i].colour;
+	for (c = 0; id && c < TD_TC_NR; c++)
+		if (!strcmp(td_thread_comp_id((enum td_thread_comp)c), id))
+			return thread_components[c].colour;
 	return "#888888";
 }
 
 static void add_component_series(struct td_chart *c)
 {
-	size_t i;
+	int k;
 
-	for (i = 0; i < TD_ARRAY_SIZE(thread_components); i++)
-		td_chart_add_series(c, thread_components[i].id, thread_components[i].name,
-				    thread_components[i].colour);
+	for (k = 0; k < TD_TC_NR; k++)
+		td_chart_add_series(c, td_thread_comp_id((enum td_thread_comp)k), thread_components[k].name,
+				    thread_components[k].colour);
 }
 
 /* Fill a row from an object of component values, each x 'scale'. */
 static void fill_components(struct td_chart_row *r, json_t *values, double scale)
 {
-	size_t i;
+	int k;
 
-	for (i = 0; i < TD_ARRAY_SIZE(thread_components); i++)
-		r->values[i] = td_json_num(json_object_get(values, thread_components[i].id)) * scale;
+	for (k = 0; k < TD_TC_NR; k++)
+		r->values[k] = td_json_num(json_object_get(values, td_thread_comp_id((enum td_thread_comp)k))) *
+			       scale;
 }
 
 static void chart_note(struct td_chart *c, const char *fmt, const char *a)

@@ -342,6 +342,11 @@ json_t *td_report_stacks_json(const struct td_stacks *s);
  */
 void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
 /*
+ * Has a multi-stage "stages[]" entry a computed component besides base and
+ * the residual "other"?  Every renderer shows a stage only then.
+ */
+int td_stack_stage_computed(json_t *stage);
+/*
  * Charts of the main scope's stacks (report/plot-stacks.c): the multi-stage
  * CPI stacks side by side ("multistage-stack") and the IPC and FLOPS stacks
  * side by side as shares of their peaks ("ipc-flops-stack").

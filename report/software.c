@@ -45,21 +45,16 @@ void td_nohw_reason(struct strbuf *sb, json_t *meta)
 		strbuf_addf(sb, "; when recorded: %s", why);
 }
 
-/* The value of a counted event by its canonical key, NAN when absent. */
-static double count_of(const struct td_scope *s, const char *key, const char **unit)
+/* The value of a counted event, NAN when absent. */
+static double count_of(const struct td_scope *s, const char *name, const char **unit)
 {
-	size_t i;
+	const struct td_count *c = td_scope_find(s, NULL, name);
 
-	for (i = 0; i < s->nr_counts; i++) {
-		const struct td_count *c = &s->counts[i];
-
-		if (c->status == TD_COUNT_OK && c->key && !strcmp(c->key, key) && !c->modifiers) {
-			if (unit)
-				*unit = c->unit;
-			return c->value;
-		}
-	}
-	return NAN;
+	if (!c || c->status != TD_COUNT_OK)
+		return NAN;
+	if (unit)
+		*unit = c->unit;
+	return c->value;
 }
 
 /* task-clock (or cpu-clock) in seconds; perf prints it in msec. */

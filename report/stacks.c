@@ -264,3 +264,19 @@ int td_report_fill_stacks(json_t *scope, const struct td_table *t, const struct 
 	td_stacks_release(&s);
 	return 0;
 }
+
+int td_stack_stage_computed(json_t *stage)
+{
+	json_t *p;
+	size_t j;
+
+	if (!json_is_true(json_object_get(stage, "available")))
+		return 0;
+	json_array_foreach(json_object_get(stage, "parts"), j, p) {
+		const char *id = td_json_str_or(p, "id", "");
+
+		if (strcmp(id, "base") && strcmp(id, "other") && !isnan(td_json_num(json_object_get(p, "value"))))
+			return 1;
+	}
+	return 0;
+}

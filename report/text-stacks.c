@@ -198,30 +198,13 @@ static void cpi_section(struct strbuf *sb, json_t *cpi, int verbose)
 	}
 }
 
-/* Has the stage a computed component besides base and the residual? */
-static int stage_computed(json_t *st)
-{
-	json_t *p;
-	size_t j;
-
-	if (!jtrue(st, "available"))
-		return 0;
-	json_array_foreach(json_object_get(st, "parts"), j, p) {
-		const char *id = jstr(p, "id") ? jstr(p, "id") : "";
-
-		if (strcmp(id, "base") && strcmp(id, "other") && !isnan(jnum(p, "value")))
-			return 1;
-	}
-	return 0;
-}
-
 static int stages_computed(json_t *stages)
 {
 	json_t *st;
 	size_t i;
 
 	json_array_foreach(stages, i, st)
-		if (stage_computed(st))
+		if (td_stack_stage_computed(st))
 			return 1;
 	return 0;
 }
@@ -273,7 +256,7 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 			struct strbuf what = STRBUF_INIT;
 
 			strbuf_addf(&what, "%s %s", jstr(st, "id"), id);
-			if (!stage_computed(st))
+			if (!td_stack_stage_computed(st))
 				strbuf_addf(sb, " %10s", "-");
 			else
 				cell(sb, 10, find_part(json_object_get(st, "parts"), id), "value", 3,
@@ -287,7 +270,7 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 	}
 	strbuf_addf(sb, "  %-24s", "total");
 	json_array_foreach(stages, j, st) {
-		if (!stage_computed(st) || isnan(jnum(st, "sum")))
+		if (!td_stack_stage_computed(st) || isnan(jnum(st, "sum")))
 			strbuf_addf(sb, " %10s", "-");
 		else
 			strbuf_addf(sb, " %9.3f ", jnum(st, "sum"));
@@ -296,7 +279,7 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 	json_array_foreach(stages, j, st) {
 		if (!jtrue(st, "available")) {
 			strbuf_addf(sb, "  %s stage: %s\n", jstr(st, "id"), jstr(st, "reason"));
-		} else if (!stage_computed(st)) {
+		} else if (!td_stack_stage_computed(st)) {
 			char *why = stage_missing(st);
 
 			strbuf_addf(sb, "  %s stage: not computable from these counts: %s\n",
