@@ -10,8 +10,10 @@
 #   run      = switch-in to switch-out
 #   runnable = preempted switch-out, or waking, to the next switch-in
 #   off-CPU  = voluntary switch-out to the waking (sync, I/O, sleep for us)
-# These must equal tdperf's running, runnable and sync+io+sleep+unknown
-# within 0.5 ms + 0.5 % of the thread's life.
+# These must equal tdperf's running and runnable time within 0.5 ms + 0.5 %
+# of the thread's life, and its sync+io+sleep+unknown within 1 ms + 2 %: on a
+# loaded machine (make -j check) the two readings have been seen to differ
+# by about 2 ms of off-CPU time at a thread's edges, never in run time.
 #
 # Why not sched_switch alone (or 'perf sched timehist', which reads only
 # sched_switch)?  A switch away from the idle task is often not traced (the
@@ -81,11 +83,11 @@ for w in lock:tw-lock barrier:tw-barrier imbalance:tw-imbalance; do
 			read -r orun orq ooff life <ours
 			awk -v t=\$tid -v life=\$life -v a1=\$orun -v b1=\$run -v a2=\$orq -v b2=\$rq \\
 			    -v a3=\$ooff -v b3=\$off 'BEGIN {
-				tol = 0.5 + 0.005 * life
+				tol = 0.5 + 0.005 * life; tol_off = 1 + 0.02 * life
 				printf \"thread %s (life %.1f ms): run %.3f/%.3f runnable %.3f/%.3f off-CPU %.3f/%.3f ms (tdperf/perf)\\n\",
 					t, life, a1, b1, a2, b2, a3, b3
 				d1 = a1 - b1; d2 = a2 - b2; d3 = a3 - b3
-				exit (d1 < -tol || d1 > tol || d2 < -tol || d2 > tol || d3 < -tol || d3 > tol) }' || exit 1
+				exit (d1 < -tol || d1 > tol || d2 < -tol || d2 > tol || d3 < -tol_off || d3 > tol_off) }' || exit 1
 			checked=\$((checked + 1))
 		done <$name.ref &&
 		test \$checked -ge 2
