@@ -96,7 +96,8 @@ int td_table_matches_cpuid(const struct td_table *t, const char *cpuid)
 static int is_cpuid(const char *s)
 {
 	return !strncmp(s, "GenuineIntel-", 13) || !strncmp(s, "AuthenticAMD-", 13) ||
-	       !strncmp(s, "HygonGenuine-", 13);
+	       !strncmp(s, "HygonGenuine-", 13) ||
+	       (!strncasecmp(s, "0x", 2) && strlen(s) == 18); /* Arm: perf's MIDR form */
 }
 
 static int core_type_ok(const struct td_table *t, const char *core_type)
@@ -180,7 +181,18 @@ static const char *closest(const char *cpu, const char *core_type)
 	const char *best = NULL;
 	struct strbuf err = STRBUF_INIT;
 
-	if (is_cpuid(cpu)) {
+	if (is_cpuid(cpu) && !strncasecmp(cpu, "0x", 2)) {
+		/* Arm: a table of the same implementer (the MIDR's bits 31:24) */
+		for (i = 0; i < nr_builtin && !best; i++) {
+			struct td_table *t = builtin(i, &err);
+
+			if (t && t->nr_cpuid && !strncasecmp(t->cpuid[0], cpu, 12))
+				best = builtin_names[i];
+		}
+		strbuf_release(&err);
+		if (best)
+			return best;
+	} else if (is_cpuid(cpu)) {
 		char vendor[32];
 		unsigned family = 0, model = 0;
 		int delta;

@@ -42,6 +42,7 @@ struct imp {
 	struct strbuf dropped; /* what was left out and why */
 	int nr_dropped;
 	const char *pmu;
+	int arm;               /* Arm PMU: events are 'event=N' only, no umask */
 };
 
 /* ---------------- small helpers ---------------- */
@@ -961,6 +962,13 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 		if (find_metric(im, id.buf))
 			continue;
 		level = perf_tree_place(groups, &parent);
+		if (json_object_get(m, "TdLevel")) {
+			/* import-arm.c placed it (its groups name whole levels only) */
+			level = (int)json_integer_value(json_object_get(m, "TdLevel"));
+			strbuf_reset(&parent);
+			if (jstr(m, "TdParent"))
+				strbuf_addstr(&parent, jstr(m, "TdParent"));
+		}
 		/*
 		 * perf's auxiliary second Level-1 view (E-cores: backend_bound_aux >
 		 * resource_bound > mem_scheduler ...) would break "Level 1 sums to
@@ -990,8 +998,10 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 			if (parent.len && level > 1)
 				json_object_set_new(out, "parent", json_string(parent.buf));
 			json_object_set_new(out, "level", json_integer(level));
-			json_object_set_new(out, "domain", json_string("slots"));
-			json_object_set_new(out, "unit", json_string("slots"));
+			json_object_set_new(out, "domain", json_string(jstr(m, "TdDomain") ? jstr(m, "TdDomain") : "slots"));
+			json_object_set_new(out, "unit", json_string(jstr(m, "TdDomain") ? jstr(m, "TdDomain") : "slots"));
+			if (jstr(m, "TdNote"))
+				json_object_set_new(out, "note", json_string(jstr(m, "TdNote")));
 		} else {
 			json_object_set_new(out, "level", json_integer(0));
 			json_object_set_new(out, "area", json_string(aux ? "Info.Aux_View" : groups ? "Info" : "Info.Helper"));
@@ -1452,6 +1462,33 @@ static int import_perf_dir(struct imp *im, const char *dir, struct strbuf *err)
 	return rc;
 }
 
+/*
+ * An Arm core directory of perf's arm64 pmu-events (import-arm.c resolves
+ * its ArchStdEvent references): events, then metrics; events the core's
+ * files lack but its metrics name come from the architecture list and
+ * are said in the source line.
+ */
+static int import_arm(struct imp *im, struct strbuf *err)
+{
+	json_t *events = NULL, *metrics = NULL;
+	struct strbuf assumed = STRBUF_INIT;
+	int rc;
+
+	im->arm = 1;
+	if (td_arm_resolve(im->o->arm_root, im->o->arm_core, &events, &metrics, &assumed, err))
+		return -1;
+	add_events_array(im, events);
+	rc = import_perf_metrics_file(im, metrics, im->o->arm_core, err);
+	if (assumed.len)
+		strbuf_addf(&im->source, "; events not listed by the core's files, taken from the "
+			    "architecture's common list (counted only where the PMU implements them): %s",
+			    assumed.buf);
+	json_decref(events);
+	json_decref(metrics);
+	strbuf_release(&assumed);
+	return rc;
+}
+
 /* ---------------- event entries ---------------- */
 
 static unsigned long hexval(json_t *e, const char *key)
@@ -1459,6 +1496,21 @@ static unsigned long hexval(json_t *e, const char *key)
 	const char *s = jstr(e, key);
 
 	return s ? strtoul(s, NULL, 0) : 0;
+}
+
+/* A raw code written in a formula ("event=0x201d"): a source entry of its own. */
+static json_t *raw_event_source(struct imp *im, const char *code)
+{
+	struct strbuf key = STRBUF_INIT;
+	json_t *src;
+
+	strbuf_addf(&key, "EVENT=%s", code);
+	src = json_object();
+	json_object_set_new(src, "EventCode", json_string(code));
+	json_object_set_new(src, "EventName", json_string(key.buf));
+	json_object_set_new(im->evdb, key.buf, src);
+	strbuf_release(&key);
+	return src;
 }
 
 /*
@@ -1523,6 +1575,8 @@ static int build_event(struct imp *im, const char *name, struct strbuf *err)
 	}
 	upper(&up, base.buf);
 	src = json_object_get(im->evdb, up.buf);
+	if (!src && !strncasecmp(base.buf, "event=", 6))
+		src = raw_event_source(im, base.buf + 6); /* armv8_pmuv3_0@event=0x201d@ */
 	if (!src && up.len > 3 && !strcmp(up.buf + up.len - 3, "_PS")) {
 		/* the spreadsheet's precise-event spelling: the same event */
 		strbuf_setlen(&up, up.len - 3);
@@ -1578,10 +1632,16 @@ static int build_event(struct imp *im, const char *name, struct strbuf *err)
 		}
 		p += n;
 	}
-	strbuf_addf(&perf, "%s/event=0x%lx,umask=0x%lx", pmu, code, umask);
+	if (im->arm && code == 0x11)
+		json_object_set_new(ev, "fixed", json_integer(0)); /* CPU_CYCLES: the cycle counter */
+	if (im->arm)
+		strbuf_addf(&perf, "%s/event=0x%lx", pmu, code);
+	else
+		strbuf_addf(&perf, "%s/event=0x%lx,umask=0x%lx", pmu, code, umask);
 	json_object_set_new(ev, "pmu", json_string(pmu));
 	json_object_set_new(ev, "event", json_integer((json_int_t)code));
-	json_object_set_new(ev, "umask", json_integer((json_int_t)umask));
+	if (!im->arm)
+		json_object_set_new(ev, "umask", json_integer((json_int_t)umask));
 	if (cmask) {
 		strbuf_addf(&perf, ",cmask=0x%lx", cmask);
 		json_object_set_new(ev, "cmask", json_integer((json_int_t)cmask));
@@ -2058,11 +2118,16 @@ static int mapfile_patterns(struct imp *im, json_t *out, struct strbuf *err)
 			size_t k, dup = 0;
 			json_t *v;
 
+			struct strbuf midr = STRBUF_INIT;
+
+			if (!td_arm_midr_regex(pat, &midr))
+				pat = midr.buf; /* Arm: any variant and revision, as perf matches */
 			json_array_foreach(out, k, v)
 				if (!strcmp(json_string_value(v), pat))
 					dup = 1;
-			if (!dup && strchr(pat, '-'))
+			if (!dup && (strchr(pat, '-') || midr.len))
 				json_array_append_new(out, json_string(pat));
+			strbuf_release(&midr);
 		}
 		free(copy);
 		line = end ? end + 1 : line + n;
@@ -2107,6 +2172,8 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 		if (r)
 			goto out;
 	}
+	if (o->arm_core && import_arm(&im, err))
+		goto out;
 	for (i = 0; i < o->nr_extra; i++)
 		if (merge_extra(&im, o->extra[i], err))
 			goto out;

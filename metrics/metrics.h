@@ -196,6 +196,7 @@ struct td_import_opts {
 	const char **extra; size_t nr_extra;               /* merged last */
 	const char **cpuid; size_t nr_cpuid;
 	const char **aliases; size_t nr_aliases;
+	const char *arm_core, *arm_root; /* Arm: perf's core directory and arch/arm64 root */
 };
 /* Build a table from the sources; -1 with the reason in err. */
 int td_table_import(const struct td_import_opts *o, struct strbuf *err);

@@ -33,4 +33,18 @@ struct td_table {
 /* Index of a metric id, or -1. */
 int td_table_metric_index(const struct td_table *t, const char *id);
 
+/*
+ * Arm (import-arm.c): resolve a core directory of perf's arm64
+ * pmu-events against the architecture files under arm_root into perf
+ * layout arrays; *assumed lists events taken from the architecture list.
+ */
+int td_arm_resolve(const char *arm_root, const char *core_dir, json_t **events,
+		   json_t **metrics, struct strbuf *assumed, struct strbuf *err);
+/*
+ * perf's Arm CPUID (the MIDR as 0x%016x, "0x00000000410fd4f0") -> a
+ * regular expression matching any variant and revision of that part;
+ * -1 when midr is not of that form.
+ */
+int td_arm_midr_regex(const char *midr, struct strbuf *out);
+
 #endif

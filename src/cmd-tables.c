@@ -29,6 +29,10 @@ static const char usage[] =
 	"                        column (SNB, IVB, ...), for platforms without a metrics JSON\n"
 	"  --perf-metrics PATH   perf pmu-events JSON file or directory (metrics and events)\n"
 	"  --events FILE         event list: perfmon core events JSON or perf pmu-events JSON\n"
+	"  --arm-core DIR        Arm: a core directory of perf's arch/arm64 pmu-events\n"
+	"                        (arm/neoverse-v2); its ArchStdEvent references are\n"
+	"                        resolved against sbsa.json and the common event lists\n"
+	"                        of the arch/arm64 directory above it\n"
 	"  --unit PMU            with --perf-metrics: only metrics of this Unit (cpu_atom, cpu_core)\n"
 	"  --extra FILE          merge extra metrics, alternatives, params and descriptions\n"
 	"                        (repeatable)\n"
@@ -54,11 +58,41 @@ static void push(const char ***arr, size_t *n, const char *v)
 	(*arr)[(*n)++] = v;
 }
 
+/*
+ * The arch/arm64 directory of an Arm core directory: the nearest one at or
+ * above it holding sbsa.json (cores sit one or two levels down).
+ */
+static const char *arm_root_of(struct td_import_opts *o)
+{
+	static char root[4096];
+	char *slash;
+	int up;
+
+	snprintf(root, sizeof(root), "%s", o->arm_core);
+	for (up = 0; up < 4; up++) {
+		char *probe = td_path_join(root, "sbsa.json");
+		int ok = td_file_exists(probe);
+
+		free(probe);
+		if (ok) {
+			o->arm_root = root;
+			return root;
+		}
+		while (strlen(root) > 1 && root[strlen(root) - 1] == '/')
+			root[strlen(root) - 1] = '\0';
+		slash = strrchr(root, '/');
+		if (!slash)
+			return NULL;
+		*slash = '\0';
+	}
+	return NULL;
+}
+
 static int tables_import(int argc, char **argv)
 {
 	enum { O_PERFMON = 256, O_PERF, O_EVENTS, O_UNIT, O_EXTRA, O_MAPFILE, O_MAPKEY, O_CPUID,
 	       O_NAME, O_DISPLAY, O_VENDOR, O_PERFNAME, O_ALIAS, O_CORETYPE, O_PMU, O_SLOTS,
-	       O_SOURCE, O_MISSING, O_COUNTERS, O_TMACSV, O_TMACOL };
+	       O_SOURCE, O_MISSING, O_COUNTERS, O_TMACSV, O_TMACOL, O_ARM };
 	static const struct option opts[] = {
 		{ "perfmon", required_argument, NULL, O_PERFMON },
 		{ "perf-metrics", required_argument, NULL, O_PERF },
@@ -81,6 +115,7 @@ static int tables_import(int argc, char **argv)
 		{ "counters", required_argument, NULL, O_COUNTERS },
 		{ "tma-csv", required_argument, NULL, O_TMACSV },
 		{ "tma-column", required_argument, NULL, O_TMACOL },
+		{ "arm-core", required_argument, NULL, O_ARM },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -120,6 +155,7 @@ static int tables_import(int argc, char **argv)
 		case O_MISSING: o.missing = optarg; break;
 		case O_TMACSV: o.tma_csv = optarg; break;
 		case O_TMACOL: o.tma_column = optarg; break;
+		case O_ARM: o.arm_core = optarg; break;
 		case O_COUNTERS:
 			if (sscanf(optarg, "%d,%d,%d", &o.gp, &o.gp_smt, &o.fixed) != 3 || o.gp < 1)
 				return td_usage_error(usage, "--counters needs GP,GP_SMT,FIXED: %s", optarg);
@@ -134,8 +170,10 @@ static int tables_import(int argc, char **argv)
 		return td_usage_error(usage, "unexpected argument: %s", argv[optind]);
 	if (!o.output || !o.name)
 		return td_usage_error(usage, "import needs -o FILE and --name NAME");
-	if (!o.nr_perfmon && !o.nr_perf_metrics && !o.tma_csv)
-		return td_usage_error(usage, "import needs --perfmon, --tma-csv or --perf-metrics");
+	if (!o.nr_perfmon && !o.nr_perf_metrics && !o.tma_csv && !o.arm_core)
+		return td_usage_error(usage, "import needs --perfmon, --tma-csv, --perf-metrics or --arm-core");
+	if (o.arm_core && !arm_root_of(&o))
+		return td_usage_error(usage, "--arm-core %s: no sbsa.json in it or above it", o.arm_core);
 	if (o.tma_csv && !o.tma_column)
 		return td_usage_error(usage, "--tma-csv needs --tma-column (IVB, SNB, ...)");
 	if ((o.mapfile != NULL) != (o.map_key != NULL))
