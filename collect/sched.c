@@ -665,6 +665,36 @@ static void place_unit(struct sched_ctx *c, struct unit *u)
 	group_add_metric(&c->groups[best], u->metric);
 }
 
+/*
+ * Arm: the Level 1 formulas share their events (STALL_SLOT, OP_SPEC,
+ * OP_RETIRED, CPU_CYCLES) and one of them can be the remainder of the
+ * others (AmpereOne's Frontend Bound, hip08's Backend Bound), so all of
+ * Level 1 is placed first as one group when it fits: the four shares
+ * then come from one counting window and sum to 100 %.
+ */
+static void place_level1_together(struct sched_ctx *c)
+{
+	const char *vendor = td_table_info(c->table)->vendor;
+	struct unit all = { 0 };
+	struct evset uni;
+	size_t i;
+
+	if (!vendor || strcmp(vendor, "ARM"))
+		return;
+	for (i = 0; i < c->nr_units; i++) {
+		if (c->units[i].metric->level != 1)
+			continue;
+		if (!all.metric)
+			all.metric = c->units[i].metric;
+		union_set(c, &all.events, &c->units[i].events, &uni);
+		evset_release(&all.events);
+		all.events = uni;
+	}
+	if (all.metric && set_fits(c, &all.events, NULL, NULL))
+		place_unit(c, &all);
+	evset_release(&all.events);
+}
+
 /* Merge groups whose union still fits: fewer groups, less multiplexing. */
 static void merge_groups(struct sched_ctx *c)
 {
@@ -858,6 +888,7 @@ int td_sched_build(const struct td_table *table, const struct td_sched_request *
 		u->gp = count_gp(&c, &u->events);
 	}
 	qsort(c.units, c.nr_units, sizeof(*c.units), cmp_units);
+	place_level1_together(&c);
 	for (i = 0; i < c.nr_units && !c.failed; i++)
 		place_unit(&c, &c.units[i]);
 	if (c.failed)
