@@ -177,6 +177,22 @@ void td_cpu_info_release(struct td_cpu_info *ci);
 /* The core PMUs to schedule for ("cpu", or "cpu_core" and "cpu_atom"). */
 const struct td_pmu *td_cpu_find_pmu(const struct td_cpu_info *ci, const char *name);
 
+/*
+ * Arm identification (collect/cpu-arm.c): perf's CPUID is the MIDR as
+ * "0x%016lx".  root is the file system root ("" on the machine itself; a
+ * directory holding proc/cpuinfo and sys/devices/system/cpu in tests).
+ */
+int td_arm_cpuid_from_cpuinfo(const char *cpuinfo, struct strbuf *out);
+int td_arm_cpuid_from_midr(const char *text, struct strbuf *out);
+/* Implementer of a MIDR CPUID ("ARM", "Ampere", "HiSilicon"), NULL when not one. */
+const char *td_arm_implementer(const char *cpuid);
+/* Distinct MIDRs of the CPUs under root's sysfs, sorted (caller frees); their count. */
+size_t td_arm_sysfs_cpuids(const char *root, char ***out);
+/* The CPUID: sysfs midr_el1 first, else /proc/cpuinfo; -1 when neither tells. */
+int td_arm_identify(const char *root, struct strbuf *cpuid, struct strbuf *why);
+/* armv8_pmuv3_0, armv8_pmuv3, armv8_cortex_a76, armv9_cortex_x2, ... */
+int td_arm_is_core_pmu(const char *name);
+
 /* Machine part of meta.json: "host", "cpu", "smt", "cpus_online", "pmus"... */
 void td_meta_add_machine(json_t *meta, const struct td_cpu_info *ci);
 /* The same as one JSON object for 'tdperf check --json'. */

@@ -105,6 +105,22 @@ static int has_cpu_flag(const char *cpuinfo, const char *flag)
 	return found;
 }
 
+/* Arm: the MIDR as perf writes it, the implementer as vendor (collect/cpu-arm.c). */
+static void detect_arm_identity(struct td_cpu_info *ci)
+{
+	struct strbuf id = STRBUF_INIT, why = STRBUF_INIT, name = STRBUF_INIT;
+
+	if (td_arm_identify("", &id, &why) == 0) {
+		ci->cpuid = strbuf_detach(&id, NULL);
+		ci->vendor = xstrdup(td_arm_implementer(ci->cpuid));
+		strbuf_addf(&name, "%s CPU %s%s%s", ci->vendor, ci->cpuid, why.len ? "; " : "", why.buf);
+		free(ci->name);
+		ci->name = strbuf_detach(&name, NULL);
+	}
+	strbuf_release(&id);
+	strbuf_release(&why);
+}
+
 static void detect_identity(struct td_cpu_info *ci)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -118,6 +134,11 @@ static void detect_identity(struct td_cpu_info *ci)
 	ci->model = field_int(sb.buf, "model");
 	ci->stepping = field_int(sb.buf, "stepping");
 	ci->hypervisor = has_cpu_flag(sb.buf, "hypervisor");
+	if (!ci->vendor && strstr(sb.buf, "CPU implementer")) {
+		detect_arm_identity(ci);
+		strbuf_release(&sb);
+		return;
+	}
 	/* perf's CPUID string: family in decimal, model and stepping in hex */
 	if (ci->vendor && ci->family >= 0 && ci->model >= 0) {
 		strbuf_addf(&id, "%s-%d-%X", ci->vendor, ci->family, ci->model);
@@ -131,7 +152,7 @@ static void detect_identity(struct td_cpu_info *ci)
 static int is_core_pmu(const char *name)
 {
 	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom") ||
-	       !strncmp(name, "armv8", 5) || !strncmp(name, "armv7", 5);
+	       td_arm_is_core_pmu(name) || !strncmp(name, "armv7", 5);
 }
 
 static int cmp_pmu(const void *a, const void *b)

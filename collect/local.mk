@@ -4,7 +4,7 @@ libtdperf_a_SOURCES += collect/collect.h
 libtdperf_a_SOURCES += collect/calibrate.c collect/calibrate-kernels.c collect/calibrate-file.c
 TESTS += tests/e2e/t0900-calibrate.sh
 EXTRA_DIST += tests/e2e/t0900-calibrate.sh
-libtdperf_a_SOURCES += collect/cpu.c collect/meta.c collect/run.c collect/sched.c
+libtdperf_a_SOURCES += collect/cpu.c collect/cpu-arm.c collect/meta.c collect/run.c collect/sched.c
 TESTS += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh
 EXTRA_DIST += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh
 if HAVE_CMOCKA
@@ -12,6 +12,13 @@ check_PROGRAMS += tests/unit/test_sched
 TESTS += tests/unit/test_sched
 tests_unit_test_sched_LDADD = $(UNIT_LIBS)
 tests_unit_test_sched_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif
+# Arm CPU identification (collect/cpu-arm.c)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_cpu_arm
+TESTS += tests/unit/test_cpu_arm
+tests_unit_test_cpu_arm_LDADD = $(UNIT_LIBS)
+tests_unit_test_cpu_arm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 # sweeps: tdperf record --sweep PARAM=V1,V2,... (threads work)
 libtdperf_a_SOURCES += collect/sweep.c
