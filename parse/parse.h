@@ -98,6 +98,7 @@ struct td_stat {
 	char *format;        /* "text", "csv", "json", "perf.data" */
 	char *target;        /* "sleep 1", "system wide", "CPU(s) 0-3" */
 	char *perf_version;  /* when the input says so, else NULL */
+	char *cpuid;         /* perf.data's CPUID feature ("GenuineIntel-6-55-4", Arm "0x00000000410fd4f0"), else NULL */
 	double elapsed_s;    /* "seconds time elapsed", NAN when absent */
 	int elapsed_from_run; /* elapsed_s is the workload's wall time from
 	                         a run directory's meta.json, not perf's */

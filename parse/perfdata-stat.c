@@ -269,6 +269,8 @@ struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err)
 	st->repeats = 1;
 	v = td_pd_feature_string(pd, TD_PD_FEAT_VERSION);
 	st->perf_version = v ? xstrdup(v) : NULL;
+	v = td_pd_feature_string(pd, TD_PD_FEAT_CPUID);
+	st->cpuid = v && *v ? xstrdup(v) : NULL;
 	v = td_pd_cmdline(pd);
 	st->target = v ? xstrdup(v) : NULL;
 

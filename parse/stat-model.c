@@ -203,6 +203,7 @@ static void session_release(struct td_stat *st)
 	free(st->format);
 	free(st->target);
 	free(st->perf_version);
+	free(st->cpuid);
 	memset(st, 0, sizeof(*st));
 }
 
