@@ -487,6 +487,36 @@ static struct td_expr *rewrite_refs(struct arm_ctx *cx, struct td_expr *e)
 	return e;
 }
 
+/*
+ * A percent formula as a fraction: "x * 100" -> "x", "a * 100 + b * 100"
+ * -> "a + b", "x * 100 / y" -> "x / y"; anything else -> "(e) / 100".
+ */
+static struct td_expr *to_fraction(struct td_expr *e)
+{
+	int i;
+
+	if (e->op == TD_OP_MUL) {
+		for (i = 0; i < 2; i++)
+			if (e->kid[i]->op == TD_OP_NUM && e->kid[i]->num == 100) {
+				struct td_expr *keep = e->kid[1 - i];
+
+				e->kid[1 - i] = NULL;
+				td_expr_free(e);
+				return keep;
+			}
+	}
+	if (e->op == TD_OP_ADD && expr_in_percent(e->kid[0]) && expr_in_percent(e->kid[1])) {
+		e->kid[0] = to_fraction(e->kid[0]);
+		e->kid[1] = to_fraction(e->kid[1]);
+		return e;
+	}
+	if (e->op == TD_OP_DIV && expr_in_percent(e->kid[0])) {
+		e->kid[0] = to_fraction(e->kid[0]);
+		return e;
+	}
+	return binary(TD_OP_DIV, e, num_node(100));
+}
+
 /* Fill in id, formula, tree place and scale of one resolved metric. */
 static void finish_metric(struct arm_ctx *cx, json_t *m)
 {
@@ -502,9 +532,9 @@ static void finish_metric(struct arm_ctx *cx, json_t *m)
 	}
 	e = rewrite_refs(cx, e);
 	if (pl && json_is_true(json_object_get(info, "own_percent"))) {
-		e = binary(TD_OP_DIV, e, num_node(100));
+		e = to_fraction(e);
 		json_object_set_new(m, "TdNote", json_string(
-			"the source formula yields percent; divided by 100 to a fraction"));
+			"the source formula yields percent; written here as the fraction it is of"));
 	}
 	td_expr_print(e, &text);
 	td_expr_free(e);
