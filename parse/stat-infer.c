@@ -12,6 +12,10 @@
  *                                         the same on all of them)
  *   CPU_CLK_UNHALTED.THREAD_ANY, IDQ_UOPS_NOT_DELIVERED.CORE, ...
  *                                         before Ice Lake: Skylake class
+ *   fetch_bubble                          HiSilicon hip08
+ *   stall_slot* (+ perf's backend_bound)  Arm Neoverse: #slots from perf's
+ *                                         printed value (5 N2/N3, 8 V1/V2,
+ *                                         10 V3); AmpereOne by its metric names
  *   ls_not_halted_cyc, de_src_op_disp.*, de_no_dispatch_per_slot.*
  *                                         AMD Zen 4 (Zen 5: same names,
  *                                         8 slots; perf's printed retiring
@@ -181,6 +185,83 @@ static double backend_excess(const struct td_stat_file *f)
 	return be - 100.0 * td_scope_find_group(s, NULL, "topdown-be-bound", group)->value / sum;
 }
 
+/*
+ * Arm: the slot events are architectural, so their names do not tell the
+ * core; the width perf used for #slots does.  perf's printed
+ * backend_bound is STALL_SLOT_BACKEND / (#slots * CPU_CYCLES) on every
+ * core with slot events, so #slots = STALL_SLOT_BACKEND / (backend_bound
+ * * CPU_CYCLES) on the group that printed it; 0 when it cannot be told.
+ */
+static int arm_width(const struct td_stat_file *f)
+{
+	int group = -1;
+	const struct td_scope *s = NULL;
+	double be = perf_metric(f, "backend_bound", &group, &s), w;
+	const struct td_count *ssb, *cyc;
+
+	if (isnan(be) || be <= 0 || !s)
+		return 0;
+	ssb = td_scope_find_group(s, NULL, "stall_slot_backend", group);
+	cyc = td_scope_find_group(s, NULL, "cpu_cycles", group);
+	if (!ssb || !cyc || !(cyc->value > 0))
+		return 0;
+	w = ssb->value / (be / 100.0 * cyc->value);
+	return fabs(w - floor(w + 0.5)) < 0.05 ? (int)floor(w + 0.5) : 0;
+}
+
+/* Arm cores from perf's Top-Down events and printed metrics; 0 when not Arm. */
+static int infer_arm(const struct td_stat_file *f, struct td_cpu_guess *g)
+{
+	const struct td_count *c, *flush;
+	int group = -1, w;
+	const struct td_scope *s = NULL;
+
+	if ((c = first_with(f, "fetch_bubble", 0)) != NULL) {
+		set(g, "hip08", "HiSilicon Kunpeng 920 (hip08)", c,
+		    "is hip08's own frontend event of its Top-Down formulas");
+		return 1;
+	}
+	if (!isnan(perf_metric(f, "retired_fraction", &group, &s)) ||
+	    !isnan(perf_metric(f, "slots_lost_misspeculation_fraction", &group, &s))) {
+		set(g, "ampereone", "AmpereOne", first_with(f, "op_retired", 0),
+		    "with perf's AmpereOne Level 1 names (retired_fraction): AmpereOne; AmpereOneX "
+		    "computes Level 1 the same way");
+		return 1;
+	}
+	c = first_with(f, "stall_slot_backend", 0);
+	if (!c)
+		c = first_with(f, "stall_slot", 0);
+	if (!c)
+		c = first_with(f, "stall_slot_frontend", 0);
+	if (!c)
+		return 0;
+	flush = first_with(f, "stall_frontend_flush", 0);
+	w = arm_width(f);
+	if (w == 5 && flush)
+		set(g, "neoverse-n3", "Arm Neoverse N3", flush,
+		    "with Arm slot events, and perf's printed backend_bound implies 5 slots per cycle: "
+		    "Neoverse N3 (its Level 1 uses STALL_FRONTEND_FLUSH)");
+	else if (w == 5)
+		set(g, "neoverse-n2", "Arm Neoverse N2", c,
+		    "is an Arm slot event, and perf's printed backend_bound implies 5 slots per "
+		    "cycle: Neoverse N2");
+	else if (w == 10)
+		set(g, "neoverse-v3", "Arm Neoverse V3", c,
+		    "is an Arm slot event, and perf's printed backend_bound implies 10 slots per "
+		    "cycle: Neoverse V3");
+	else if (w == 8 && first_with(f, "br_mis_pred", 0))
+		set(g, "neoverse-v1", "Arm Neoverse V1", c,
+		    "is an Arm slot event, perf's printed backend_bound implies 8 slots per cycle, "
+		    "and BR_MIS_PRED is counted (V1's Level 1 uses it); not certain (V2 is also 8 wide)");
+	else if (w == 8)
+		set(g, "neoverse-v2", "Arm Neoverse V2", c,
+		    "is an Arm slot event, and perf's printed backend_bound implies 8 slots per "
+		    "cycle: Neoverse V2 (V1 is also 8 wide: use --cpu neoverse-v1 for it)");
+	else
+		return 0;
+	return 1;
+}
+
 static void infer_smt(const struct td_stat_file *f, struct td_cpu_guess *g)
 {
 	const struct td_count *any = first_with(f, "cpu_clk_unhalted.thread_any", 0);
@@ -278,6 +359,8 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 		set(g, "skylake", "Intel Skylake class (Skylake to Comet Lake, Cascade Lake)", c,
 		    "is an event of perf's pre-Ice Lake Top-Down formulas: Skylake class "
 		    "(Haswell and Broadwell compute Level 1 the same way)");
+	} else if (infer_arm(f, g)) {
+		/* set by infer_arm */
 	} else if ((c = first_with(f, "de_src_op_disp", 1)) != NULL ||
 		   (c = first_with(f, "de_no_dispatch_per_slot", 1)) != NULL ||
 		   (c = first_with(f, "ex_ret_ucode_ops", 0)) != NULL ||
@@ -296,6 +379,10 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 			    "is an AMD Zen 4/5 pipeline event; assumed Zen 4 (Zen 5 has the same "
 			    "event names with 8 dispatch slots: use --cpu zen5 for it)");
 	}
+	for (i = 0; !g->table && g->needs_cpu && i < f->nr_sessions; i++)
+		if (f->sessions[i].cpuid)
+			set(g, f->sessions[i].cpuid, f->sessions[i].cpuid, NULL,
+			    "none; the CPU is perf.data's CPUID feature");
 	if (g->table)
 		g->needs_cpu = 1;
 	infer_smt(f, g);

@@ -290,6 +290,28 @@ static int is_unit_word(const char *p, size_t n)
 	return 1;
 }
 
+/*
+ * "MPKI  itlb_mpki", "PKI  branch_pki": perf prints a metric's ScaleUnit
+ * word, two or more spaces, then its one-word name.  1 when s is of that
+ * form (unit and name set), 0 otherwise ("insn per cycle" is one unit).
+ */
+static int split_unit_name(struct rec *r, const char *s, size_t n)
+{
+	const char *gap = memchr(s, ' ', n), *name;
+	size_t ulen;
+
+	if (!gap || gap + 1 >= s + n || gap[1] != ' ')
+		return 0;
+	ulen = (size_t)(gap - s);
+	for (name = gap; name < s + n && *name == ' '; name++)
+		;
+	if (!is_unit_word(s, ulen) || name >= s + n || memchr(name, ' ', (size_t)(s + n - name)))
+		return 0;
+	r->munit = xstrndup(s, ulen);
+	r->mname = xstrndup(name, (size_t)(s + n - name));
+	return 1;
+}
+
 /* Split "%  tma_backend_bound" / "insn per cycle" into unit and name. */
 static void set_metric_text(struct rec *r, const char *s, size_t n)
 {
@@ -305,6 +327,8 @@ static void set_metric_text(struct rec *r, const char *s, size_t n)
 			s++, n--;
 		r->munit = xstrdup("%");
 		r->mname = xstrndup(s, n);
+	} else if (split_unit_name(r, s, n)) {
+		/* "MPKI  itlb_mpki": a ScaleUnit word, two spaces, the metric (Arm) */
 	} else {
 		r->munit = xstrndup(s, n);
 		r->mname = xstrndup(s, n);

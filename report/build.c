@@ -34,6 +34,7 @@ struct evalctx {
 	const char *pmu;              /* "cpu_core"/"cpu_atom" on hybrid, else NULL */
 	int group;                    /* -1: any group (first occurrence) */
 	int smt, core_wide;
+	int slots;                    /* #slots from the run's PMU caps/slots (Arm), 0 unknown */
 	int legacy_zero;              /* legacy session: missing correction terms read 0 */
 	int used_legacy_zero;
 	/* multi-group recomputation: metric values by id */
@@ -63,6 +64,26 @@ static int scope_multiplexed(const struct td_scope *s)
 	return 0;
 }
 
+/*
+ * The pipeline width the kernel reported for the run: caps/slots of a
+ * core PMU in meta.json (Arm's PMMIR_EL1.SLOTS, as perf reads it for
+ * #slots); 0 when the run does not say (then the table's width is used).
+ */
+static int meta_slots(json_t *meta)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(meta, "pmus"), i, p) {
+		json_t *caps = json_object_get(p, "caps");
+		const char *v = json_string_value(json_object_get(caps, "slots"));
+
+		if (json_is_true(json_object_get(p, "core")) && v && atoi(v) > 0)
+			return atoi(v);
+	}
+	return 0;
+}
+
 static int env_lookup(void *vctx, const char *name, double *v)
 {
 	struct evalctx *cx = vctx;
@@ -73,6 +94,10 @@ static int env_lookup(void *vctx, const char *name, double *v)
 			if (cx->smt < 0)
 				return -1;
 			*v = cx->smt;
+			return 0;
+		}
+		if (!strcasecmp(name, "#slots") && cx->slots > 0) {
+			*v = cx->slots;
 			return 0;
 		}
 		if (!strcasecmp(name, "#core_wide")) {
@@ -468,6 +493,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	cx.group = -1;
 	cx.smt = j->imp->smt;
 	cx.core_wide = j->imp->guess.core_wide;
+	cx.slots = meta_slots(j->imp->meta);
 	cx.legacy_zero = j->st->legacy_topdown;
 	/* The literals the formulas saw, so 'tdperf explain NODE RUN' can
 	 * substitute them as the report did. */
@@ -477,6 +503,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		if (cx.smt >= 0)
 			json_object_set_new(lit, "#smt_on", json_integer(cx.smt));
 		json_object_set_new(lit, "#core_wide", json_real(cx.core_wide));
+		if (cx.slots > 0)
+			json_object_set_new(lit, "#slots", json_integer(cx.slots));
 		if (!isnan(j->st->elapsed_s))
 			json_object_set_new(lit, "duration_time", json_real(j->st->elapsed_s));
 		json_object_set_new(o, "literals", lit);

@@ -213,4 +213,30 @@ test_expect_success 'dry runs: every Arm table, Level 1 counted in one group on 
 	done
 '
 
+# A published real output (Neoverse N2, LKML 2023, case 30): tdperf
+# tells the core from perf's printed backend_bound and reproduces the
+# values perf printed, Level 1 and info metrics, within perf's rounding.
+N2=$FIXTURES/perf-stat-published/case-30-arm-n2-jingzhang-topdownL1-tlb-branch.txt
+
+test_expect_success 'case 30: the core is inferred as Neoverse N2 from the width perf used' '
+	"$TDPERF" report --format json "$N2" >n2.json &&
+	jq -e ".scopes[1].table == \"neoverse-n2\"" n2.json &&
+	"$TDPERF" report "$N2" >n2.txt &&
+	test_grep "implies 5 slots per cycle: Neoverse N2" n2.txt
+'
+
+test_expect_success 'case 30: Level 1 equals the 4 values perf printed (within 0.05 points)' '
+	jq -r "[.scopes[] | .nodes[] | select(.perf_value != null and .value != null)
+		| (.value - .perf_value) | fabs] | \"\\(length) \\([.[] | select(. > 0.0005)] | length)\"" n2.json >cmp &&
+	echo "4 0" >want && diff -u want cmp
+'
+
+test_expect_success 'case 30: every info metric perf printed is reproduced to its printed digits' '
+	jq -r ".scopes[] | . as \$s | .perf_metrics[] | . as \$p
+		| (\$s.metrics[] | select(.id == \$p.name and .value != null)) | \"\\(\$p.name) \\(\$p.value) \\(.value)\"" \
+		n2.json >pairs &&
+	test_line_count = 10 pairs &&
+	awk "{ d = \$2 - \$3; if (d < 0) d = -d; if (d > 0.05) { print \"differs: \" \$0; bad = 1 } } END { exit bad }" pairs
+'
+
 test_done
