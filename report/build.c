@@ -787,6 +787,28 @@ static void free_sum(struct td_scope *s)
 
 /* ---------------- the document ---------------- */
 
+/*
+ * How this CPU's Level 1 is defined, one sentence: the table's own
+ * "topdown.method" (Arm cores differ from each other), else the
+ * vendor's method, so a diff across vendors can say where the same ids
+ * measure different things.
+ */
+static const char *topdown_method(const struct td_table *t)
+{
+	const char *m = td_table_param_string(t, "topdown.method");
+	const char *v = td_table_info(t)->vendor;
+
+	if (m)
+		return m;
+	if (v && !strcmp(v, "GenuineIntel"))
+		return "Intel TMA: fractions of the issue (allocation) slots, 4-8 per cycle; Bad Speculation "
+		       "includes the slots lost recovering from mispredictions and clears.";
+	if (v && !strcmp(v, "AuthenticAMD"))
+		return "AMD: fractions of the dispatch slots (6 or 8 per cycle); Bad Speculation = dispatched "
+		       "operations that did not retire, with no recovery slots; SMT Contention is its own node.";
+	return NULL;
+}
+
 static json_t *table_json(const struct td_table *t, const char *pmu)
 {
 	const struct td_table_info *info = td_table_info(t);
@@ -799,6 +821,7 @@ static json_t *table_json(const struct td_table *t, const char *pmu)
 	json_object_set_new(o, "core_type", jstr(info->core_type));
 	json_object_set_new(o, "slots_per_cycle", jnum(info->slots_per_cycle));
 	json_object_set_new(o, "source", jstr(info->source));
+	json_object_set_new(o, "topdown_method", jstr(topdown_method(t)));
 	return o;
 }
 

@@ -118,6 +118,8 @@ static json_t *side_info(json_t *doc, json_t *scope, const char *label)
 			 "cpi_from", td_json_str(cpi, "cpi_from") ? td_json_str(cpi, "cpi_from") : td_json_str(cpi, "source"),
 			 "bottleneck", td_json_str(bn, "sentence"),
 			 "multiplexing", multiplexing(scope));
+	if (td_json_str(table, "topdown_method"))
+		json_object_set_new(side, "topdown_method", json_string(td_json_str(table, "topdown_method")));
 	if (td_json_str(cpi, "reason"))
 		json_object_set_new(side, "cpi_reason", json_string(td_json_str(cpi, "reason")));
 	json_decref(cpi);
@@ -342,6 +344,17 @@ static void add_warnings(json_t *diff)
 		strbuf_addf(&sb, "different CPUs (%s, %g slots/cycle vs %s, %g slots/cycle): a fraction of slots is "
 			    "not the same amount of time on both; compare the absolute CPI stacks",
 			    ua ? ua : "?", wa, ub ? ub : "?", wb);
+		json_array_append_new(w, json_string(sb.buf));
+	}
+	if (td_json_str(a, "topdown_method") && td_json_str(b, "topdown_method") &&
+	    strcmp(td_json_str(a, "topdown_method"), td_json_str(b, "topdown_method"))) {
+		/* the same ids, measured differently: say how on each side */
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "Level 1 is defined differently on the two CPUs; A (%s): %s", ua ? ua : "?",
+			    td_json_str(a, "topdown_method"));
+		json_array_append_new(w, json_string(sb.buf));
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "B (%s): %s", ub ? ub : "?", td_json_str(b, "topdown_method"));
 		json_array_append_new(w, json_string(sb.buf));
 	}
 	if (json_array_size(json_object_get(diff, "only_in_a")) || json_array_size(json_object_get(diff, "only_in_b")))

@@ -239,4 +239,23 @@ test_expect_success 'case 30: every info metric perf printed is reproduced to it
 	awk "{ d = \$2 - \$3; if (d < 0) d = -d; if (d > 0.05) { print \"differs: \" \$0; bad = 1 } } END { exit bad }" pairs
 '
 
+# One tree across vendors: Intel (case 5, Skylake), AMD (case 11, Zen 4)
+# and Arm (case 30, N2) diffs line up on the canonical ids and say how
+# each CPU defines them where the methods differ.
+test_expect_success 'diff Intel / AMD / Arm: same ids compared, each side says how Level 1 is defined' '
+	P=$FIXTURES/perf-stat-published &&
+	for a in "$P"/case-05-*.txt "$P"/case-11-*.txt; do
+		"$TDPERF" diff --format json "$a" "$N2" >d.json || exit 1
+		jq -e "[.nodes[] | select(.id == \"frontend_bound\" and .a != null and .b != null)] | length == 1" d.json ||
+			{ echo "frontend_bound not compared: $a"; exit 1; }
+		jq -e "[.warnings[] | select(test(\"^B \\\\(neoverse-n2\\\\): Arm \\\\(SBSA\\\\)\"))] | length == 1" d.json ||
+			{ echo "no Arm definition: $a"; exit 1; }
+	done &&
+	"$TDPERF" diff "$P"/case-05-*.txt "$N2" >d.txt &&
+	test_grep "A (skylake): Intel TMA: .*recovering" d.txt &&
+	"$TDPERF" diff "$P"/case-11-*.txt "$N2" >d.txt &&
+	test_grep "A (zen4): AMD: fractions of the dispatch slots" d.txt &&
+	test_grep "with no recovery slots" d.txt
+'
+
 test_done
