@@ -35,6 +35,7 @@ struct evalctx {
 	int group;                    /* -1: any group (first occurrence) */
 	int smt, core_wide;
 	int slots;                    /* #slots from the run's PMU caps/slots (Arm), 0 unknown */
+	const struct td_table *events_table; /* for raw spellings of table events (r11) */
 	int legacy_zero;              /* legacy session: missing correction terms read 0 */
 	int used_legacy_zero;
 	/* multi-group recomputation: metric values by id */
@@ -84,6 +85,35 @@ static int meta_slots(json_t *meta)
 	return 0;
 }
 
+/*
+ * A table event counted under a raw spelling, as perf accepts it and
+ * prints it back: "armv8_pmuv3_0/event=0x11/" (the table's perf_name),
+ * "r11" or "r0011" (Arm's event number; x86's config event | umask << 8).
+ */
+static const struct td_count *find_raw_spelling(const struct evalctx *cx, const char *name)
+{
+	const struct td_event *e = td_table_find_event(cx->events_table, name);
+	const struct td_count *c = NULL;
+	unsigned long config;
+	char buf[64];
+
+	if (!e || (!e->event_code && !e->umask))
+		return NULL;
+	if (e->perf_name)
+		c = td_scope_find_group(cx->s, cx->pmu, e->perf_name, cx->group);
+	config = e->event_code | (unsigned long)e->umask << 8 | (unsigned long)e->edge << 18 |
+		 (unsigned long)e->inv << 23 | (unsigned long)e->cmask << 24;
+	if (!c && !e->msr) {
+		snprintf(buf, sizeof(buf), "r%lx", config);
+		c = td_scope_find_group(cx->s, cx->pmu, buf, cx->group);
+	}
+	if (!c && !e->msr) {
+		snprintf(buf, sizeof(buf), "r%04lx", config);
+		c = td_scope_find_group(cx->s, cx->pmu, buf, cx->group);
+	}
+	return c;
+}
+
 static int env_lookup(void *vctx, const char *name, double *v)
 {
 	struct evalctx *cx = vctx;
@@ -127,6 +157,8 @@ static int env_lookup(void *vctx, const char *name, double *v)
 			}
 	}
 	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
+	if (!c && cx->events_table)
+		c = find_raw_spelling(cx, name);
 	if (c && c->status == TD_COUNT_OK && !isnan(c->value)) {
 		*v = c->value;
 		return 0;
@@ -494,6 +526,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	cx.smt = j->imp->smt;
 	cx.core_wide = j->imp->guess.core_wide;
 	cx.slots = meta_slots(j->imp->meta);
+	cx.events_table = j->table;
 	cx.legacy_zero = j->st->legacy_topdown;
 	/* The literals the formulas saw, so 'tdperf explain NODE RUN' can
 	 * substitute them as the report did. */

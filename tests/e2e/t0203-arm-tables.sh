@@ -239,6 +239,27 @@ test_expect_success 'case 30: every info metric perf printed is reproduced to it
 	awk "{ d = \$2 - \$3; if (d < 0) d = -d; if (d > 0.05) { print \"differs: \" \$0; bad = 1 } } END { exit bad }" pairs
 '
 
+# perf accepts Arm events by name, as r<hex> and as pmu/event=N/, and
+# prints them back as typed: all spellings find the table's events.
+test_expect_success 'raw spellings r3e, armv8_pmuv3_0/event=0x11/ and pmu/name/ are the table events' '
+	cat >raw.csv <<-\EOF &&
+	3406548064,,armv8_pmuv3_0/event=0x11/,455229807,100.00,,
+	7961814801,,r3e,455229807,100.00,,
+	11746647747,,armv8_pmuv3_0/event=0x3d/,455229807,100.00,,
+	19576079610,,r003f,455229807,100.00,,
+	877673452,,r3b,455229807,100.00,,
+	876324270,,armv8_pmuv3_0/op_retired/,455229807,100.00,,
+	EOF
+	"$TDPERF" report --cpu neoverse-n2 --format json raw.csv >raw.json &&
+	jq -r ".scopes[0].nodes[] | \"\\(.id) \\(.value)\"" raw.json >got &&
+	awk "BEGIN { c = 3406548064; s = 19576079610 - c
+		printf \"frontend_bound %.10f\\n\", (7961814801 - c) / (5 * c)
+		printf \"bad_speculation %.10f\\n\", (1 - 876324270 / 877673452) * (1 - s / (5 * c))
+		printf \"retiring %.10f\\n\", 876324270 / 877673452 * (1 - s / (5 * c))
+		printf \"backend_bound %.10f\\n\", 11746647747 / (5 * c) }" >want &&
+	awk "NR == FNR { w[\$1] = \$2; next } { d = w[\$1] - \$2; if (d < 0) d = -d; if (!(\$1 in w) || d > 1e-9) bad = 1 } END { exit bad }" want got
+'
+
 # One tree across vendors: Intel (case 5, Skylake), AMD (case 11, Zen 4)
 # and Arm (case 30, N2) diffs line up on the canonical ids and say how
 # each CPU defines them where the methods differ.
