@@ -307,6 +307,10 @@ static int split_unit_name(struct rec *r, const char *s, size_t n)
 		;
 	if (!is_unit_word(s, ulen) || name >= s + n || memchr(name, ' ', (size_t)(s + n - name)))
 		return 0;
+	/* only capitalised units (MPKI, PKI): "msec  task-clock" is a count's unit and event */
+	for (size_t i = 0; i < ulen; i++)
+		if (!isupper((unsigned char)s[i]))
+			return 0;
 	r->munit = xstrndup(s, ulen);
 	r->mname = xstrndup(name, (size_t)(s + n - name));
 	return 1;
