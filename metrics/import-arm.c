@@ -201,18 +201,16 @@ struct arm_ctx {
 	json_t *info;        /* per metric name: {id, own_percent, ref_percent, tree} */
 };
 
-static void upcase(struct strbuf *sb, const char *s)
+void td_imp_case(struct strbuf *sb, const char *s, int up)
 {
 	strbuf_reset(sb);
 	for (; *s; s++)
-		strbuf_addch(sb, (char)toupper((unsigned char)*s));
+		strbuf_addch(sb, (char)(up ? toupper((unsigned char)*s) : tolower((unsigned char)*s)));
 }
 
-static void lowcase(struct strbuf *sb, const char *s)
+static void upcase(struct strbuf *sb, const char *s)
 {
-	strbuf_reset(sb);
-	for (; *s; s++)
-		strbuf_addch(sb, (char)tolower((unsigned char)*s));
+	td_imp_case(sb, s, 1);
 }
 
 /* A copy of the referenced entry with the referring entry's own fields over it. */
@@ -246,45 +244,38 @@ static int load_array(const char *path, json_t **out, struct strbuf *err)
 	return 0;
 }
 
-/* Architecture-wide events (common-and-microarch.json, recommended.json) and sbsa.json metrics. */
-static int load_arch_files(struct arm_ctx *cx, const char *root, struct strbuf *err)
+/*
+ * Index the entries of root/file by their field 'field' (upper- or
+ * lower-cased) into dest.
+ */
+static int index_file(const char *root, const char *file, const char *field, int up,
+		      json_t *dest, struct strbuf *err)
 {
-	static const char *const event_files[] = { "common-and-microarch.json", "recommended.json" };
 	struct strbuf key = STRBUF_INIT;
+	char *path = td_path_join(root, file);
 	json_t *arr, *e;
-	size_t i, k;
-	char *path;
+	size_t i;
+	int rc = load_array(path, &arr, err);
 
-	for (k = 0; k < TD_ARRAY_SIZE(event_files); k++) {
-		path = td_path_join(root, event_files[k]);
-		if (load_array(path, &arr, err)) {
-			free(path);
-			strbuf_release(&key);
-			return -1;
-		}
-		free(path);
-		json_array_foreach(arr, i, e)
-			if (ajstr(e, "EventName")) {
-				upcase(&key, ajstr(e, "EventName"));
-				json_object_set(cx->std_events, key.buf, e);
-			}
-		json_decref(arr);
-	}
-	path = td_path_join(root, "sbsa.json");
-	if (load_array(path, &arr, err)) {
-		free(path);
-		strbuf_release(&key);
-		return -1;
-	}
 	free(path);
+	if (rc)
+		return -1;
 	json_array_foreach(arr, i, e)
-		if (ajstr(e, "MetricName")) {
-			lowcase(&key, ajstr(e, "MetricName"));
-			json_object_set(cx->std_metrics, key.buf, e);
+		if (ajstr(e, field)) {
+			td_imp_case(&key, ajstr(e, field), up);
+			json_object_set(dest, key.buf, e);
 		}
 	json_decref(arr);
 	strbuf_release(&key);
 	return 0;
+}
+
+/* Architecture-wide events (common-and-microarch.json, recommended.json) and sbsa.json metrics. */
+static int load_arch_files(struct arm_ctx *cx, const char *root, struct strbuf *err)
+{
+	return index_file(root, "common-and-microarch.json", "EventName", 1, cx->std_events, err) ||
+	       index_file(root, "recommended.json", "EventName", 1, cx->std_events, err) ||
+	       index_file(root, "sbsa.json", "MetricName", 0, cx->std_metrics, err) ? -1 : 0;
 }
 
 /* One event entry of a core file into cx->events. */
@@ -325,7 +316,7 @@ static int add_core_metric(struct arm_ctx *cx, json_t *m, const char *path, stru
 	int own_percent, overridden;
 
 	if (ref) {
-		lowcase(&key, ref);
+		td_imp_case(&key, ref, 0);
 		std = json_object_get(cx->std_metrics, key.buf);
 		if (!std) {
 			strbuf_addf(err, "%s: ArchStdEvent '%s' is in no architecture metric file",

@@ -56,16 +56,12 @@ static const char *jstr(json_t *o, const char *key)
 
 static void lower(struct strbuf *sb, const char *s)
 {
-	strbuf_reset(sb);
-	for (; *s; s++)
-		strbuf_addch(sb, (char)tolower((unsigned char)*s));
+	td_imp_case(sb, s, 0);
 }
 
 static void upper(struct strbuf *sb, const char *s)
 {
-	strbuf_reset(sb);
-	for (; *s; s++)
-		strbuf_addch(sb, (char)toupper((unsigned char)*s));
+	td_imp_case(sb, s, 1);
 }
 
 static void note_dropped(struct imp *im, const char *id, const char *why)

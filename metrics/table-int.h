@@ -40,6 +40,9 @@ int td_table_metric_index(const struct td_table *t, const char *id);
  */
 int td_arm_resolve(const char *arm_root, const char *core_dir, json_t **events,
 		   json_t **metrics, struct strbuf *assumed, struct strbuf *err);
+/* s upper-cased (up) or lower-cased into sb (import.c, import-arm.c). */
+void td_imp_case(struct strbuf *sb, const char *s, int up);
+
 /*
  * perf's Arm CPUID (the MIDR as 0x%016x, "0x00000000410fd4f0") -> a
  * regular expression matching any variant and revision of that part;
