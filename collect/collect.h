@@ -218,6 +218,8 @@ struct td_sched_budget {
 	int smt;                 /* SMT state assumed (for #smt_on) */
 	int nmi_watchdog;        /* one general counter taken by the watchdog */
 	const char *gp_source;   /* "cpuid", "table", "--counters" */
+	const char *pmu_name;    /* Arm: this machine's name of the table's core PMU
+				  * (armv8_pmuv3, armv8_neoverse_n1, ...) when it differs, else NULL */
 };
 
 struct td_sched_event {

@@ -747,11 +747,18 @@ static int event_rank(const struct td_event *e)
  * (INST_RETIRED.ANY, not cpu/event=0xc0,umask=0x0/) and recognizes
  * TOPDOWN.SLOTS as the slots event that leads topdown groups.
  */
-static char *perf_spelling(const struct td_event *e)
+static char *perf_spelling(const struct sched_ctx *c, const struct td_event *e)
 {
 	const char *p = e->perf_name ? e->perf_name : e->name;
-	size_t len = strlen(p);
-	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(p), plen = e->pmu ? strlen(e->pmu) : 0;
+	struct strbuf sb = STRBUF_INIT, renamed = STRBUF_INIT;
+
+	/* Arm: the table says armv8_pmuv3_0, this machine may call its PMU otherwise */
+	if (c->budget->pmu_name && plen && !strncmp(p, e->pmu, plen) && p[plen] == '/') {
+		strbuf_addf(&renamed, "%s%s", c->budget->pmu_name, p + plen);
+		p = renamed.buf;
+		len = renamed.len;
+	}
 
 	if (len > 2 && p[len - 1] == '/' && strchr(p, '/') < p + len - 1 &&
 	    strchr(p, '=') && !strstr(p, "name=") && e->name &&
@@ -767,9 +774,12 @@ static char *perf_spelling(const struct td_event *e)
 			strbuf_addf(&sb, ",name=%.8s.%s/", p, e->name);
 		else
 			strbuf_addf(&sb, ",name=%s/", e->name);
+		strbuf_release(&renamed);
 		return strbuf_detach(&sb, NULL);
 	}
-	return xstrdup(p);
+	strbuf_addstr(&sb, p);
+	strbuf_release(&renamed);
+	return strbuf_detach(&sb, NULL);
 }
 
 static void export_group(struct sched_ctx *c, struct group *g, struct td_sched_group *out)
@@ -793,7 +803,7 @@ static void export_group(struct sched_ctx *c, struct group *g, struct td_sched_g
 				continue;
 			o = &out->events[n++];
 			o->name = xstrdup(e->name);
-			o->perf_name = perf_spelling(e);
+			o->perf_name = perf_spelling(c, e);
 			o->pmu = e->pmu;
 			o->fixed = e->fixed;
 			o->counter = assign[i];
@@ -820,6 +830,28 @@ static void ctx_release(struct sched_ctx *c)
 	}
 	free(c->groups);
 	free(c->chosen);
+}
+
+/*
+ * Arm: the core PMU is armv8_pmuv3_0 on ACPI servers, armv8_pmuv3 or
+ * armv8_<core> (armv8_neoverse_n1, armv8_cortex_a76) where the device
+ * tree names it; the table's events are asked for on this machine's
+ * one.  On big.LITTLE systems the first core PMU is used (one table per
+ * run).  NULL when the names agree or nothing is known.
+ */
+static const char *arm_pmu_name(const struct td_table_info *ti, const struct td_cpu_info *ci)
+{
+	size_t i;
+
+	if (!ci || !ti->vendor || strcmp(ti->vendor, "ARM") || !ti->pmu)
+		return NULL;
+	for (i = 0; i < ci->nr_pmus; i++)
+		if (ci->pmus[i].core && !strcmp(ci->pmus[i].name, ti->pmu))
+			return NULL;
+	for (i = 0; i < ci->nr_pmus; i++)
+		if (ci->pmus[i].core && td_arm_is_core_pmu(ci->pmus[i].name))
+			return ci->pmus[i].name;
+	return NULL;
 }
 
 void td_sched_default_budget(const struct td_table *table, const struct td_cpu_info *ci,
@@ -857,6 +889,7 @@ void td_sched_default_budget(const struct td_table *table, const struct td_cpu_i
 	b->gp -= b->nmi_watchdog;
 	if (b->gp < 1)
 		b->gp = 1;
+	b->pmu_name = arm_pmu_name(ti, ci);
 }
 
 int td_sched_build(const struct td_table *table, const struct td_sched_request *req,

@@ -166,6 +166,41 @@ static void arm_pmu_names(void **state)
 	assert_false(td_arm_is_core_pmu("cpu"));
 }
 
+/* A device-tree machine names its PMU armv8_neoverse_v2: the table's events go there. */
+static void events_on_this_machines_pmu(void **state)
+{
+	struct td_pmu pmus[2] = { { .name = "armv8_neoverse_v2", .core = 1 },
+				  { .name = "software", .core = 0 } };
+	struct td_cpu_info ci = { 0 };
+	struct td_sched_request req = { .level = 1 };
+	struct td_sched_budget b;
+	struct td_sched s;
+	struct strbuf err = STRBUF_INIT;
+	const struct td_table *t = td_table_find("neoverse-v2", &err);
+	size_t g, e, n = 0;
+
+	(void)state;
+	assert_non_null(t);
+	ci.smt = ci.nmi_watchdog = TD_UNKNOWN;
+	ci.gp_counters = ci.fixed_counters = TD_UNKNOWN;
+	ci.pmus = pmus;
+	ci.nr_pmus = 2;
+	td_sched_default_budget(t, &ci, &b);
+	assert_string_equal(b.pmu_name, "armv8_neoverse_v2");
+	assert_int_equal(b.gp, 6);
+	assert_int_equal(td_sched_build(t, &req, &b, &s, &err), 0);
+	for (g = 0; g < s.nr_groups; g++)
+		for (e = 0; e < s.groups[g].nr_events; e++, n++)
+			assert_int_equal(strncmp(s.groups[g].events[e].perf_name, "armv8_neoverse_v2/event=0x", 26), 0);
+	assert_int_equal(n, 6);
+	td_sched_release(&s);
+	/* an ACPI server's armv8_pmuv3_0 is the table's own name: nothing renamed */
+	pmus[0].name = "armv8_pmuv3_0";
+	td_sched_default_budget(t, &ci, &b);
+	assert_null(b.pmu_name);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +209,7 @@ int main(void)
 		cmocka_unit_test(identify_from_root),
 		cmocka_unit_test(midr_finds_table),
 		cmocka_unit_test(arm_pmu_names),
+		cmocka_unit_test(events_on_this_machines_pmu),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
