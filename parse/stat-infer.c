@@ -312,8 +312,10 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 				g->first_model_line = cc->line;
 			}
 			for (k = 0; k < s->nr_perf_metrics; k++)
-				if (!strncasecmp(s->perf_metrics[k].name, "tma_", 4))
-					g->needs_cpu = 1;
+				if (!strncasecmp(s->perf_metrics[k].name, "tma_", 4) ||
+				    (s->perf_metrics[k].unit &&
+				     !strcmp(s->perf_metrics[k].unit, "percent of slots")))
+					g->needs_cpu = 1; /* Intel TMA, Arm's Top-Down (perf 6.5 on) */
 		}
 	}
 	if (g->first_model_event)

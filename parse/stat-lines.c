@@ -291,27 +291,31 @@ static int is_unit_word(const char *p, size_t n)
 }
 
 /*
- * "MPKI  itlb_mpki", "PKI  branch_pki": perf prints a metric's ScaleUnit
- * word, two or more spaces, then its one-word name.  1 when s is of that
- * form (unit and name set), 0 otherwise ("insn per cycle" is one unit).
+ * "MPKI  itlb_mpki", "percent of slots  frontend_bound", "GHz
+ * cycles_frequency": perf (6.5 and later, and Arm's ScaleUnits) prints a
+ * metric's unit, two or more spaces, then its name, one identifier.  1
+ * when s is of that form (unit and name set), 0 otherwise ("insn per
+ * cycle" is one unit; "msec  task-clock" is a count's unit and event).
  */
 static int split_unit_name(struct rec *r, const char *s, size_t n)
 {
-	const char *gap = memchr(s, ' ', n), *name;
-	size_t ulen;
+	const char *gap = NULL, *name, *p;
 
-	if (!gap || gap + 1 >= s + n || gap[1] != ' ')
+	for (p = s; p + 1 < s + n; p++)
+		if (p[0] == ' ' && p[1] == ' ') {
+			gap = p;
+			break;
+		}
+	if (!gap || gap == s || gap - s > 40)
 		return 0;
-	ulen = (size_t)(gap - s);
 	for (name = gap; name < s + n && *name == ' '; name++)
 		;
-	if (!is_unit_word(s, ulen) || name >= s + n || memchr(name, ' ', (size_t)(s + n - name)))
+	if (name >= s + n)
 		return 0;
-	/* only capitalised units (MPKI, PKI): "msec  task-clock" is a count's unit and event */
-	for (size_t i = 0; i < ulen; i++)
-		if (!isupper((unsigned char)s[i]))
+	for (p = name; p < s + n; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
 			return 0;
-	r->munit = xstrndup(s, ulen);
+	r->munit = xstrndup(s, (size_t)(gap - s));
 	r->mname = xstrndup(name, (size_t)(s + n - name));
 	return 1;
 }
@@ -332,7 +336,7 @@ static void set_metric_text(struct rec *r, const char *s, size_t n)
 		r->munit = xstrdup("%");
 		r->mname = xstrndup(s, n);
 	} else if (split_unit_name(r, s, n)) {
-		/* "MPKI  itlb_mpki": a ScaleUnit word, two spaces, the metric (Arm) */
+		/* "MPKI  itlb_mpki": a unit, two spaces, the metric's name */
 	} else {
 		r->munit = xstrndup(s, n);
 		r->mname = xstrndup(s, n);

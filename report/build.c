@@ -276,7 +276,8 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
 			continue;
-		if (!pm->unit || strcmp(pm->unit, "%"))
+		/* "%", or Arm's "percent of slots" / "percent of cycles" (perf 6.5 on) */
+		if (!pm->unit || (strcmp(pm->unit, "%") && strncmp(pm->unit, "percent of ", 11)))
 			continue;
 		normalize_name(pm->name, &n);
 		for (k = 0; k < TD_ARRAY_SIZE(amd_names); k++)

@@ -239,6 +239,30 @@ test_expect_success 'case 30: every info metric perf printed is reproduced to it
 	awk "{ d = \$2 - \$3; if (d < 0) d = -d; if (d > 0.05) { print \"differs: \" \$0; bad = 1 } } END { exit bad }" pairs
 '
 
+# A published real output of perf 6.5+ on Neoverse V3AE (case 31): metric
+# values only ("1.8 percent of slots  frontend_bound"), no slot counts.
+V3=$FIXTURES/perf-stat-published/case-31-arm-v3ae-learningpath-default-metrics-only.txt
+
+test_expect_success 'case 31: perf 6.5 "unit  name" metric lines are read as unit and name' '
+	"$TDPERF" report --cpu neoverse-v3 --format json "$V3" >v3.json &&
+	jq -r ".scopes[0].perf_metrics[] | \"\\(.name)|\\(.unit)|\\(.value)\"" v3.json >pm &&
+	test_grep "^frontend_bound|percent of slots|1.8\$" pm &&
+	test_grep "^backend_bound|percent of slots|85.8\$" pm &&
+	test_grep "^cycles_frequency|GHz|2.8\$" pm &&
+	test_grep "^insn_per_cycle|instructions|1.3\$" pm
+'
+
+test_expect_success 'case 31: perf values shown beside ours, nothing computed without counts' '
+	jq -r "[.scopes[0].nodes[] | select(.perf_value != null) | \"\\(.id) \\(.perf_value) \\(.value)\"] | sort | .[]" v3.json >got &&
+	printf "backend_bound 0.858 null\nbad_speculation 0 null\nfrontend_bound 0.018 null\nretiring 0.123 null\n" >want &&
+	diff -u want got
+'
+
+test_expect_success 'case 31 without --cpu: a one-line error asking for it, exit 2' '
+	test_exit_code 2 "$TDPERF" report "$V3" >out 2>err &&
+	test_line_count = 1 err && test_grep "give --cpu NAME" err
+'
+
 # perf accepts Arm events by name, as r<hex> and as pmu/event=N/, and
 # prints them back as typed: all spellings find the table's events.
 test_expect_success 'raw spellings r3e, armv8_pmuv3_0/event=0x11/ and pmu/name/ are the table events' '
