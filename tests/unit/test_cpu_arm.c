@@ -17,6 +17,7 @@
 
 #include "collect/collect.h"
 #include "metrics/metrics.h"
+#include "parse/parse.h"
 
 /* The identification block /proc/cpuinfo shows for one CPU of an AWS Graviton2 (Neoverse N1 r3p1). */
 static const char graviton2_cpuinfo[] =
@@ -201,6 +202,38 @@ static void events_on_this_machines_pmu(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * perf.data keeps the recording machine's CPUID (the MIDR on Arm): when
+ * the events do not tell the core (raw r-encodings), it names the table.
+ */
+static void perfdata_cpuid_names_the_table(void **state)
+{
+	static const char text[] =
+		" Performance counter stats for 'true':\n\n"
+		"     3,406,548,064      r11\n"
+		"     7,961,814,801      r3e\n\n"
+		"       0.455229807 seconds time elapsed\n";
+	struct strbuf err = STRBUF_INIT;
+	struct td_stat_file *f = td_stat_parse(text, sizeof(text) - 1, "t.txt", &err);
+	struct td_cpu_guess g;
+	const struct td_table *t;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(td_stat_infer_cpu(f, &g), 0);
+	assert_null(g.table);            /* r11, r3e: no core told */
+	td_cpu_guess_release(&g);
+	f->sessions[0].cpuid = xstrdup("0x00000000410fd4f1");
+	assert_int_equal(td_stat_infer_cpu(f, &g), 0);
+	assert_non_null(g.table);
+	t = td_table_find(g.table, &err);
+	assert_non_null(t);
+	assert_string_equal(td_table_info(t)->name, "neoverse-v2");
+	td_cpu_guess_release(&g);
+	td_stat_file_free(f);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +243,7 @@ int main(void)
 		cmocka_unit_test(midr_finds_table),
 		cmocka_unit_test(arm_pmu_names),
 		cmocka_unit_test(events_on_this_machines_pmu),
+		cmocka_unit_test(perfdata_cpuid_names_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
