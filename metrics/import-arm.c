@@ -366,14 +366,12 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every *.json of the core directory: metrics.json for metrics, the rest for events. */
-static int load_core_dir(struct arm_ctx *cx, const char *dir, struct strbuf *err)
+long td_imp_json_files(const char *dir, char ***out, struct strbuf *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0, alloc = 0, i, j;
-	int rc = 0;
+	size_t n = 0, alloc = 0;
 
 	if (!d) {
 		strbuf_addf(err, "%s: cannot open directory", dir);
@@ -384,34 +382,45 @@ static int load_core_dir(struct arm_ctx *cx, const char *dir, struct strbuf *err
 
 		if (l > 5 && !strcmp(de->d_name + l - 5, ".json")) {
 			TD_GROW(names, alloc, n + 1);
-			names[n++] = xstrdup(de->d_name);
+			names[n++] = td_path_join(dir, de->d_name);
 		}
 	}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_names);
+	*out = names;
+	return (long)n;
+}
+
+/* Every *.json of the core directory: metrics.json for metrics, the rest for events. */
+static int load_core_dir(struct arm_ctx *cx, const char *dir, struct strbuf *err)
+{
+	char **paths = NULL;
+	long n = td_imp_json_files(dir, &paths, err), i;
+	size_t j;
+	int rc = n < 0 ? -1 : 0;
+
 	for (i = 0; i < n; i++) {
-		char *path = td_path_join(dir, names[i]);
-		int metrics = !strcmp(names[i], "metrics.json");
+		const char *base = strrchr(paths[i], '/');
+		int metrics = !strcmp(base ? base + 1 : paths[i], "metrics.json");
 		json_t *arr = NULL, *e;
 
-		if (!rc && !load_array(path, &arr, err)) {
+		if (!rc && !load_array(paths[i], &arr, err)) {
 			json_array_foreach(arr, j, e) {
 				if (rc)
 					break;
 				if (metrics)
-					rc = add_core_metric(cx, e, path, err);
+					rc = add_core_metric(cx, e, paths[i], err);
 				else
-					rc = add_core_event(cx, e, path, err);
+					rc = add_core_event(cx, e, paths[i], err);
 			}
 			json_decref(arr);
 		} else {
 			rc = -1;
 		}
-		free(path);
-		free(names[i]);
+		free(paths[i]);
 	}
-	free(names);
+	free(paths);
 	return rc;
 }
 

@@ -1420,35 +1420,13 @@ static int import_perf_file(struct imp *im, const char *path, int want_metrics, 
 	return rc;
 }
 
-static int cmp_cstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* All *.json of a perf pmu-events directory, in name order. */
 static int import_perf_dir(struct imp *im, const char *dir, struct strbuf *err)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0, alloc = 0, i;
-	int rc = 0;
+	long n = td_imp_json_files(dir, &names, err), i;
+	int rc = n < 0 ? -1 : 0;
 
-	if (!d) {
-		strbuf_addf(err, "%s: cannot open directory", dir);
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (l > 5 && !strcmp(de->d_name + l - 5, ".json")) {
-			TD_GROW(names, alloc, n + 1);
-			names[n++] = td_path_join(dir, de->d_name);
-		}
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_cstr);
 	for (i = 0; i < n; i++) {
 		if (!rc)
 			rc = import_perf_file(im, names[i], 1, err);

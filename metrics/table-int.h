@@ -40,6 +40,8 @@ int td_table_metric_index(const struct td_table *t, const char *id);
  */
 int td_arm_resolve(const char *arm_root, const char *core_dir, json_t **events,
 		   json_t **metrics, struct strbuf *assumed, struct strbuf *err);
+/* The *.json files of dir, full paths in name order (caller frees); -1 with err. */
+long td_imp_json_files(const char *dir, char ***out, struct strbuf *err);
 /* s upper-cased (up) or lower-cased into sb (import.c, import-arm.c). */
 void td_imp_case(struct strbuf *sb, const char *s, int up);
 
