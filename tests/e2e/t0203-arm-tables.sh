@@ -263,6 +263,31 @@ test_expect_success 'case 31 without --cpu: a one-line error asking for it, exit
 	test_line_count = 1 err && test_grep "give --cpu NAME" err
 '
 
+# tdperf record on Neoverse N2 through tests/replay-perf (a perf test
+# double answering with case 30's counts): the perf command asks the Arm
+# PMU for Level 1 in one group, and the run's report computes Level 1
+# from the counts perf wrote, with N2's #slots correction.
+test_expect_success 'record on N2 through the replay perf: one Arm group, Level 1 from its counts' '
+	TDPERF_PERF=$TD_BUILDDIR/tests/replay-perf TDPERF_REPLAY_FIXTURE=$N2 TDPERF_REPLAY_SESSION=2 \
+	TDPERF_REPLAY_LOG=$PWD/replay.log \
+		"$TDPERF" record --cpu neoverse-n2 --assume-pmu -l 1 -o n2run -- sh -c "exit 0" &&
+	grep " stat " replay.log >cmd && test_line_count = 1 cmd &&
+	test "$(tr -cd "{" <cmd)" = "{" &&
+	for e in "0x11,name=CPU_CYCLES" "0x3e,name=STALL_SLOT_FRONTEND" "0x3d,name=STALL_SLOT_BACKEND" \
+		 "0x3f,name=STALL_SLOT" "0x3a,name=OP_RETIRED" "0x3b,name=OP_SPEC"; do
+		test_grep "armv8_pmuv3_0/event=$e/" cmd >/dev/null || { echo "not asked: $e"; exit 1; }
+	done &&
+	awk -F, "/^[0-9]/ { v[\$3] = \$1 } END { c = v[\"CPU_CYCLES\"]; s = v[\"STALL_SLOT\"] - c; r = v[\"OP_RETIRED\"] / v[\"OP_SPEC\"]
+		printf \"frontend_bound %.10f\\n\", (v[\"STALL_SLOT_FRONTEND\"] - c) / (5 * c)
+		printf \"bad_speculation %.10f\\n\", (1 - r) * (1 - s / (5 * c))
+		printf \"retiring %.10f\\n\", r * (1 - s / (5 * c))
+		printf \"backend_bound %.10f\\n\", v[\"STALL_SLOT_BACKEND\"] / (5 * c) }" n2run/perf-stat-1.csv >want &&
+	"$TDPERF" report --format json n2run >run.json &&
+	jq -r ".scopes[0].nodes[] | \"\\(.id) \\(.value)\"" run.json >got &&
+	awk "NR == FNR { w[\$1] = \$2; next } { d = w[\$1] - \$2; if (d < 0) d = -d; if (!(\$1 in w) || d > 1e-9) bad = 1 } END { exit bad }" want got &&
+	test_line_count = 4 got
+'
+
 # perf accepts Arm events by name, as r<hex> and as pmu/event=N/, and
 # prints them back as typed: all spellings find the table's events.
 test_expect_success 'raw spellings r3e, armv8_pmuv3_0/event=0x11/ and pmu/name/ are the table events' '
