@@ -78,9 +78,12 @@ static int meta_slots(json_t *meta)
 	json_array_foreach(json_object_get(meta, "pmus"), i, p) {
 		json_t *caps = json_object_get(p, "caps");
 		const char *v = json_string_value(json_object_get(caps, "slots"));
+		const char *name = json_string_value(json_object_get(p, "name"));
 
-		if (json_is_true(json_object_get(p, "core")) && v && atoi(v) > 0)
-			return atoi(v);
+		/* Arm core PMUs only (armv8_pmuv3_0, armv9_...): PMMIR_EL1.SLOTS */
+		if (json_is_true(json_object_get(p, "core")) && name && !strncmp(name, "armv", 4) &&
+		    v && strtol(v, NULL, 0) > 0)
+			return (int)strtol(v, NULL, 0);
 	}
 	return 0;
 }

@@ -288,6 +288,17 @@ test_expect_success 'record on N2 through the replay perf: one Arm group, Level 
 	test_line_count = 4 got
 '
 
+test_expect_success 'the run'"'"'s caps/slots is #slots: 0x00000008 turns N2'"'"'s formula into the 8-wide one' '
+	jq ".pmus = [{\"name\": \"armv8_pmuv3_0\", \"type\": 8, \"hybrid\": false, \"core\": true,
+		\"caps\": {\"slots\": \"0x00000008\"}}]" n2run/meta.json >m.json && cp m.json n2run/meta.json &&
+	"$TDPERF" report --format json n2run >run8.json &&
+	jq -e ".scopes[0].literals[\"#slots\"] == 8" run8.json &&
+	awk -F, "/^[0-9]/ { v[\$3] = \$1 } END { printf \"%.10f\\n\", v[\"STALL_SLOT_FRONTEND\"] / (8 * v[\"CPU_CYCLES\"]) }" \
+		n2run/perf-stat-1.csv >want &&
+	jq -r ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" run8.json >got &&
+	awk "NR == FNR { w = \$1; next } { d = w - \$1; if (d < 0) d = -d; exit d > 1e-9 }" want got
+'
+
 # perf accepts Arm events by name, as r<hex> and as pmu/event=N/, and
 # prints them back as typed: all spellings find the table's events.
 test_expect_success 'raw spellings r3e, armv8_pmuv3_0/event=0x11/ and pmu/name/ are the table events' '
