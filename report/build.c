@@ -426,6 +426,160 @@ static void add_scope_id(json_t *o, const struct scope_job *j)
 	strbuf_release(&id);
 }
 
+/*
+ * The uncertainty of every node and info metric: on the evaluation of all
+ * groups, and on each group's own where a node takes its value from one.
+ */
+struct errorbars {
+	double *nodes, *info;        /* per node of 'all' / per info metric */
+	double **group_nodes;        /* per group, NULL when no node chose it */
+	int inputs;
+};
+
+static void errorbars_compute(struct errorbars *eb, const struct td_table *t, struct evalctx *cx,
+			      const struct td_tree_opts *topts, const struct td_tree_result *all,
+			      const struct td_tree_result *per_group, const int *chosen, int groups)
+{
+	struct td_env env = { env_lookup, cx };
+	struct td_spread_ctx sc = { cx->s, cx->pmu, -1 };
+	size_t i;
+	int g;
+
+	eb->nodes = xcalloc(all->nr_nodes + 1, sizeof(double));
+	eb->info = xcalloc(all->nr_info + 1, sizeof(double));
+	eb->group_nodes = xcalloc(groups + 1, sizeof(double *));
+	cx->group = -1;
+	eb->inputs = td_tree_uncertainty(t, &env, topts, td_report_count_spread, &sc, all,
+					 eb->nodes, eb->info);
+	for (g = 0; per_group && g < groups; g++) {
+		double *info;
+
+		for (i = 0; i < all->nr_nodes && chosen[i] != g; i++)
+			;
+		if (i == all->nr_nodes)
+			continue;
+		eb->group_nodes[g] = xcalloc(per_group[g].nr_nodes + 1, sizeof(double));
+		info = xcalloc(per_group[g].nr_info + 1, sizeof(double));
+		cx->group = sc.group = g;
+		td_tree_uncertainty(t, &env, topts, td_report_count_spread, &sc, &per_group[g],
+				    eb->group_nodes[g], info);
+		free(info);
+	}
+	cx->group = -1;
+}
+
+static void errorbars_release(struct errorbars *eb, int groups)
+{
+	int g;
+
+	for (g = 0; eb->group_nodes && g < groups; g++)
+		free(eb->group_nodes[g]);
+	free(eb->group_nodes);
+	free(eb->nodes);
+	free(eb->info);
+}
+
+/* Node i's uncertainty, from the evaluation its value came from. */
+static double errorbars_node(const struct errorbars *eb, const int *chosen, size_t i)
+{
+	if (!eb->nodes)
+		return NAN;
+	if (chosen[i] >= 0 && eb->group_nodes[chosen[i]])
+		return eb->group_nodes[chosen[i]][i];
+	return eb->nodes[i];
+}
+
+/*
+ * Is node m's threshold true with its own value at x (the others as
+ * computed)?  -1 when it cannot be evaluated.
+ */
+static int threshold_at(const struct td_table *t, struct evalctx *cx, double *values,
+			const struct td_metric *m, double x)
+{
+	struct td_env env = { env_lookup, cx };
+	size_t idx = metric_index(t, m);
+	double keep = values[idx], v;
+
+	values[idx] = x;
+	cx->node_values = values;
+	cx->table = t;
+	cx->group = -1;
+	v = td_expr_eval(m->threshold_expr, &env, NULL);
+	cx->node_values = NULL;
+	values[idx] = keep;
+	return isnan(v) ? -1 : v != 0;
+}
+
+/* Does [v - u, v + u] reach across node m's threshold? */
+static int threshold_undecided(const struct td_table *t, struct evalctx *cx, double *values,
+			       const struct td_metric *m, double v, double u)
+{
+	int lo, hi;
+
+	if (!m->threshold_expr || isnan(v) || isnan(u) || u <= 0)
+		return 0;
+	lo = threshold_at(t, cx, values, m, v - u);
+	hi = threshold_at(t, cx, values, m, v + u);
+	return lo >= 0 && hi >= 0 && lo != hi;
+}
+
+/* The least share of time node m's events were counted (group g, -1 any). */
+static double node_counted_pct(const struct td_table *t, const struct evalctx *cx,
+			       const struct td_metric *m, int g)
+{
+	struct names ns = { 0 };
+	double pct;
+
+	ns.t = t;
+	names_add_expr(&ns, m->expr);
+	pct = td_scope_counted_pct(cx->s, cx->pmu, g, ns.v, ns.n);
+	names_release(&ns);
+	return pct;
+}
+
+/* The per-node uncertainty fields (docs/report-schema.md). */
+static void set_node_uncertainty(json_t *n, const struct td_table *t, struct evalctx *cx,
+				 double *values, const struct td_metric *m, double v, double u,
+				 int group)
+{
+	double pct = node_counted_pct(t, cx, m, group);
+
+	json_object_set_new(n, "uncertainty", isnan(v) ? json_null() : jnum(u));
+	json_object_set_new(n, "undecided", json_boolean(threshold_undecided(t, cx, values, m, v, u)));
+	json_object_set_new(n, "counted_pct", jnum(pct));
+	if (!isnan(pct) && pct < 99.995) {
+		struct strbuf sb = STRBUF_INIT;
+
+		td_estimate_sentence(&sb, pct);
+		json_object_set_new(n, "estimate", json_string(sb.buf));
+		strbuf_release(&sb);
+	} else {
+		json_object_set_new(n, "estimate", json_null());
+	}
+}
+
+/* The scope's "uncertainty" object: where its error bars come from. */
+static json_t *uncertainty_json(const struct scope_job *j, const struct errorbars *eb)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *o;
+
+	if (!eb->nodes)
+		strbuf_addstr(&sb, j->st->interval && !j->derived ? "none: one interval is one measurement"
+			      : "none: a single run (perf stat -r N or -I gives error bars)");
+	else if (j->derived && j->st->interval)
+		strbuf_addf(&sb, "intervals: each count's standard error of the mean over the %zu intervals "
+			    "(taken as repeated measurements), propagated first-order through the formulas "
+			    "as independent", j->st->nr_scopes);
+	else
+		strbuf_addf(&sb, "repeats: perf's relative standard error of each count over %d runs (-r), "
+			    "propagated first-order through the formulas as independent", j->st->repeats);
+	o = json_pack("{s:s,s:s,s:i}", "method", eb->nodes ? (j->derived && j->st->interval ?
+			"intervals" : "repeats") : "none", "text", sb.buf, "inputs", eb->inputs);
+	strbuf_release(&sb);
+	return o;
+}
+
 static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 {
 	json_t *o = json_object(), *nodes = json_array(), *metrics = json_array();
@@ -445,6 +599,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
 	int nohw = t && !hw;
 	struct strbuf nohw_reason = STRBUF_INIT;
+	struct errorbars eb = { 0 };
 
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
@@ -528,6 +683,9 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		values[metric_index(t, all.nodes[i].metric)] =
 			chosen[i] >= 0 ? per_group[chosen[i]].nodes[i].value : all.nodes[i].value;
 	}
+	if (!nohw && td_scope_has_spread(j->s))
+		errorbars_compute(&eb, t, &cx, &topts, &all, per_group, chosen, groups);
+	json_object_set_new(o, "uncertainty", uncertainty_json(j, &eb));
 	if (mixed && !nohw) {
 		/* flags and path on the chosen values */
 		struct td_node_value *nv = xcalloc(all.nr_nodes + 1, sizeof(*nv));
@@ -592,6 +750,7 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(n, "perf_value", pm ? jnum(pm->value / 100.0) : json_null());
 		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
 		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
+		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), chosen[i]);
 		if (full_nodes) {
 			/* the same in every scope: only on totals, to keep interval documents small */
 			json_object_set_new(n, "threshold", jstr(m->threshold));
@@ -643,6 +802,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(m, "id", json_string(nv->metric->id));
 		json_object_set_new(m, "name", json_string(nv->metric->name));
 		json_object_set_new(m, "value", jnum(mv));
+		json_object_set_new(m, "uncertainty", eb.info && !isnan(mv) ?
+				    jnum(eb.info[i] * (nv->metric->scale > 0 ? nv->metric->scale : 1)) : json_null());
 		json_object_set_new(m, "unit", jstr(nv->metric->unit));
 		json_object_set_new(m, "approximate", json_boolean(!nohw && nv->approximate));
 		json_object_set_new(m, "reason", nohw ? json_string(nohw_reason.buf) :
@@ -674,6 +835,7 @@ tail:
 		for (g = 0; per_group && g < groups; g++)
 			td_tree_result_release(&per_group[g]);
 	}
+	errorbars_release(&eb, groups);
 	free(per_group);
 	free(values);
 	free(chosen);
@@ -850,6 +1012,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 			int n;
 			struct td_scope *sum = sum_scopes(st, &n);
 			struct strbuf d = STRBUF_INIT;
+			td_scope_spread_from_intervals(sum, st);
 			strbuf_addf(&d, "sum of %d %s scopes", n, st->interval ?
 				    (st->scopes[0].kind == TD_SCOPE_TOTAL ? "interval" :
 				     td_scope_kind_name(st->scopes[0].kind)) :

@@ -48,4 +48,26 @@ void td_nohw_reason(struct strbuf *sb, json_t *meta);
 /* perf stat's derived software figures (CPUs utilized, rates per task second). */
 json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s);
 
+/* Error bars (report/errorbars.c). */
+struct td_spread_ctx {
+	const struct td_scope *s;
+	const char *pmu;
+	int group;                   /* -1: any */
+};
+/* td_spread_fn over a scope's counts (ctx: struct td_spread_ctx). */
+int td_report_count_spread(void *ctx, const char *name, double *rel, const void **id);
+/* Does any count of s carry a spread (perf -r, or estimated from intervals)? */
+int td_scope_has_spread(const struct td_scope *s);
+/*
+ * Set the spread of each count of 'total' (the sum of st's interval
+ * scopes) from its per-interval values; 1 when done, 0 when st is not a
+ * plain interval session.
+ */
+int td_scope_spread_from_intervals(struct td_scope *total, const struct td_stat *st);
+/* The least share of time (%) any of the events was counted, NAN unknown. */
+double td_scope_counted_pct(const struct td_scope *s, const char *pmu, int group,
+			    char *const *events, size_t nr);
+/* How a multiplexed node's value was estimated, one sentence. */
+void td_estimate_sentence(struct strbuf *sb, double counted_pct);
+
 #endif
