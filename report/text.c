@@ -179,9 +179,6 @@ static void print_tree(const struct out *o, json_t *scope)
 		strbuf_reset(&why);
 		if (reason)
 			td_reason_short(&why, reason, 4);
-		if (isnan(v) && reason && (o->o->verbose || level == 1))
-			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), why.buf,
-				col(o, C_RESET));
 		if (sanity)
 			fprintf(o->f, "  %*s    %s(x %s)%s\n", (level - 1) * 2, "", col(o, C_RED), sanity,
 				col(o, C_RESET));
