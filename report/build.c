@@ -540,10 +540,8 @@ static double node_counted_pct(const struct td_table *t, const struct evalctx *c
 /* The per-node uncertainty fields (docs/report-schema.md). */
 static void set_node_uncertainty(json_t *n, const struct td_table *t, struct evalctx *cx,
 				 double *values, const struct td_metric *m, double v, double u,
-				 int group)
+				 double pct)
 {
-	double pct = node_counted_pct(t, cx, m, group);
-
 	json_object_set_new(n, "uncertainty", isnan(v) ? json_null() : jnum(u));
 	json_object_set_new(n, "undecided", json_boolean(threshold_undecided(t, cx, values, m, v, u)));
 	json_object_set_new(n, "counted_pct", jnum(pct));
@@ -556,6 +554,34 @@ static void set_node_uncertainty(json_t *n, const struct td_table *t, struct eva
 	} else {
 		json_object_set_new(n, "estimate", json_null());
 	}
+}
+
+/* Does the table use counts of whole cores (any-thread, :percore, SMT formulas)? */
+static int table_needs_core(const struct td_table *t)
+{
+	size_t i, n = td_table_nr_metrics(t);
+
+	for (i = 0; i < n; i++) {
+		const char *f = td_table_metric(t, i)->formula;
+
+		if (f && (strstr(f, "THREAD_ANY") || strstr(f, "percore") || strstr(f, "SMT_on") ||
+			  strstr(f, "smt_on")))
+			return 1;
+	}
+	return 0;
+}
+
+/* What the sanity checks know of the scope to name likely causes. */
+static void sanity_scope(const struct scope_job *j, const struct td_table *t, const struct evalctx *cx,
+			 int groups, struct td_sanity_scope *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->nr_groups = groups;
+	ss->legacy_topdown = j->st->legacy_topdown;
+	ss->pre_icelake = td_scope_find(j->s, j->pmu, "topdown-total-slots") != NULL;
+	ss->smt = cx->smt;
+	ss->core_wide = cx->core_wide;
+	ss->needs_core = table_needs_core(t);
 }
 
 /* The scope's "uncertainty" object: where its error bars come from. */
@@ -600,6 +626,9 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	int nohw = t && !hw;
 	struct strbuf nohw_reason = STRBUF_INIT;
 	struct errorbars eb = { 0 };
+	struct td_sanity_node *sn = NULL;
+	struct td_sanity_scope ss;
+	char **sanity = NULL;
 
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
@@ -705,6 +734,17 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		ambiguous = all.ambiguous;
 	}
 
+	sn = xcalloc(all.nr_nodes + 1, sizeof(*sn));
+	sanity = xcalloc(all.nr_nodes + 1, sizeof(*sanity));
+	for (i = 0; i < all.nr_nodes; i++) {
+		sn[i].m = all.nodes[i].metric;
+		sn[i].value = nohw ? NAN : values[metric_index(t, sn[i].m)];
+		sn[i].u = errorbars_node(&eb, chosen, i);
+		sn[i].group = chosen[i];
+		sn[i].counted_pct = node_counted_pct(t, &cx, sn[i].m, chosen[i]);
+	}
+	sanity_scope(j, t, &cx, groups, &ss);
+	td_report_sanity(&ss, sn, all.nr_nodes, sanity, warnings);
 	for (i = 0; i < all.nr_nodes; i++) {
 		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
 		const struct td_metric *m = all.nodes[i].metric;
@@ -750,7 +790,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(n, "perf_value", pm ? jnum(pm->value / 100.0) : json_null());
 		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
 		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
-		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), chosen[i]);
+		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), sn[i].counted_pct);
+		json_object_set_new(n, "sanity", jstr(sanity[i]));
 		if (full_nodes) {
 			/* the same in every scope: only on totals, to keep interval documents small */
 			json_object_set_new(n, "threshold", jstr(m->threshold));
@@ -812,8 +853,6 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	}
 	json_object_set_new(o, "metrics", metrics);
 	json_object_set_new(o, "metrics_omitted", json_integer(omitted));
-	for (i = 0; i < all.nr_warnings; i++)
-		json_array_append_new(warnings, json_string(all.warnings[i]));
 	if (mixed && !nohw)
 		json_array_append_new(warnings, json_string(
 			"events come from several perf event groups: each node is computed on the group "
@@ -836,6 +875,10 @@ tail:
 			td_tree_result_release(&per_group[g]);
 	}
 	errorbars_release(&eb, groups);
+	for (i = 0; sanity && i < all.nr_nodes; i++)
+		free(sanity[i]);
+	free(sanity);
+	free(sn);
 	free(per_group);
 	free(values);
 	free(chosen);

@@ -1,7 +1,7 @@
 # report/: the report document and its renderers (report/report.h)
 libtdperf_a_SOURCES += report/report.h report/report-int.h report/build.c report/import.c \
 	report/events.c report/software.c report/reason.c report/text.c report/csv.c \
-	report/errorbars.c
+	report/errorbars.c report/sanity.c
 # charts (gnuplot), HTML report and diff
 libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c \
 	report/html.c report/html-template.c report/html-parts.c report/html-tree.c report/html-threads.c report/html-stacks.c \
@@ -12,6 +12,10 @@ check_PROGRAMS += tests/tools/threads-tool
 tests_tools_threads_tool_LDADD = $(TD_LIBS)
 # charts, HTML and diff tests
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sanity
+TESTS += tests/unit/test_sanity
+tests_unit_test_sanity_LDADD = $(UNIT_LIBS)
+tests_unit_test_sanity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 check_PROGRAMS += tests/unit/test_report_html
 TESTS += tests/unit/test_report_html
 tests_unit_test_report_html_LDADD = $(UNIT_LIBS)

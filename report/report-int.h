@@ -70,4 +70,27 @@ double td_scope_counted_pct(const struct td_scope *s, const char *pmu, int group
 /* How a multiplexed node's value was estimated, one sentence. */
 void td_estimate_sentence(struct strbuf *sb, double counted_pct);
 
+/* Out-of-range values named (report/sanity.c). */
+struct td_sanity_scope {
+	int nr_groups;               /* event groups of the scope */
+	int legacy_topdown;          /* perf <= 6.2 --topdown session */
+	int pre_icelake;             /* the kernel's pre-Ice Lake topdown-* events */
+	int smt;                     /* 1, 0, -1 unknown */
+	int core_wide;               /* counts cover whole cores */
+	int needs_core;              /* the table's formulas use core-wide counts */
+};
+struct td_sanity_node {
+	const struct td_metric *m;
+	double value, u;             /* u: NAN when no error bar */
+	int group;                   /* group the value came from, -1 none */
+	double counted_pct;          /* NAN when unknown */
+};
+/*
+ * Check nodes (table pre-order) for values below 0, above 1, above their
+ * parent, and Level 1 not summing to 1; sanity[i] gets the sentence (or
+ * stays NULL; caller frees), and each goes into warnings too.
+ */
+void td_report_sanity(const struct td_sanity_scope *sc, const struct td_sanity_node *nodes,
+		      size_t nr, char **sanity, json_t *warnings);
+
 #endif

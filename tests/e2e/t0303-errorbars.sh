@@ -63,4 +63,35 @@ test_expect_success 'a run without multiplexing: no estimate sentence' '
 	jq -e "[.scopes[0].nodes[] | select(.value != null) | .estimate] | unique == [null]" d.json
 '
 
+# Out-of-range checks (report/sanity.c; tests/unit/test_sanity on perf's
+# absurd published values): none of the consistent published outputs is
+# flagged, and the fields are there on every node.
+test_expect_success 'sanity: no false alarm on any published output; a sanity field on every node' '
+	for f in $PUB/*.txt; do
+		"$TDPERF" report --format json "$f" >s.json || return 1
+		jq -e "[.scopes[] | .nodes[] | has(\"sanity\")] | all" s.json || return 1
+		jq -e "[.scopes[] | .nodes[] | select(.sanity != null)] | length == 0" s.json || {
+			echo "$f: flagged"; return 1; }
+	done
+'
+
+# ---- perf outputs written here ----
+if ! have_prog perf || ! perf stat -e task-clock true >/dev/null 2>&1; then
+	test_skip 'interval spreads on perf outputs written here' 'perf is not installed or cannot count here'
+	test_done
+fi
+
+# The sum of the intervals: each count's spread is the standard error of the
+# mean of its per-interval values over that mean (perf's -r statistic).
+test_expect_success 'perf -x, -I 50: the total takes each count spread from the intervals' '
+	perf stat -o i.csv -x, -I 50 -e task-clock sh -c "i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done" 2>/dev/null &&
+	"$TDPERF" report --format json i.csv >iv.json &&
+	jq -r ".scopes[] | select(.time != null) | .events[] | select(.name == \"task-clock\") | .value" iv.json >vals &&
+	test $(wc -l <vals) -ge 3 &&
+	want=$(awk "{ s += \$1; q += \$1 * \$1; n++ } END { m = s / n; print 100 * sqrt((q - n * m * m) / (n - 1) / n) / m }" vals) &&
+	got=$(jq ".scopes[0].events[] | select(.name == \"task-clock\") | .variance_pct" iv.json) &&
+	approx_eq "$got" "$want" 1e-6 &&
+	jq -e "[.scopes[] | select(.time != null) | .events[].variance_pct] | unique == [null]" iv.json
+'
+
 test_done
