@@ -606,7 +606,7 @@ static json_t *uncertainty_json(const struct scope_job *j, const struct errorbar
 	return o;
 }
 
-static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
+static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warnings)
 {
 	json_t *o = json_object(), *nodes = json_array(), *metrics = json_array();
 	json_t *warnings = json_array(), *path = json_array(), *bn = json_object();
@@ -884,6 +884,59 @@ tail:
 	free(chosen);
 	strbuf_release(&nohw_reason);
 	(void)k;
+	return o;
+}
+
+/*
+ * The scope with its group boundaries where perf's printed metrics put
+ * them (report/groups.c), or NULL when they stay.  A hint per printed
+ * metric matched to a node: its line and its formula's events.
+ */
+static struct td_scope *regroup_by_metrics(const struct scope_job *j)
+{
+	const struct td_table *t = j->table;
+	size_t i, n = td_table_nr_metrics(t), nh = 0;
+	struct names *ns = xcalloc(j->s->nr_perf_metrics + 1, sizeof(*ns));
+	struct td_group_hint *h = xcalloc(j->s->nr_perf_metrics + 1, sizeof(*h));
+	struct td_scope *copy;
+
+	for (i = 0; i < n; i++) {
+		const struct td_metric *m = td_table_metric(t, i);
+		const struct td_perf_metric *pm;
+
+		if (m->level < 1 || nh >= j->s->nr_perf_metrics)
+			continue;
+		pm = perf_value_for(j->s, j->pmu, m);
+		if (!pm || !pm->line)
+			continue;
+		ns[nh].t = t;
+		names_add_expr(&ns[nh], m->expr);
+		h[nh].line = pm->line;
+		h[nh].events = ns[nh].v;
+		h[nh].nr = ns[nh].n;
+		nh++;
+	}
+	copy = td_scope_regroup(j->s, j->pmu, h, nh);
+	for (i = 0; i < nh; i++)
+		names_release(&ns[i]);
+	free(ns);
+	free(h);
+	return copy;
+}
+
+/* One scope, on the groups perf's printed metrics show. */
+static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
+{
+	struct scope_job copy = *j;
+	struct td_scope *regrouped = NULL;
+	json_t *o;
+
+	if (j->table && j->s->nr_groups > 1 && j->s->nr_perf_metrics)
+		regrouped = regroup_by_metrics(j);
+	if (regrouped)
+		copy.s = regrouped;
+	o = scope_json_grouped(&copy, doc_warnings);
+	td_scope_regroup_free(regrouped);
 	return o;
 }
 

@@ -70,6 +70,21 @@ double td_scope_counted_pct(const struct td_scope *s, const char *pmu, int group
 /* How a multiplexed node's value was estimated, one sentence. */
 void td_estimate_sentence(struct strbuf *sb, double counted_pct);
 
+/* Event groups from where perf printed its metrics (report/groups.c). */
+struct td_group_hint {
+	int line;                    /* input line perf printed the metric on */
+	char **events;               /* the events of its formula (as the table names them) */
+	size_t nr;
+};
+/*
+ * A copy of s whose group boundaries (of PMU pmu, NULL the default) sit
+ * where the printed metrics put them, or NULL when they do not move.
+ * The copy shares the counts' strings; free it with td_scope_regroup_free.
+ */
+struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
+				  const struct td_group_hint *h, size_t nr);
+void td_scope_regroup_free(struct td_scope *copy);
+
 /* Out-of-range values named (report/sanity.c). */
 struct td_sanity_scope {
 	int nr_groups;               /* event groups of the scope */

@@ -20,7 +20,7 @@ checked() {
 	  "\($d | length) \([$d[] | select(. > 0.0006)] | length)"' doc.json
 }
 
-for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4"; do
+for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4" "42 16" "43 6"; do
 	set -- $c
 	test_expect_success "case-$1: $2 Level-1/2 values perf printed, all within 0.06 points" "
 		test \"\$(checked $PUB/case-$1-*.txt)\" = \"$2 0\"
@@ -35,11 +35,31 @@ test_expect_success 'legacy --topdown (case 10): divided by the sum of the four 
 	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"taken as 0\")] == [true]" d.json
 '
 
+# perf prints a group's events together and a metric beside its group's
+# first event: backend_stalls (with its metric) and the ls_not_halted_cyc
+# after it are one group, frontend's no_ops_from_frontend and the cycles
+# after it another (report/groups.c).
 test_expect_success 'case 11 (Zen 4): each node on the group holding its events' '
 	"$TDPERF" report --format json $PUB/case-11-*.txt >d.json &&
-	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .group] == [1]" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .group] == [2]" d.json &&
 	be=$(jq ".scopes[0].nodes[] | select(.id == \"backend_bound\") | .value" d.json) &&
-	approx_eq "$be" "$(echo "2266091111 / (6 * 30882682226)" | bc -l)" 1e-9
+	approx_eq "$be" "$(echo "2266091111 / (6 * 30840562367)" | bc -l)" 1e-9 &&
+	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
+	approx_eq "$fe" "$(echo "120535278946 / (6 * 30882682226)" | bc -l)" 1e-9
+'
+
+test_expect_success 'Zen 4 PipelineL2 (case 43): Level-2 nodes on their own group cycles, as perf printed' '
+	"$TDPERF" report --format json $PUB/case-43-*.txt >d.json &&
+	mc=$(jq ".scopes[0].nodes[] | select(.id == \"heavy_operations\") | .value" d.json) &&
+	approx_eq "$mc" "$(echo "54989538537 / (6 * 30905255222)" | bc -l)" 1e-9 &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"heavy_operations\") | .perf_value] == [0.297]" d.json
+'
+
+test_expect_success 'Zen 4 PipelineL2 with --pid (case 42): four groups, ex_ret_ops in two' '
+	"$TDPERF" report --format json $PUB/case-42-*.txt >d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.perf_value != null) | .group] | unique == [0, 1, 2, 3]" d.json &&
+	mb=$(jq ".scopes[1].nodes[] | select(.id == \"memory_bound\") | .value" d.json) &&
+	approx_eq "$mb" "$(echo "183033146655 / (6 * 35701299051) * 24476941257 / 28126848218" | bc -l)" 1e-9
 '
 
 test_expect_success 'case 17 run C: tma_retiring from the second cpu_core group, as perf did' '
