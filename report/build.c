@@ -53,6 +53,42 @@ static int is_legacy_correction(const char *name)
 	return r;
 }
 
+/* Is name the slots count ("slots", "TOPDOWN.SLOTS", "cpu_core/slots/")? */
+static int is_slots(const char *name)
+{
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+	int r;
+
+	td_event_key(name, &pmu, &key);
+	r = !strcmp(key.buf, "slots");
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+	return r;
+}
+
+/*
+ * perf <= 6.2 --topdown without a slots count (Ice Lake era perf, interval
+ * mode): perf divided each topdown event by the sum of the four, so that
+ * sum stands for the slots.  NAN when one of the four is missing.
+ */
+static double legacy_slots_sum(const struct td_scope *s, const char *pmu, int group)
+{
+	static const char *const four[] = {
+		"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound"
+	};
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(four); i++) {
+		const struct td_count *c = td_scope_find_group(s, pmu, four[i], group);
+
+		if (!c || c->status != TD_COUNT_OK || isnan(c->value))
+			return NAN;
+		sum += c->value;
+	}
+	return sum;
+}
+
 static int scope_multiplexed(const struct td_scope *s)
 {
 	size_t i;
@@ -104,6 +140,10 @@ static int env_lookup(void *vctx, const char *name, double *v)
 	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
 	if (c && c->status == TD_COUNT_OK && !isnan(c->value)) {
 		*v = c->value;
+		return 0;
+	}
+	if (cx->legacy_zero && is_slots(name) && !isnan(legacy_slots_sum(cx->s, cx->pmu, cx->group))) {
+		*v = legacy_slots_sum(cx->s, cx->pmu, cx->group);
 		return 0;
 	}
 	if (cx->legacy_zero && is_legacy_correction(name)) {
@@ -768,6 +808,9 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 					strbuf_addstr(&reason, "; ");
 				strbuf_addstr(&reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
 					      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
+				if (!td_scope_find(j->s, j->pmu, "slots"))
+					strbuf_addstr(&reason, "; TOPDOWN.SLOTS not printed: the sum of the four "
+						      "topdown-* events stands for it, as perf normalised");
 			}
 		}
 		if (nohw) {

@@ -35,6 +35,20 @@ test_expect_success 'legacy --topdown (case 10): divided by the sum of the four 
 	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"taken as 0\")] == [true]" d.json
 '
 
+# perf <= 6.2 --topdown without a slots count (Ice Lake era perf in interval
+# mode printed none): perf divided by the sum of the four topdown events.
+# Input: case 40 with its two slots lines taken out (the only edit).
+test_expect_success 'legacy --topdown without slots: the sum of the four stands for slots, as perf did' '
+	grep -v " slots  " $PUB/case-40-*.txt >noslots.txt &&
+	! grep -q " slots " noslots.txt &&
+	"$TDPERF" report --format json noslots.txt >d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .value != null] | all" d.json &&
+	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
+	approx_eq "$fe" "$(echo "8018664899041 / (7377211958188 + 3145247374138 + 8018664899041 + 4167103609622)" | bc -l)" 1e-9 &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"sum of the four\")] == [true]" d.json &&
+	jq -e ".scopes[0].bottleneck.path == [\"frontend_bound\"]" d.json
+'
+
 # perf prints a group's events together and a metric beside its group's
 # first event: backend_stalls (with its metric) and the ls_not_halted_cyc
 # after it are one group, frontend's no_ops_from_frontend and the cycles
