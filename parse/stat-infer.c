@@ -8,6 +8,9 @@
  *   topdown-* + INT_MISC.CLEARS_COUNT     Ice Lake class TMA formulas
  *   topdown-heavy-ops (Level-2 metrics)   Golden Cove: Sapphire Rapids class
  *   TOPDOWN.SLOTS / INT_MISC.UOP_DROPPING Sapphire Rapids class (newer perf)
+ *   topdown-total-slots, -slots-issued, -fetch-bubbles ...
+ *                                         the kernel's pre-Ice Lake events:
+ *                                         before Ice Lake, model unknown
  *   topdown-* + slots only                Ice Lake or later (Level 1 is
  *                                         the same on all of them)
  *   CPU_CLK_UNHALTED.THREAD_ANY, IDQ_UOPS_NOT_DELIVERED.CORE, ...
@@ -243,6 +246,13 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 		set(g, "alderlake", "Intel Alder Lake / Raptor Lake (hybrid: Golden Cove + Gracemont)", c,
 		    "and cpu_atom events: a hybrid Intel CPU with both PMUs; Alder Lake and Raptor Lake "
 		    "share these formulas, later hybrids would need --cpu");
+	} else if ((c = first_with(f, "topdown-total-slots", 0)) != NULL ||
+		   (c = first_with(f, "topdown-slots-issued", 0)) != NULL ||
+		   (c = first_with(f, "topdown-fetch-bubbles", 0)) != NULL) {
+		set(g, "skylake", "Intel before Ice Lake (Sandy Bridge to Cascade Lake; model not known)", c,
+		    "is one of the kernel's pre-Ice Lake topdown events, which Ice Lake and later do not "
+		    "have; nothing tells the model: Level 1 comes from these events by perf's generic "
+		    "formulas, deeper levels need --cpu");
 	} else if ((c = first_with(f, "topdown-", 1)) != NULL || (c = first_with(f, "slots", 0)) != NULL) {
 		if ((c2 = first_with(f, "int_misc.clears_count", 0)) != NULL)
 			set(g, "icelake", "Intel Ice Lake / Tiger Lake / Rocket Lake class (Sunny Cove cores)", c2,

@@ -624,6 +624,50 @@ static void sanity_scope(const struct scope_job *j, const struct td_table *t, co
 	ss->needs_core = table_needs_core(t);
 }
 
+/* Is a Level-1 node below 0 or above 1 (its sanity says so)? */
+static int level1_out_of_range(const struct td_sanity_node *sn, char **sanity, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (sn[i].m->level == 1 && sanity[i] &&
+		    (!strncmp(sanity[i], "below 0", 7) || !strncmp(sanity[i], "above 1", 7)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Level-1 nodes the table could not compute, from the kernel's pre-Ice
+ * Lake topdown events as perf computed them (report/legacy-topdown.c).
+ * Returns whether any was filled; *cause names a known fault of the input.
+ */
+static int legacy_level1_fill(const struct td_table *t, const struct td_tree_result *all,
+			      double *values, const struct td_legacy_l1 *l1, char **cause)
+{
+	size_t i;
+	int filled = 0;
+
+	for (i = 0; i < all->nr_nodes; i++) {
+		const struct td_metric *m = all->nodes[i].metric;
+		double v = td_legacy_level1_value(l1, m->id);
+		size_t idx = metric_index(t, m);
+
+		if (m->level != 1 || isnan(v) || !isnan(values[idx]))
+			continue;
+		values[idx] = v;
+		filled = 1;
+	}
+	if (filled && l1->total_below_issued) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "topdown-total-slots (%.0f) is below topdown-slots-issued (%.0f): it holds "
+			    "cycles, not slots (the kernel's .scale, the issue width, was not applied), so "
+			    "every Level-1 value is off by that factor", l1->total, l1->issued);
+		*cause = strbuf_detach(&sb, NULL);
+	}
+	return filled;
+}
+
 /* The scope's "uncertainty" object: where its error bars come from. */
 static json_t *uncertainty_json(const struct scope_job *j, const struct errorbars *eb)
 {
@@ -669,6 +713,9 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	struct td_sanity_node *sn = NULL;
 	struct td_sanity_scope ss;
 	char **sanity = NULL;
+	struct td_legacy_l1 l1;
+	int legacy_l1 = 0, out_of_range = 0;
+	char *legacy_cause = NULL;
 
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
@@ -752,10 +799,12 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		values[metric_index(t, all.nodes[i].metric)] =
 			chosen[i] >= 0 ? per_group[chosen[i]].nodes[i].value : all.nodes[i].value;
 	}
+	if (!nohw && td_legacy_level1(j->s, j->pmu, &l1) == 0)
+		legacy_l1 = legacy_level1_fill(t, &all, values, &l1, &legacy_cause);
 	if (!nohw && td_scope_has_spread(j->s))
 		errorbars_compute(&eb, t, &cx, &topts, &all, per_group, chosen, groups);
 	json_object_set_new(o, "uncertainty", uncertainty_json(j, &eb));
-	if (mixed && !nohw) {
+	if ((mixed || legacy_l1) && !nohw) {
 		/* flags and path on the chosen values */
 		struct td_node_value *nv = xcalloc(all.nr_nodes + 1, sizeof(*nv));
 		for (i = 0; i < all.nr_nodes; i++) {
@@ -784,6 +833,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		sn[i].counted_pct = node_counted_pct(t, &cx, sn[i].m, chosen[i]);
 	}
 	sanity_scope(j, t, &cx, groups, &ss);
+	ss.known_cause = legacy_cause;
 	td_report_sanity(&ss, sn, all.nr_nodes, sanity, warnings);
 	for (i = 0; i < all.nr_nodes; i++) {
 		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
@@ -794,9 +844,14 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		int approx = src->approximate;
 		struct strbuf reason = STRBUF_INIT;
 
-		if (src->reason)
+		if (legacy_l1 && m->level == 1 && td_legacy_level1_formula(m->id) && isnan(src->value)) {
+			approx = 1;
+			strbuf_addf(&reason, "perf's Level 1 from the kernel's pre-Ice Lake topdown events: %s",
+				    td_legacy_level1_formula(m->id));
+		} else if (src->reason) {
 			add_unique_reasons(&reason, src->reason);
-		if (cx.legacy_zero && !isnan(v) && m->level >= 1) {
+		}
+		if (cx.legacy_zero && !isnan(v) && m->level >= 1 && !(legacy_l1 && m->level == 1)) {
 			/* did this node use a missing correction term? */
 			struct evalctx probe = cx;
 			struct td_env penv = { env_lookup, &probe };
@@ -846,6 +901,15 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		strbuf_release(&reason);
 	}
 	json_object_set_new(o, "nodes", nodes);
+	if (level1_out_of_range(sn, sanity, all.nr_nodes)) {
+		json_t *n;
+
+		json_array_foreach(nodes, i, n)
+			json_object_set_new(n, "bottleneck", json_false());
+		json_array_clear(path);
+		ambiguous = 0;
+		out_of_range = 1;
+	}
 	json_object_set_new(bn, "path", path);
 	json_object_set_new(bn, "ambiguous", json_boolean(ambiguous));
 	{
@@ -856,7 +920,10 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 			const struct td_metric *m = td_table_find_metric(t, id);
 			strbuf_addf(&sb, "%s%s", i ? " > " : "", m ? m->name : id);
 		}
-		if (nohw) {
+		if (out_of_range) {
+			strbuf_addstr(&sb, "no bottleneck named: Level 1 is out of range (see the warnings), "
+				      "so no node of it can be trusted");
+		} else if (nohw) {
 			strbuf_addstr(&sb, "Top-Down ");
 			strbuf_add(&sb, nohw_reason.buf, nohw_reason.len);
 		} else if (np) {
@@ -918,6 +985,7 @@ tail:
 			td_tree_result_release(&per_group[g]);
 	}
 	errorbars_release(&eb, groups);
+	free(legacy_cause);
 	for (i = 0; sanity && i < all.nr_nodes; i++)
 		free(sanity[i]);
 	free(sanity);

@@ -143,6 +143,21 @@ static void choose_smt(struct td_import *imp, const struct td_report_opts *opts,
 	}
 }
 
+/* The kernel's pre-Ice Lake topdown events: read by report/legacy-topdown.c, not by tables. */
+static int is_pre_icelake_topdown(const struct td_count *c)
+{
+	static const char *const names[] = {
+		"topdown-total-slots", "topdown-slots-issued", "topdown-slots-retired",
+		"topdown-fetch-bubbles", "topdown-recovery-bubbles"
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(names); i++)
+		if (c->key && !strcmp(c->key, names[i]))
+			return 1;
+	return 0;
+}
+
 /* Warn once about events the table does not know (they are kept and shown). */
 static void check_events(struct td_import *imp)
 {
@@ -161,7 +176,7 @@ static void check_events(struct td_import *imp)
 						   imp->atom_table : imp->table;
 			if (td_report_table_has_event(t, c))
 				continue;
-			if (td_report_is_generic_event(c))
+			if (td_report_is_generic_event(c) || is_pre_icelake_topdown(c))
 				continue;
 			if (strstr(unknown.buf, c->event))
 				continue;
@@ -230,8 +245,10 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 	json_object_set_new(cpu, "family", json_null());
 	json_object_set_new(cpu, "model", json_null());
 	json_object_set_new(cpu, "stepping", json_null());
-	json_object_set_new(cpu, "name", json_str_or_null(imp->table ? td_table_info(imp->table)->display :
-							 imp->guess.what));
+	/* inferred: what the events tell, which may be less than the table's name */
+	json_object_set_new(cpu, "name", json_str_or_null(imp->table && !(imp->guess.what && imp->cpu_source &&
+							 !strcmp(imp->cpu_source, "inferred from events")) ?
+							 td_table_info(imp->table)->display : imp->guess.what));
 	json_object_set_new(cpu, "cpuid", json_null());
 	json_object_set_new(cpu, "microarchitecture",
 			    imp->table ? json_string(td_table_info(imp->table)->name) : json_null());

@@ -85,6 +85,19 @@ struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
 				  const struct td_group_hint *h, size_t nr);
 void td_scope_regroup_free(struct td_scope *copy);
 
+/* perf's Level 1 from the kernel's pre-Ice Lake topdown events (report/legacy-topdown.c). */
+struct td_legacy_l1 {
+	double frontend_bound, bad_speculation, backend_bound, retiring;
+	double total, issued;
+	int total_below_issued;      /* topdown-total-slots < slots issued: counted as cycles */
+};
+/* 0 with out filled when s has all five events, else -1. */
+int td_legacy_level1(const struct td_scope *s, const char *pmu, struct td_legacy_l1 *out);
+/* perf's formula for a Level-1 id, or NULL. */
+const char *td_legacy_level1_formula(const char *id);
+/* The value for a Level-1 id, NAN for other ids. */
+double td_legacy_level1_value(const struct td_legacy_l1 *l, const char *id);
+
 /* Out-of-range values named (report/sanity.c). */
 struct td_sanity_scope {
 	int nr_groups;               /* event groups of the scope */
@@ -93,6 +106,7 @@ struct td_sanity_scope {
 	int smt;                     /* 1, 0, -1 unknown */
 	int core_wide;               /* counts cover whole cores */
 	int needs_core;              /* the table's formulas use core-wide counts */
+	const char *known_cause;     /* a fault of the input known for sure, or NULL */
 };
 struct td_sanity_node {
 	const struct td_metric *m;

@@ -22,6 +22,10 @@ static void add_cause(struct strbuf *sb, const struct td_sanity_scope *sc,
 	int named = 0;
 
 	strbuf_addstr(sb, "; likely cause: ");
+	if (sc->known_cause) {
+		strbuf_addstr(sb, sc->known_cause);
+		named++;
+	}
 	if (!isnan(n->counted_pct) && n->counted_pct < 99.995) {
 		strbuf_addf(sb, "multiplexing (its events were counted %.1f %% of the time and scaled "
 			    "by perf; events counted in different time windows need not add up)",
@@ -35,7 +39,8 @@ static void add_cause(struct strbuf *sb, const struct td_sanity_scope *sc,
 	if (sc->legacy_topdown) {
 		strbuf_addf(sb, "%sa perf version's computation (perf <= 6.2 --topdown: %s)",
 			    named++ ? "; " : "", sc->pre_icelake
-			    ? "the pre-Ice Lake topdown-* events mix per-thread and per-core counts"
+			    ? "topdown-total-slots is cycles times the issue width, applied as the kernel's "
+			      ".scale, and counts whole cores with SMT while other topdown events count threads"
 			    : "each topdown event over the sum of the four, without correction terms");
 	}
 	if (sc->smt != 0 && !sc->core_wide && sc->needs_core) {

@@ -49,6 +49,20 @@ test_expect_success 'legacy --topdown without slots: the sum of the four stands 
 	jq -e ".scopes[0].bottleneck.path == [\"frontend_bound\"]" d.json
 '
 
+# The kernel's pre-Ice Lake topdown events (case 44, perf 5.17 era): not an
+# Ice Lake; Level 1 as perf computed it from them, absurd values and all.
+test_expect_success 'pre-Ice Lake --topdown events: Level 1 as perf computed it, not called Ice Lake' '
+	"$TDPERF" report --format json $PUB/case-44-*.txt >d.json &&
+	jq -e ".run.cpu.microarchitecture != \"icelake\" and (.run.cpu.name | test(\"^Intel before Ice Lake\"))" d.json &&
+	jq -e ".run.cpu.confidence | test(\"pre-Ice Lake topdown events\")" d.json &&
+	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
+	approx_eq "$fe" "$(echo "2356235 / 194420" | bc -l)" 1e-9 &&
+	bs=$(jq ".scopes[0].nodes[] | select(.id == \"bad_speculation\") | .value" d.json) &&
+	approx_eq "$bs" "$(echo "(1073595 - 944133 + 226132) / 194420" | bc -l)" 1e-9 &&
+	test "$(checked $PUB/case-44-*.txt)" = "2 0" &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .reason | test(\"pre-Ice Lake topdown events\")] | all" d.json
+'
+
 # perf prints a group's events together and a metric beside its group's
 # first event: backend_stalls (with its metric) and the ls_not_halted_cyc
 # after it are one group, frontend's no_ops_from_frontend and the cycles

@@ -82,11 +82,33 @@ test_expect_success 'a run without multiplexing: no estimate sentence' '
 # flagged, and the fields are there on every node.
 test_expect_success 'sanity: no false alarm on any published output; a sanity field on every node' '
 	for f in $PUB/*.txt; do
+		case $f in *case-44-*) continue ;; esac
 		"$TDPERF" report --format json "$f" >s.json || return 1
 		jq -e "[.scopes[] | .nodes[] | has(\"sanity\")] | all" s.json || return 1
 		jq -e "[.scopes[] | .nodes[] | select(.sanity != null)] | length == 0" s.json || {
 			echo "$f: flagged"; return 1; }
 	done
+'
+
+# Case 44: perf printed 1211.9 % frontend bound and -1780.4 % backend bound
+# from the kernel's pre-Ice Lake topdown events (topdown-total-slots came
+# out as cycles).  Each value is named, with by how much and why; nothing
+# is clamped; no bottleneck is claimed on such a Level 1.
+PRE=$PUB/case-44-preicl-topdown-events-absurd.txt
+test_expect_success 'out of range on a real output: named per node, in every format' '
+	"$TDPERF" report --format json $PRE >p.json &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .sanity != null] | all" p.json &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .sanity | test(\"^below 0: Backend Bound = -1780.4 % of slots, negative by 1780.4 points\")] == [true]" p.json &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"retiring\") | .sanity | test(\"above 1: Retiring = 485.6 % .* by 385.6 points; likely cause: topdown-total-slots \\\\(194420\\\\) is below topdown-slots-issued\")] == [true]" p.json &&
+	jq -e "[.scopes[0].warnings[] | select(test(\"^backend_bound: below 0\"))] | length == 1" p.json &&
+	jq -e ".scopes[0].bottleneck.path == [] and ([.scopes[0].nodes[].bottleneck] | any | not)" p.json &&
+	"$TDPERF" report $PRE >p.txt &&
+	grep -E "Backend Bound +-1780\.4 %.*x" p.txt &&
+	grep -q "(x below 0: Backend Bound" p.txt &&
+	grep -q "no bottleneck named: Level 1 is out of range" p.txt &&
+	"$TDPERF" report --format csv $PRE | grep "^s1/total,.*,backend_bound," | grep -q "below 0: Backend Bound" &&
+	"$TDPERF" report --html=p.html $PRE >/dev/null &&
+	grep -q "badge sanity" p.html && grep -q "Out of range: below 0: Backend Bound" p.html
 '
 
 # ---- perf outputs written here ----
