@@ -225,54 +225,50 @@ static int group_has_all(const struct evalctx *base, const struct names *ns, int
 
 /* ---------------- perf's printed names -> our node ids ---------------- */
 
-static void normalize_name(const char *in, struct strbuf *out)
-{
-	strbuf_reset(out);
-	if (!strncasecmp(in, "tma_", 4))
-		in += 4;
-	for (; *in; in++)
-		strbuf_addch(out, *in == ' ' || *in == '-' ? '_' : (char)tolower((unsigned char)*in));
-}
-
-/* AMD's PipelineL2 names in perf (amdzen4/5 pipeline.json) */
-static const char *const amd_names[][2] = {
-	{ "frontend_bound_latency", "fetch_latency" },
-	{ "frontend_bound_bandwidth", "fetch_bandwidth" },
-	{ "bad_speculation_mispredicts", "branch_mispredicts" },
-	{ "bad_speculation_pipeline_restarts", "machine_clears" },
-	{ "backend_bound_memory", "memory_bound" },
-	{ "backend_bound_cpu", "core_bound" },
-	{ "retiring_fastpath", "light_operations" },
-	{ "retiring_microcode", "heavy_operations" },
-};
-
 /* The perf metric printed for node m in this scope/PMU, or NULL. */
 static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
 						   const struct td_metric *m)
 {
 	struct strbuf n = STRBUF_INIT, mn = STRBUF_INIT;
 	const struct td_perf_metric *found = NULL;
-	size_t i, k;
+	const char *alias;
+	size_t i;
 
-	normalize_name(m->name, &mn);
+	td_perf_name_normalize(m->name, &mn);
 	for (i = 0; i < s->nr_perf_metrics && !found; i++) {
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
 			continue;
 		if (!pm->unit || strcmp(pm->unit, "%"))
 			continue;
-		normalize_name(pm->name, &n);
-		for (k = 0; k < TD_ARRAY_SIZE(amd_names); k++)
-			if (!strcmp(n.buf, amd_names[k][0])) {
-				strbuf_reset(&n);
-				strbuf_addstr(&n, amd_names[k][1]);
-			}
+		td_perf_name_normalize(pm->name, &n);
+		alias = td_perf_name_alias(n.buf);
+		if (alias) {
+			strbuf_reset(&n);
+			strbuf_addstr(&n, alias);
+		}
 		if (!strcmp(n.buf, m->id) || !strcmp(n.buf, mn.buf))
 			found = pm;
 	}
 	strbuf_release(&n);
 	strbuf_release(&mn);
 	return found;
+}
+
+/*
+ * perf's printed value of an info metric it prints as a percentage (E-core
+ * tma_resource_bound is an info metric of ours): in the metric's unit when
+ * that is percent.
+ */
+static void info_perf_value(json_t *o, const struct td_scope *s, const char *pmu,
+			    const struct td_metric *m)
+{
+	const struct td_perf_metric *pm = NULL;
+
+	if (m->unit && !strcmp(m->unit, "percent") && m->scale == 100)
+		pm = perf_value_for(s, pmu, m);
+	json_object_set_new(o, "perf_value", pm ? json_real(pm->value) : json_null());
+	json_object_set_new(o, "perf_name", pm ? json_string(pm->name) : json_null());
 }
 
 /* Append "a; b; a" as "a; b": the evaluator repeats a missing event per use. */
@@ -956,6 +952,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		json_object_set_new(m, "uncertainty", eb.info && !isnan(mv) ?
 				    jnum(eb.info[i] * (nv->metric->scale > 0 ? nv->metric->scale : 1)) : json_null());
 		json_object_set_new(m, "unit", jstr(nv->metric->unit));
+		info_perf_value(m, j->s, j->pmu, nv->metric);
 		json_object_set_new(m, "approximate", json_boolean(!nohw && nv->approximate));
 		json_object_set_new(m, "reason", nohw ? json_string(nohw_reason.buf) :
 				    jstr(isnan(nv->value) || nv->approximate ? nv->reason : NULL));

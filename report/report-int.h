@@ -98,6 +98,12 @@ const char *td_legacy_level1_formula(const char *id);
 /* The value for a Level-1 id, NAN for other ids. */
 double td_legacy_level1_value(const struct td_legacy_l1 *l, const char *id);
 
+/* perf's names for our nodes (report/perf-names.c). */
+/* "tma_Frontend Bound" -> "frontend_bound": tma_ dropped, lower case, '_' for ' ' and '-'. */
+void td_perf_name_normalize(const char *in, struct strbuf *out);
+/* Our id for a normalized perf name that differs from it ("ms_uops"), or NULL. */
+const char *td_perf_name_alias(const char *normalized);
+
 /* Out-of-range values named (report/sanity.c). */
 struct td_sanity_scope {
 	int nr_groups;               /* event groups of the scope */

@@ -254,7 +254,7 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 		rc = 2;
 		goto out;
 	}
-	m = td_table_find_metric(t, node);
+	m = td_table_find_perf_metric(t, node);
 	if (!m) {
 		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
 		      td_table_info(t)->name, node, td_table_info(t)->name);
@@ -348,7 +348,7 @@ int cmd_explain(int argc, char **argv)
 		strbuf_release(&err);
 		return 2;
 	}
-	m = td_table_find_metric(t, node);
+	m = td_table_find_perf_metric(t, node);
 	if (!m) {
 		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
 		      td_table_info(t)->name, node, td_table_info(t)->name);

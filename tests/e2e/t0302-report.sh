@@ -20,7 +20,7 @@ checked() {
 	  "\($d | length) \([$d[] | select(. > 0.0006)] | length)"' doc.json
 }
 
-for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4" "42 16" "43 6"; do
+for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4" "42 16" "43 6" "45 16"; do
 	set -- $c
 	test_expect_success "case-$1: $2 Level-1/2 values perf printed, all within 0.06 points" "
 		test \"\$(checked $PUB/case-$1-*.txt)\" = \"$2 0\"
@@ -61,6 +61,19 @@ test_expect_success 'pre-Ice Lake --topdown events: Level 1 as perf computed it,
 	approx_eq "$bs" "$(echo "(1073595 - 944133 + 226132) / 194420" | bc -l)" 1e-9 &&
 	test "$(checked $PUB/case-44-*.txt)" = "2 0" &&
 	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .reason | test(\"pre-Ice Lake topdown events\")] | all" d.json
+'
+
+# Gracemont (E-core) Level 2 under perf's own ids: tma_base, tma_ms_uops,
+# tma_resource_bound (case 45, Alder Lake, LKML 2023).
+test_expect_success 'E-core perf ids: tma_base, tma_ms_uops, tma_resource_bound beside ours' '
+	"$TDPERF" report --format json $PUB/case-45-*.txt >d.json &&
+	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .nodes[] | select(.perf_name == \"tma_base\") | [.id, .perf_value]] == [[\"light_operations\", 0.029]]" d.json &&
+	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .nodes[] | select(.perf_name == \"tma_ms_uops\") | [.id, .perf_value]] == [[\"heavy_operations\", 0.025]]" d.json &&
+	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .metrics[] | select(.perf_name == \"tma_resource_bound\") | .perf_value] == [37.9]" d.json &&
+	rb=$(jq ".scopes[] | select(.pmu == \"cpu_atom\") | .metrics[] | select(.id == \"resource_bound\") | .value" d.json) &&
+	approx_eq "$rb" "$(echo "100 * 222579768 / (5 * 117323055)" | bc -l)" 1e-6 &&
+	"$TDPERF" explain tma_ms_uops --cpu alderlake_atom >e.txt &&
+	grep -q "^heavy_operations: Heavy Operations" e.txt
 '
 
 # perf prints a group's events together and a metric beside its group's
