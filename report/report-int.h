@@ -23,6 +23,10 @@ struct td_import {
 	const char *smt_source;
 	json_t *meta;                /* meta.json (docs/run-format.md) */
 	json_t *warnings;            /* array of strings, or NULL */
+	/* perf.data: the CPU its header names (strings owned: hdr_cpuid_text, hdr_desc) */
+	int has_hdr;
+	struct td_pd_cpu hdr;
+	char *hdr_cpuid_text, *hdr_desc;
 };
 
 /* Import a perf stat output / perf.data file (argv: the command line, for meta.json). */

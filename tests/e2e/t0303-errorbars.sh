@@ -117,6 +117,23 @@ if ! have_prog perf || ! perf stat -e task-clock true >/dev/null 2>&1; then
 	test_done
 fi
 
+# perf stat record: the perf.data header names the CPU (CPUID, CPUDESC,
+# NRCPUS, CPU_TOPOLOGY), checked against this machine's /proc/cpuinfo.
+test_expect_success 'perf stat record: tdperf import names the CPU from the perf.data header' '
+	perf stat record -o sr.data -e task-clock,page-faults true 2>/dev/null &&
+	"$TDPERF" import sr.data -o run.d >/dev/null &&
+	jq -e ".cpu.source == \"perf.data header\"" run.d/meta.json &&
+	vendor=$(sed -n "s/^vendor_id[[:space:]]*: //p" /proc/cpuinfo | head -1) &&
+	family=$(sed -n "s/^cpu family[[:space:]]*: //p" /proc/cpuinfo | head -1) &&
+	model=$(sed -n "s/^model[[:space:]]*: //p" /proc/cpuinfo | head -1) &&
+	jq -e ".cpu.vendor == \"$vendor\" and .cpu.family == $family and .cpu.model == $model" run.d/meta.json &&
+	jq -e ".cpu.confidence | test(\"^certain: the file.s CPUID feature says $vendor,$family,$model,\")" run.d/meta.json &&
+	jq -e ".nr_cpus_online == $(getconf _NPROCESSORS_ONLN)" run.d/meta.json &&
+	jq -e ".smt.source == \"perf.data header\"" run.d/meta.json &&
+	"$TDPERF" report sr.data >sr.txt &&
+	grep -q "^CPU: .*\[perf.data header\]" sr.txt
+'
+
 # The sum of the intervals: each count's spread is the standard error of the
 # mean of its per-interval values over that mean (perf's -r statistic).
 test_expect_success 'perf -x, -I 50: the total takes each count spread from the intervals' '
