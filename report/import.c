@@ -313,7 +313,7 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 	json_object_set_new(m, "cpus_online", json_null());
 	json_object_set_new(m, "nr_cpus_online", imp->has_hdr && imp->hdr.nr_online ?
 			    json_integer(imp->hdr.nr_online) : json_null());
-	if (imp->guess.hybrid) {
+	if (imp->guess.hybrid || (imp->has_hdr && imp->hdr.hybrid)) {
 		json_array_append_new(pmus, json_pack("{s:s,s:n,s:b}", "name", "cpu_core", "type", "hybrid", 1));
 		json_array_append_new(pmus, json_pack("{s:s,s:n,s:b}", "name", "cpu_atom", "type", "hybrid", 1));
 	} else {
