@@ -4,6 +4,7 @@
  * name the same node otherwise:
  *  - AMD's PipelineL2 (amdzen4/5 pipeline.json): frontend_bound_latency
  *    for Fetch Latency, retiring_microcode for Heavy Operations, ...;
+ *  - perf <= 6.3's built-in Level 2 ("Branch Mispredict", singular);
  *  - Intel's E-core (Gracemont) trees: tma_base and tma_ms_uops for the
  *    two halves of Retiring (our Light and Heavy Operations, the names
  *    the P-core tree uses), tma_frontend_latency/_bandwidth and
@@ -26,6 +27,7 @@ static const char *const aliases[][2] = {
 	{ "backend_bound_cpu", "core_bound" },
 	{ "retiring_fastpath", "light_operations" },
 	{ "retiring_microcode", "heavy_operations" },
+	{ "branch_mispredict", "branch_mispredicts" },
 	{ "base", "light_operations" },
 	{ "ms_uops", "heavy_operations" },
 	{ "frontend_latency", "fetch_latency" },

@@ -20,7 +20,7 @@ checked() {
 	  "\($d | length) \([$d[] | select(. > 0.0006)] | length)"' doc.json
 }
 
-for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4" "42 16" "43 6" "45 16"; do
+for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4" "42 16" "43 6" "45 16" "46 12"; do
 	set -- $c
 	test_expect_success "case-$1: $2 Level-1/2 values perf printed, all within 0.06 points" "
 		test \"\$(checked $PUB/case-$1-*.txt)\" = \"$2 0\"
