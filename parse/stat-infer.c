@@ -184,6 +184,29 @@ static double backend_excess(const struct td_stat_file *f)
 	return be - 100.0 * td_scope_find_group(s, NULL, "topdown-be-bound", group)->value / sum;
 }
 
+/* Did perf print a Level-1 value (any naming: tma_retiring, Retiring, retiring)? */
+static int printed_level1(const struct td_stat_file *f)
+{
+	static const char *const names[] = { "retiring", "frontend", "backend", "bad" };
+	size_t i, j, k, n;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
+			const struct td_scope *s = &f->sessions[i].scopes[j];
+
+			for (k = 0; k < s->nr_perf_metrics; k++) {
+				const char *name = s->perf_metrics[k].name;
+
+				if (!strncasecmp(name, "tma_", 4))
+					name += 4;
+				for (n = 0; n < sizeof(names) / sizeof(names[0]); n++)
+					if (!strncasecmp(name, names[n], strlen(names[n])))
+						return 1;
+			}
+		}
+	return 0;
+}
+
 static void infer_smt(const struct td_stat_file *f, struct td_cpu_guess *g)
 {
 	const struct td_count *any = first_with(f, "cpu_clk_unhalted.thread_any", 0);
@@ -197,6 +220,11 @@ static void infer_smt(const struct td_stat_file *f, struct td_cpu_guess *g)
 		g->smt = 1;
 		strbuf_addf(&sb, "inferred from the events: %s (line %d) is measured, which perf's "
 			    "formulas ask for only with SMT on", c->event, c->line);
+	} else if (g->table && !strcmp(g->table, "skylake") && printed_level1(f)) {
+		g->smt = 0;
+		strbuf_addstr(&sb, "inferred from perf's printed values: perf computed its Level 1 without "
+			      "the *_ANY (whole-core) events it asks for with SMT on, so it took its SMT-off "
+			      "formula; the same is used here to reproduce its values");
 	} else if (thr && g->core_wide && g->table && !strcmp(g->table, "skylake")) {
 		g->smt = 0;
 		strbuf_addf(&sb, "inferred from the events: a whole-core run measured %s (line %d) "

@@ -225,6 +225,27 @@ static int group_has_all(const struct evalctx *base, const struct names *ns, int
 
 /* ---------------- perf's printed names -> our node ids ---------------- */
 
+/*
+ * perf 5.x printed Level 1 as 0..1 ratios under names like Frontend_Bound
+ * ("0.96 Backend_Bound": no unit, the name where the unit goes).
+ */
+static int is_ratio_metric(const struct td_perf_metric *pm)
+{
+	return pm->unit && !strcmp(pm->unit, pm->name) &&
+	       pm->value >= -10 && pm->value <= 10;
+}
+
+/* perf's value of node m as a fraction, and the resolution perf printed it with. */
+static double perf_fraction(const struct td_perf_metric *pm, double *resolution)
+{
+	if (is_ratio_metric(pm)) {
+		*resolution = 0.01;
+		return pm->value;
+	}
+	*resolution = 0.001;
+	return pm->value / 100.0;
+}
+
 /* The perf metric printed for node m in this scope/PMU, or NULL. */
 static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
 						   const struct td_metric *m)
@@ -239,7 +260,7 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
 			continue;
-		if (!pm->unit || strcmp(pm->unit, "%"))
+		if (!pm->unit || (strcmp(pm->unit, "%") && !is_ratio_metric(pm)))
 			continue;
 		td_perf_name_normalize(pm->name, &n);
 		alias = td_perf_name_alias(n.buf);
@@ -881,7 +902,12 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
 		json_object_set_new(n, "approximate", json_boolean(approx));
 		json_object_set_new(n, "reason", reason.len ? json_string(reason.buf) : json_null());
-		json_object_set_new(n, "perf_value", pm ? jnum(pm->value / 100.0) : json_null());
+		{
+			double res = NAN, pv = pm ? perf_fraction(pm, &res) : NAN;
+
+			json_object_set_new(n, "perf_value", jnum(pv));
+			json_object_set_new(n, "perf_resolution", jnum(res));
+		}
 		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
 		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
 		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), sn[i].counted_pct);

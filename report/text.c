@@ -108,6 +108,18 @@ static int ancestors_visible(const struct out *o, json_t *nodes, json_t *n)
 	return 1;
 }
 
+/*
+ * How far ours may be from perf's printed value and still agree: half of
+ * perf's printing resolution (0.05 points for "41.1 %", 0.5 points for a
+ * 0.41 ratio), plus a little for perf's own rounding of its inputs.
+ */
+static double perf_tolerance(json_t *n)
+{
+	double res = jget_num(n, "perf_resolution");
+
+	return (isnan(res) ? 0.001 : res) * 0.6;
+}
+
 static void print_tree(const struct out *o, json_t *scope)
 {
 	json_t *nodes = json_object_get(scope, "nodes"), *n;
@@ -172,7 +184,7 @@ static void print_tree(const struct out *o, json_t *scope)
 				fprintf(o->f, " %7s", "");
 			else
 				fprintf(o->f, " %6.1f%s", pv * 100,
-					!isnan(v) && fabs(pv - v) > 0.0006 ? "*" : " ");
+					!isnan(v) && fabs(pv - v) > perf_tolerance(n) ? "*" : " ");
 		}
 		fputc('\n', o->f);
 		/* a few event names; --format json has them all */

@@ -76,6 +76,18 @@ test_expect_success 'E-core perf ids: tma_base, tma_ms_uops, tma_resource_bound 
 	grep -q "^heavy_operations: Heavy Operations" e.txt
 '
 
+# perf 5.x printed Level 1 as 0..1 ratios (0.96 Backend_Bound) and asked for
+# no *_ANY events: its SMT-off formula (case 47).  Was n/a: #smt_on unknown.
+test_expect_success 'perf 5.x ratio metrics: SMT inferred from perf, values within its two decimals' '
+	"$TDPERF" report --format json $PUB/case-47-*.txt >d.json &&
+	jq -e ".run.smt.on == false and (.run.smt.reason | test(\"perf.s printed values\"))" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .perf_value != null and .value != null] | all" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.perf_value != null) | ((.value - .perf_value) | fabs) <= 0.005] | all" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .perf_resolution] == [0.01]" d.json &&
+	"$TDPERF" report $PUB/case-47-*.txt >t &&
+	grep -E "Backend Bound +95\.7 % .* 96\.0 \$" t
+'
+
 # perf prints a group's events together and a metric beside its group's
 # first event: backend_stalls (with its metric) and the ls_not_halted_cyc
 # after it are one group, frontend's no_ops_from_frontend and the cycles
