@@ -2,8 +2,9 @@
  * perf's names for our nodes.  perf prints a node under the name of its
  * own metric tables; most are ours with "tma_" in front, but some trees
  * name the same node otherwise:
- *  - AMD's PipelineL2 (amdzen4/5 pipeline.json): frontend_bound_latency
- *    for Fetch Latency, retiring_microcode for Heavy Operations, ...;
+ *  - AMD's PipelineL2 (amdzen4 pipeline.json): frontend_bound_latency
+ *    for Fetch Latency, retiring_microcode for Heavy Operations, ...; and
+ *    Zen 5's (amdzen5): frontend_bound_by_latency, retiring_from_microcode;
  *  - perf <= 6.3's built-in Level 2 ("Branch Mispredict", singular);
  *  - Intel's E-core (Gracemont) trees: tma_base and tma_ms_uops for the
  *    two halves of Retiring (our Light and Heavy Operations, the names
@@ -27,6 +28,14 @@ static const char *const aliases[][2] = {
 	{ "backend_bound_cpu", "core_bound" },
 	{ "retiring_fastpath", "light_operations" },
 	{ "retiring_microcode", "heavy_operations" },
+	{ "frontend_bound_by_latency", "fetch_latency" },
+	{ "frontend_bound_by_bandwidth", "fetch_bandwidth" },
+	{ "bad_speculation_from_mispredicts", "branch_mispredicts" },
+	{ "bad_speculation_from_pipeline_restarts", "machine_clears" },
+	{ "backend_bound_by_memory", "memory_bound" },
+	{ "backend_bound_by_cpu", "core_bound" },
+	{ "retiring_from_fastpath", "light_operations" },
+	{ "retiring_from_microcode", "heavy_operations" },
 	{ "branch_mispredict", "branch_mispredicts" },
 	{ "base", "light_operations" },
 	{ "ms_uops", "heavy_operations" },
