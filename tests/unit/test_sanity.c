@@ -33,6 +33,15 @@ static struct td_metric metric(const char *id, const char *name, const char *par
 	return m;
 }
 
+/* The four Level-1 nodes, in the order the tests give their values. */
+static void level1(struct td_metric m[4])
+{
+	m[0] = metric("retiring", "Retiring", NULL, 1);
+	m[1] = metric("bad_speculation", "Bad Speculation", NULL, 1);
+	m[2] = metric("frontend_bound", "Frontend Bound", NULL, 1);
+	m[3] = metric("backend_bound", "Backend Bound", NULL, 1);
+}
+
 static struct td_sanity_node node(const struct td_metric *m, double v)
 {
 	struct td_sanity_node n = { m, v, NAN, -1, NAN };
@@ -50,18 +59,14 @@ static void free_all(char **s, size_t n)
 /* perf 4.15 --topdown, Cascade Lake, SMT on, one CPU of a core (-C 0). */
 static void test_pre_icelake_topdown_above_one(void **state)
 {
-	struct td_metric m[4] = {
-		metric("retiring", "Retiring", NULL, 1),
-		metric("bad_speculation", "Bad Speculation", NULL, 1),
-		metric("frontend_bound", "Frontend Bound", NULL, 1),
-		metric("backend_bound", "Backend Bound", NULL, 1),
-	};
+	struct td_metric m[4];
 	struct td_sanity_node n[4];
 	struct td_sanity_scope sc = { 1, 1, 1, 1, 0, 1 };
 	char *s[4] = { 0 };
 	json_t *w = json_array();
 
 	(void)state;
+	level1(m);
 	n[0] = node(&m[0], 1.510);
 	n[1] = node(&m[1], 0.039);
 	n[2] = node(&m[2], 0.260);
@@ -119,12 +124,7 @@ static void test_child_above_parent(void **state)
 /* Level 1 not adding up, all four in range: named once in the warnings. */
 static void test_level1_sum(void **state)
 {
-	struct td_metric m[4] = {
-		metric("retiring", "Retiring", NULL, 1),
-		metric("bad_speculation", "Bad Speculation", NULL, 1),
-		metric("frontend_bound", "Frontend Bound", NULL, 1),
-		metric("backend_bound", "Backend Bound", NULL, 1),
-	};
+	struct td_metric m[4];
 	struct td_sanity_node n[4];
 	struct td_sanity_scope sc = { 3, 0, 0, 0, 1, 0 };
 	char *s[4] = { 0 };
@@ -132,6 +132,7 @@ static void test_level1_sum(void **state)
 	size_t i;
 
 	(void)state;
+	level1(m);
 	n[0] = node(&m[0], 0.30);
 	n[1] = node(&m[1], 0.10);
 	n[2] = node(&m[2], 0.35);
