@@ -230,6 +230,8 @@ static void print_metrics(const struct out *o, json_t *scope)
 			continue;
 		fprintf(o->f, "    %-40s %14.4g %s%s", jget_str(m, "name"), v,
 			jget_str(m, "unit") ? jget_str(m, "unit") : "", jget_bool(m, "approximate") ? " ~" : "");
+		if (!isnan(jget_num(m, "uncertainty")))
+			fprintf(o->f, " \xc2\xb1 %.3g", jget_num(m, "uncertainty"));
 		if (!isnan(jget_num(m, "perf_value")))
 			fprintf(o->f, "  (perf %s: %.1f)", jget_str(m, "perf_name"), jget_num(m, "perf_value"));
 		fputc('\n', o->f);

@@ -37,6 +37,11 @@ test_expect_success 'text shows value +- u; CSV has the uncertainty column' '
 	grep "^s1/total,.*,retiring," out.csv | grep -q ",0\.000161[0-9]*,0,"
 '
 
+test_expect_success 'text -v lists info metrics with their error bars' '
+	"$TDPERF" report -v $ICX >v.txt &&
+	grep -E "^    IPC +0\.8743 ratio ± 0\.000525" v.txt
+'
+
 test_expect_success 'HTML shows the error bar beside the value' '
 	"$TDPERF" report --html=r.html $ICX >/dev/null &&
 	grep -q "plusmn; 0.02" r.html
