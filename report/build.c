@@ -39,6 +39,8 @@ struct evalctx {
 	/* multi-group recomputation: metric values by id */
 	const struct td_table *table;
 	const double *node_values;    /* indexed like td_table_metric, or NULL */
+	int multiplexed;              /* some count of the scope ran less than all the time */
+	int has_running_pct;          /* perf said how long the counts ran */
 };
 
 static int is_legacy_correction(const char *name)
@@ -580,13 +582,19 @@ static int threshold_undecided(const struct td_table *t, struct evalctx *cx, dou
 	return lo >= 0 && hi >= 0 && lo != hi;
 }
 
-/* The least share of time node m's events were counted (group g, -1 any). */
+/*
+ * The least share of time node m's events were counted (group g, -1 any).
+ * Without multiplexing every count ran all the time: 100 when perf said
+ * so, unknown when it did not (no need to walk the formula).
+ */
 static double node_counted_pct(const struct td_table *t, const struct evalctx *cx,
 			       const struct td_metric *m, int g)
 {
 	struct names ns = { 0 };
 	double pct;
 
+	if (!cx->multiplexed)
+		return cx->has_running_pct ? 100 : NAN;
 	ns.t = t;
 	names_add_expr(&ns, m->expr);
 	pct = td_scope_counted_pct(cx->s, cx->pmu, g, ns.v, ns.n);
@@ -685,6 +693,27 @@ static int legacy_level1_fill(const struct td_table *t, const struct td_tree_res
 	return filled;
 }
 
+/*
+ * Interval, CPU and thread scopes leave out the trust fields that say
+ * nothing (null, false), as they do thresholds and descriptions: a
+ * 1,000-interval document stays small.  Readers take a missing field as
+ * null.
+ */
+static void drop_empty_trust_fields(json_t *n)
+{
+	static const char *const keys[] = {
+		"uncertainty", "undecided", "counted_pct", "estimate", "sanity", "perf_resolution"
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(keys); i++) {
+		json_t *v = json_object_get(n, keys[i]);
+
+		if (json_is_null(v) || json_is_false(v))
+			json_object_del(n, keys[i]);
+	}
+}
+
 /* The scope's "uncertainty" object: where its error bars come from. */
 static json_t *uncertainty_json(const struct scope_job *j, const struct errorbars *eb)
 {
@@ -757,6 +786,9 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	cx.smt = j->imp->smt;
 	cx.core_wide = j->imp->guess.core_wide;
 	cx.legacy_zero = j->st->legacy_topdown;
+	cx.multiplexed = scope_multiplexed(j->s);
+	for (i = 0; i < j->s->nr_counts && !cx.has_running_pct; i++)
+		cx.has_running_pct = !isnan(j->s->counts[i].running_pct);
 	/* The literals the formulas saw, so 'tdperf explain NODE RUN' can
 	 * substitute them as the report did. */
 	{
@@ -912,6 +944,8 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
 		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), sn[i].counted_pct);
 		json_object_set_new(n, "sanity", jstr(sanity[i]));
+		if (!full_nodes)
+			drop_empty_trust_fields(n);
 		if (full_nodes) {
 			/* the same in every scope: only on totals, to keep interval documents small */
 			json_object_set_new(n, "threshold", jstr(m->threshold));
