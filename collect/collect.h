@@ -255,6 +255,12 @@ struct td_sched {
 };
 
 /*
+ * Does metric m belong to the stack --stacks names so ("cpi", "multistage",
+ * "flops", "frontend"; by its groups or area: "Stack_CPI", "stack.cpi", ...)?
+ */
+struct td_metric;
+int td_sched_metric_in_stack(const struct td_metric *m, const char *stack);
+/*
  * Turn a request into groups for 'table' under 'budget'.  Returns 0, or
  * -1 with err set (unknown node/metric/stack, an event the table does
  * not describe, an event that fits no counter).

@@ -450,6 +450,11 @@ static int in_stack(const struct td_metric *m, const char *stack)
 	return 0;
 }
 
+int td_sched_metric_in_stack(const struct td_metric *m, const char *stack)
+{
+	return in_stack(m, stack);
+}
+
 /* Calls fn for each comma-separated item of list; stops on error. */
 static int for_each_item(struct sched_ctx *c, const char *list,
 			 int (*fn)(struct sched_ctx *c, const char *item))

@@ -272,6 +272,28 @@ int td_tree_eval(const struct td_table *t, const struct td_env *env,
 		 const struct td_tree_opts *opts, struct td_tree_result *out);
 void td_tree_result_release(struct td_tree_result *r);
 
+/* ==================== uncertainty (metrics/uncertainty.c) ==================== */
+
+/*
+ * The spread of an input name: its relative standard error (0.0012 for
+ * perf's "+- 0.12 %") into *rel and what identifies the count behind the
+ * name into *id (two spellings of one count give the same id).  Returns
+ * -1 when the name has no count.
+ */
+typedef int (*td_spread_fn)(void *ctx, const char *name, double *rel, const void **id);
+
+/*
+ * First-order error propagation over independent counts: for each tree
+ * node and info metric of r (the result of td_tree_eval on the same t,
+ * env and opts), u = sqrt(sum_i (x_i df/dx_i * rel_i)^2), the partials
+ * taken on the formulas themselves.  Writes r->nr_nodes values to u_nodes
+ * and r->nr_info to u_info (same unit as the value, NAN where the value
+ * is).  Returns the number of inputs with a spread.
+ */
+int td_tree_uncertainty(const struct td_table *t, const struct td_env *env,
+			const struct td_tree_opts *opts, td_spread_fn spread, void *sctx,
+			const struct td_tree_result *r, double *u_nodes, double *u_info);
+
 /* ==================== threads: per-thread cycle stacks (paper 002) ==================== */
 /*
  * The multi-threaded analysis (metrics/threads.c) works on a small event

@@ -451,6 +451,25 @@ int td_pd_tp_print(const struct td_pd_sample *s, struct strbuf *out);
  * returns how many were put in names (at most max). */
 size_t td_pd_tp_field_names(const struct td_pd_event *ev, const char **names, size_t max);
 
+/* CPU_TOPOLOGY: 1 when a core has two threads, 0 when none has, -1 absent. */
+int td_pd_topology_smt(const struct td_pd *pd);
+/* PMU_MAPPINGS lists a PMU of this name ("cpu_core"). */
+int td_pd_has_pmu(const struct td_pd *pd, const char *name);
+
+/* The CPU of the recording, from the file's header (parse/perfdata-cpu.c). */
+struct td_pd_cpu {
+	char vendor[32];
+	int family, model, stepping;  /* -1 unknown */
+	char cpuid[64];          /* "GenuineIntel-6-55-4" (model, stepping hex), "" unknown */
+	const char *raw_cpuid;   /* the CPUID feature as written, or NULL */
+	const char *desc;        /* CPUDESC, or NULL */
+	uint32_t nr_online;      /* NRCPUS, 0 unknown */
+	int smt;                 /* from CPU_TOPOLOGY: 1, 0, -1 unknown */
+	int hybrid;              /* PMU_MAPPINGS has cpu_core and cpu_atom */
+};
+/* Fill c (pointers into pd); 0 when CPUID gave vendor/family/model, else -1. */
+int td_pd_cpu(const struct td_pd *pd, struct td_pd_cpu *c);
+
 /* True when the data starts like a perf.data file (file or pipe mode). */
 int td_pd_is_perf_data(const void *data, size_t len);
 /*

@@ -521,3 +521,56 @@ void td_pd_describe_features(const struct td_pd *pd, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	}
 }
+
+/* A cursor over a present feature's payload; ok = 0 when absent. */
+static struct fcur feature_cursor(const struct td_pd *pd, int feat)
+{
+	struct fcur c = { NULL, NULL, pd->swap, 0 };
+
+	if (feat > 0 && feat < PD_NR_FEATURES && pd->feat[feat].present) {
+		c.p = pd->feat[feat].data;
+		c.end = c.p + pd->feat[feat].len;
+		c.ok = 1;
+	}
+	return c;
+}
+
+int td_pd_topology_smt(const struct td_pd *pd)
+{
+	struct fcur c = feature_cursor(pd, TD_PD_FEAT_CPU_TOPOLOGY);
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t nr, i;
+	int smt = 0;
+
+	if (!c.ok)
+		return -1;
+	nr = f_count(&c, f_u32(&c), 4);          /* core siblings: one list per package */
+	for (i = 0; c.ok && i < nr; i++)
+		f_str(&c, NULL);
+	nr = f_count(&c, f_u32(&c), 4);          /* thread siblings: one list per core */
+	for (i = 0; c.ok && i < nr; i++) {
+		strbuf_reset(&sb);
+		f_str(&c, &sb);
+		if (strchr(sb.buf, ',') || strchr(sb.buf, '-'))
+			smt = 1;             /* two threads share this core */
+	}
+	strbuf_release(&sb);
+	return c.ok && nr ? smt : -1;
+}
+
+int td_pd_has_pmu(const struct td_pd *pd, const char *name)
+{
+	struct fcur c = feature_cursor(pd, TD_PD_FEAT_PMU_MAPPINGS);
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t nr = c.ok ? f_count(&c, f_u32(&c), 8) : 0, i;
+	int found = 0;
+
+	for (i = 0; c.ok && i < nr && !found; i++) {
+		f_u32(&c);
+		strbuf_reset(&sb);
+		f_str(&c, &sb);
+		found = c.ok && !strcmp(sb.buf, name);
+	}
+	strbuf_release(&sb);
+	return found;
+}

@@ -8,6 +8,9 @@
  *   topdown-* + INT_MISC.CLEARS_COUNT     Ice Lake class TMA formulas
  *   topdown-heavy-ops (Level-2 metrics)   Golden Cove: Sapphire Rapids class
  *   TOPDOWN.SLOTS / INT_MISC.UOP_DROPPING Sapphire Rapids class (newer perf)
+ *   topdown-total-slots, -slots-issued, -fetch-bubbles ...
+ *                                         the kernel's pre-Ice Lake events:
+ *                                         before Ice Lake, model unknown
  *   topdown-* + slots only                Ice Lake or later (Level 1 is
  *                                         the same on all of them)
  *   CPU_CLK_UNHALTED.THREAD_ANY, IDQ_UOPS_NOT_DELIVERED.CORE, ...
@@ -262,6 +265,29 @@ static int infer_arm(const struct td_stat_file *f, struct td_cpu_guess *g)
 	return 1;
 }
 
+/* Did perf print a Level-1 value (any naming: tma_retiring, Retiring, retiring)? */
+static int printed_level1(const struct td_stat_file *f)
+{
+	static const char *const names[] = { "retiring", "frontend", "backend", "bad" };
+	size_t i, j, k, n;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
+			const struct td_scope *s = &f->sessions[i].scopes[j];
+
+			for (k = 0; k < s->nr_perf_metrics; k++) {
+				const char *name = s->perf_metrics[k].name;
+
+				if (!strncasecmp(name, "tma_", 4))
+					name += 4;
+				for (n = 0; n < sizeof(names) / sizeof(names[0]); n++)
+					if (!strncasecmp(name, names[n], strlen(names[n])))
+						return 1;
+			}
+		}
+	return 0;
+}
+
 static void infer_smt(const struct td_stat_file *f, struct td_cpu_guess *g)
 {
 	const struct td_count *any = first_with(f, "cpu_clk_unhalted.thread_any", 0);
@@ -275,6 +301,11 @@ static void infer_smt(const struct td_stat_file *f, struct td_cpu_guess *g)
 		g->smt = 1;
 		strbuf_addf(&sb, "inferred from the events: %s (line %d) is measured, which perf's "
 			    "formulas ask for only with SMT on", c->event, c->line);
+	} else if (g->table && !strcmp(g->table, "skylake") && printed_level1(f)) {
+		g->smt = 0;
+		strbuf_addstr(&sb, "inferred from perf's printed values: perf computed its Level 1 without "
+			      "the *_ANY (whole-core) events it asks for with SMT on, so it took its SMT-off "
+			      "formula; the same is used here to reproduce its values");
 	} else if (thr && g->core_wide && g->table && !strcmp(g->table, "skylake")) {
 		g->smt = 0;
 		strbuf_addf(&sb, "inferred from the events: a whole-core run measured %s (line %d) "
@@ -326,6 +357,13 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 		set(g, "alderlake", "Intel Alder Lake / Raptor Lake (hybrid: Golden Cove + Gracemont)", c,
 		    "and cpu_atom events: a hybrid Intel CPU with both PMUs; Alder Lake and Raptor Lake "
 		    "share these formulas, later hybrids would need --cpu");
+	} else if ((c = first_with(f, "topdown-total-slots", 0)) != NULL ||
+		   (c = first_with(f, "topdown-slots-issued", 0)) != NULL ||
+		   (c = first_with(f, "topdown-fetch-bubbles", 0)) != NULL) {
+		set(g, "skylake", "Intel before Ice Lake (Sandy Bridge to Cascade Lake; model not known)", c,
+		    "is one of the kernel's pre-Ice Lake topdown events, which Ice Lake and later do not "
+		    "have; nothing tells the model: Level 1 comes from these events by perf's generic "
+		    "formulas, deeper levels need --cpu");
 	} else if ((c = first_with(f, "topdown-", 1)) != NULL || (c = first_with(f, "slots", 0)) != NULL) {
 		if ((c2 = first_with(f, "int_misc.clears_count", 0)) != NULL)
 			set(g, "icelake", "Intel Ice Lake / Tiger Lake / Rocket Lake class (Sunny Cove cores)", c2,

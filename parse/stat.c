@@ -153,6 +153,39 @@ static void add_count(struct builder *b, const struct rec *r)
 	b->metric_pmu = NULL;
 }
 
+/*
+ * perf <= 6.3 printed two legacy Level-2 values on one line ("2.7% Heavy
+ * Operations  #  4.8% Light Operations"): the second becomes a metric of
+ * its own, on the same line and group.  m's name is cut before the '#'.
+ */
+static void split_second_metric(struct td_scope *s, struct td_perf_metric *m)
+{
+	char *hash = strchr(m->name, '#'), *end, *name;
+	double v;
+	struct td_perf_metric *second;
+	size_t i = (size_t)(m - s->perf_metrics);
+
+	if (!hash)
+		return;
+	v = strtod(hash + 1, &end);
+	if (end == hash + 1 || *end != '%')
+		return;
+	for (name = end + 1; *name == ' '; name++)
+		;
+	if (!*name)
+		return;
+	name = xstrdup(name);
+	*hash = '\0';
+	while (hash > m->name && hash[-1] == ' ')
+		*--hash = '\0';
+	second = td_scope_add_perf_metric(s, name, "%", v);
+	m = &s->perf_metrics[i];     /* the array may have moved */
+	second->line = m->line;
+	second->pmu = m->pmu ? xstrdup(m->pmu) : NULL;
+	second->group = m->group;
+	free(name);
+}
+
 static void add_metric(struct builder *b, const struct rec *r)
 {
 	struct td_scope *s;
@@ -177,6 +210,8 @@ static void add_metric(struct builder *b, const struct rec *r)
 	else if (c && c->pmu)
 		m->pmu = xstrdup(c->pmu);
 	m->group = c ? c->group : -1;
+	split_second_metric(s, m);
+	m = &s->perf_metrics[s->nr_perf_metrics - 1];
 	if (r->kind == R_METRIC && c && !isnan(r->pct) && isnan(c->running_pct))
 		c->running_pct = r->pct; /* "(50.00%)" after the metric */
 	b->dangling = m->name[0] ? -1 : (long)(s->nr_perf_metrics - 1);

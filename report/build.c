@@ -41,6 +41,8 @@ struct evalctx {
 	/* multi-group recomputation: metric values by id */
 	const struct td_table *table;
 	const double *node_values;    /* indexed like td_table_metric, or NULL */
+	int multiplexed;              /* some count of the scope ran less than all the time */
+	int has_running_pct;          /* perf said how long the counts ran */
 };
 
 static int is_legacy_correction(const char *name)
@@ -53,6 +55,42 @@ static int is_legacy_correction(const char *name)
 	strbuf_release(&pmu);
 	strbuf_release(&key);
 	return r;
+}
+
+/* Is name the slots count ("slots", "TOPDOWN.SLOTS", "cpu_core/slots/")? */
+static int is_slots(const char *name)
+{
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+	int r;
+
+	td_event_key(name, &pmu, &key);
+	r = !strcmp(key.buf, "slots");
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+	return r;
+}
+
+/*
+ * perf <= 6.2 --topdown without a slots count (Ice Lake era perf, interval
+ * mode): perf divided each topdown event by the sum of the four, so that
+ * sum stands for the slots.  NAN when one of the four is missing.
+ */
+static double legacy_slots_sum(const struct td_scope *s, const char *pmu, int group)
+{
+	static const char *const four[] = {
+		"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound"
+	};
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(four); i++) {
+		const struct td_count *c = td_scope_find_group(s, pmu, four[i], group);
+
+		if (!c || c->status != TD_COUNT_OK || isnan(c->value))
+			return NAN;
+		sum += c->value;
+	}
+	return sum;
 }
 
 static int scope_multiplexed(const struct td_scope *s)
@@ -166,6 +204,10 @@ static int env_lookup(void *vctx, const char *name, double *v)
 		*v = c->value;
 		return 0;
 	}
+	if (cx->legacy_zero && is_slots(name) && !isnan(legacy_slots_sum(cx->s, cx->pmu, cx->group))) {
+		*v = legacy_slots_sum(cx->s, cx->pmu, cx->group);
+		return 0;
+	}
 	if (cx->legacy_zero && is_legacy_correction(name)) {
 		cx->used_legacy_zero = 1;
 		*v = 0;
@@ -245,26 +287,26 @@ static int group_has_all(const struct evalctx *base, const struct names *ns, int
 
 /* ---------------- perf's printed names -> our node ids ---------------- */
 
-static void normalize_name(const char *in, struct strbuf *out)
+/*
+ * perf 5.x printed Level 1 as 0..1 ratios under names like Frontend_Bound
+ * ("0.96 Backend_Bound": no unit, the name where the unit goes).
+ */
+static int is_ratio_metric(const struct td_perf_metric *pm)
 {
-	strbuf_reset(out);
-	if (!strncasecmp(in, "tma_", 4))
-		in += 4;
-	for (; *in; in++)
-		strbuf_addch(out, *in == ' ' || *in == '-' ? '_' : (char)tolower((unsigned char)*in));
+	return pm->unit && !strcmp(pm->unit, pm->name) &&
+	       pm->value >= -10 && pm->value <= 10;
 }
 
-/* AMD's PipelineL2 names in perf (amdzen4/5 pipeline.json) */
-static const char *const amd_names[][2] = {
-	{ "frontend_bound_latency", "fetch_latency" },
-	{ "frontend_bound_bandwidth", "fetch_bandwidth" },
-	{ "bad_speculation_mispredicts", "branch_mispredicts" },
-	{ "bad_speculation_pipeline_restarts", "machine_clears" },
-	{ "backend_bound_memory", "memory_bound" },
-	{ "backend_bound_cpu", "core_bound" },
-	{ "retiring_fastpath", "light_operations" },
-	{ "retiring_microcode", "heavy_operations" },
-};
+/* perf's value of node m as a fraction, and the resolution perf printed it with. */
+static double perf_fraction(const struct td_perf_metric *pm, double *resolution)
+{
+	if (is_ratio_metric(pm)) {
+		*resolution = 0.01;
+		return pm->value;
+	}
+	*resolution = 0.001;
+	return pm->value / 100.0;
+}
 
 /* The perf metric printed for node m in this scope/PMU, or NULL. */
 static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
@@ -272,28 +314,47 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 {
 	struct strbuf n = STRBUF_INIT, mn = STRBUF_INIT;
 	const struct td_perf_metric *found = NULL;
-	size_t i, k;
+	const char *alias;
+	size_t i;
 
-	normalize_name(m->name, &mn);
+	td_perf_name_normalize(m->name, &mn);
 	for (i = 0; i < s->nr_perf_metrics && !found; i++) {
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
 			continue;
-		/* "%", or Arm's "percent of slots" / "percent of cycles" (perf 6.5 on) */
-		if (!pm->unit || (strcmp(pm->unit, "%") && strncmp(pm->unit, "percent of ", 11)))
+		/* "%", Arm's "percent of slots" / "percent of cycles" (perf 6.5 on),
+		 * or perf 5.x's bare 0..1 ratios */
+		if (!pm->unit || (strcmp(pm->unit, "%") && strncmp(pm->unit, "percent of ", 11) &&
+				  !is_ratio_metric(pm)))
 			continue;
-		normalize_name(pm->name, &n);
-		for (k = 0; k < TD_ARRAY_SIZE(amd_names); k++)
-			if (!strcmp(n.buf, amd_names[k][0])) {
-				strbuf_reset(&n);
-				strbuf_addstr(&n, amd_names[k][1]);
-			}
+		td_perf_name_normalize(pm->name, &n);
+		alias = td_perf_name_alias(n.buf);
+		if (alias) {
+			strbuf_reset(&n);
+			strbuf_addstr(&n, alias);
+		}
 		if (!strcmp(n.buf, m->id) || !strcmp(n.buf, mn.buf))
 			found = pm;
 	}
 	strbuf_release(&n);
 	strbuf_release(&mn);
 	return found;
+}
+
+/*
+ * perf's printed value of an info metric it prints as a percentage (E-core
+ * tma_resource_bound is an info metric of ours): in the metric's unit when
+ * that is percent.
+ */
+static void info_perf_value(json_t *o, const struct td_scope *s, const char *pmu,
+			    const struct td_metric *m)
+{
+	const struct td_perf_metric *pm = NULL;
+
+	if (m->unit && !strcmp(m->unit, "percent") && m->scale == 100)
+		pm = perf_value_for(s, pmu, m);
+	json_object_set_new(o, "perf_value", pm ? json_real(pm->value) : json_null());
+	json_object_set_new(o, "perf_name", pm ? json_string(pm->name) : json_null());
 }
 
 /* Append "a; b; a" as "a; b": the evaluator repeats a missing event per use. */
@@ -487,7 +548,258 @@ static void add_scope_id(json_t *o, const struct scope_job *j)
 	strbuf_release(&id);
 }
 
-static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
+/*
+ * The uncertainty of every node and info metric: on the evaluation of all
+ * groups, and on each group's own where a node takes its value from one.
+ */
+struct errorbars {
+	double *nodes, *info;        /* per node of 'all' / per info metric */
+	double **group_nodes;        /* per group, NULL when no node chose it */
+	int inputs;
+};
+
+static void errorbars_compute(struct errorbars *eb, const struct td_table *t, struct evalctx *cx,
+			      const struct td_tree_opts *topts, const struct td_tree_result *all,
+			      const struct td_tree_result *per_group, const int *chosen, int groups)
+{
+	struct td_env env = { env_lookup, cx };
+	struct td_spread_ctx sc = { cx->s, cx->pmu, -1 };
+	size_t i;
+	int g;
+
+	eb->nodes = xcalloc(all->nr_nodes + 1, sizeof(double));
+	eb->info = xcalloc(all->nr_info + 1, sizeof(double));
+	eb->group_nodes = xcalloc(groups + 1, sizeof(double *));
+	cx->group = -1;
+	eb->inputs = td_tree_uncertainty(t, &env, topts, td_report_count_spread, &sc, all,
+					 eb->nodes, eb->info);
+	for (g = 0; per_group && g < groups; g++) {
+		double *info;
+
+		for (i = 0; i < all->nr_nodes && chosen[i] != g; i++)
+			;
+		if (i == all->nr_nodes)
+			continue;
+		eb->group_nodes[g] = xcalloc(per_group[g].nr_nodes + 1, sizeof(double));
+		info = xcalloc(per_group[g].nr_info + 1, sizeof(double));
+		cx->group = sc.group = g;
+		td_tree_uncertainty(t, &env, topts, td_report_count_spread, &sc, &per_group[g],
+				    eb->group_nodes[g], info);
+		free(info);
+	}
+	cx->group = -1;
+}
+
+static void errorbars_release(struct errorbars *eb, int groups)
+{
+	int g;
+
+	for (g = 0; eb->group_nodes && g < groups; g++)
+		free(eb->group_nodes[g]);
+	free(eb->group_nodes);
+	free(eb->nodes);
+	free(eb->info);
+}
+
+/* Node i's uncertainty, from the evaluation its value came from. */
+static double errorbars_node(const struct errorbars *eb, const int *chosen, size_t i)
+{
+	if (!eb->nodes)
+		return NAN;
+	if (chosen[i] >= 0 && eb->group_nodes[chosen[i]])
+		return eb->group_nodes[chosen[i]][i];
+	return eb->nodes[i];
+}
+
+/*
+ * Is node m's threshold true with its own value at x (the others as
+ * computed)?  -1 when it cannot be evaluated.
+ */
+static int threshold_at(const struct td_table *t, struct evalctx *cx, double *values,
+			const struct td_metric *m, double x)
+{
+	struct td_env env = { env_lookup, cx };
+	size_t idx = metric_index(t, m);
+	double keep = values[idx], v;
+
+	values[idx] = x;
+	cx->node_values = values;
+	cx->table = t;
+	cx->group = -1;
+	v = td_expr_eval(m->threshold_expr, &env, NULL);
+	cx->node_values = NULL;
+	values[idx] = keep;
+	return isnan(v) ? -1 : v != 0;
+}
+
+/* Does [v - u, v + u] reach across node m's threshold? */
+static int threshold_undecided(const struct td_table *t, struct evalctx *cx, double *values,
+			       const struct td_metric *m, double v, double u)
+{
+	int lo, hi;
+
+	if (!m->threshold_expr || isnan(v) || isnan(u) || u <= 0)
+		return 0;
+	lo = threshold_at(t, cx, values, m, v - u);
+	hi = threshold_at(t, cx, values, m, v + u);
+	return lo >= 0 && hi >= 0 && lo != hi;
+}
+
+/*
+ * The least share of time node m's events were counted (group g, -1 any).
+ * Without multiplexing every count ran all the time: 100 when perf said
+ * so, unknown when it did not (no need to walk the formula).
+ */
+static double node_counted_pct(const struct td_table *t, const struct evalctx *cx,
+			       const struct td_metric *m, int g)
+{
+	struct names ns = { 0 };
+	double pct;
+
+	if (!cx->multiplexed)
+		return cx->has_running_pct ? 100 : NAN;
+	ns.t = t;
+	names_add_expr(&ns, m->expr);
+	pct = td_scope_counted_pct(cx->s, cx->pmu, g, ns.v, ns.n);
+	names_release(&ns);
+	return pct;
+}
+
+/* The per-node uncertainty fields (docs/report-schema.md). */
+static void set_node_uncertainty(json_t *n, const struct td_table *t, struct evalctx *cx,
+				 double *values, const struct td_metric *m, double v, double u,
+				 double pct)
+{
+	json_object_set_new(n, "uncertainty", isnan(v) ? json_null() : jnum(u));
+	json_object_set_new(n, "undecided", json_boolean(threshold_undecided(t, cx, values, m, v, u)));
+	json_object_set_new(n, "counted_pct", jnum(pct));
+	if (!isnan(pct) && pct < 99.995) {
+		struct strbuf sb = STRBUF_INIT;
+
+		td_estimate_sentence(&sb, pct);
+		json_object_set_new(n, "estimate", json_string(sb.buf));
+		strbuf_release(&sb);
+	} else {
+		json_object_set_new(n, "estimate", json_null());
+	}
+}
+
+/* Does the table use counts of whole cores (any-thread, :percore, SMT formulas)? */
+static int table_needs_core(const struct td_table *t)
+{
+	size_t i, n = td_table_nr_metrics(t);
+
+	for (i = 0; i < n; i++) {
+		const char *f = td_table_metric(t, i)->formula;
+
+		if (f && (strstr(f, "THREAD_ANY") || strstr(f, "percore") || strstr(f, "SMT_on") ||
+			  strstr(f, "smt_on")))
+			return 1;
+	}
+	return 0;
+}
+
+/* What the sanity checks know of the scope to name likely causes. */
+static void sanity_scope(const struct scope_job *j, const struct td_table *t, const struct evalctx *cx,
+			 int groups, struct td_sanity_scope *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->nr_groups = groups;
+	ss->legacy_topdown = j->st->legacy_topdown;
+	ss->pre_icelake = td_scope_find(j->s, j->pmu, "topdown-total-slots") != NULL;
+	ss->smt = cx->smt;
+	ss->core_wide = cx->core_wide;
+	ss->needs_core = table_needs_core(t);
+}
+
+/* Is a Level-1 node below 0 or above 1 (its sanity says so)? */
+static int level1_out_of_range(const struct td_sanity_node *sn, char **sanity, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (sn[i].m->level == 1 && sanity[i] &&
+		    (!strncmp(sanity[i], "below 0", 7) || !strncmp(sanity[i], "above 1", 7)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Level-1 nodes the table could not compute, from the kernel's pre-Ice
+ * Lake topdown events as perf computed them (report/legacy-topdown.c).
+ * Returns whether any was filled; *cause names a known fault of the input.
+ */
+static int legacy_level1_fill(const struct td_table *t, const struct td_tree_result *all,
+			      double *values, const struct td_legacy_l1 *l1, char **cause)
+{
+	size_t i;
+	int filled = 0;
+
+	for (i = 0; i < all->nr_nodes; i++) {
+		const struct td_metric *m = all->nodes[i].metric;
+		double v = td_legacy_level1_value(l1, m->id);
+		size_t idx = metric_index(t, m);
+
+		if (m->level != 1 || isnan(v) || !isnan(values[idx]))
+			continue;
+		values[idx] = v;
+		filled = 1;
+	}
+	if (filled && l1->total_below_issued) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "topdown-total-slots (%.0f) is below topdown-slots-issued (%.0f): it holds "
+			    "cycles, not slots (the kernel's .scale, the issue width, was not applied), so "
+			    "every Level-1 value is off by that factor", l1->total, l1->issued);
+		*cause = strbuf_detach(&sb, NULL);
+	}
+	return filled;
+}
+
+/*
+ * Interval, CPU and thread scopes leave out the trust fields that say
+ * nothing (null, false), as they do thresholds and descriptions: a
+ * 1,000-interval document stays small.  Readers take a missing field as
+ * null.
+ */
+static void drop_empty_trust_fields(json_t *n)
+{
+	static const char *const keys[] = {
+		"uncertainty", "undecided", "counted_pct", "estimate", "sanity", "perf_resolution"
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(keys); i++) {
+		json_t *v = json_object_get(n, keys[i]);
+
+		if (json_is_null(v) || json_is_false(v))
+			json_object_del(n, keys[i]);
+	}
+}
+
+/* The scope's "uncertainty" object: where its error bars come from. */
+static json_t *uncertainty_json(const struct scope_job *j, const struct errorbars *eb)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *o;
+
+	if (!eb->nodes)
+		strbuf_addstr(&sb, j->st->interval && !j->derived ? "none: one interval is one measurement"
+			      : "none: a single run (perf stat -r N or -I gives error bars)");
+	else if (j->derived && j->st->interval)
+		strbuf_addf(&sb, "intervals: each count's standard error of the mean over the %zu intervals "
+			    "(taken as repeated measurements), propagated first-order through the formulas "
+			    "as independent", j->st->nr_scopes);
+	else
+		strbuf_addf(&sb, "repeats: perf's relative standard error of each count over %d runs (-r), "
+			    "propagated first-order through the formulas as independent", j->st->repeats);
+	o = json_pack("{s:s,s:s,s:i}", "method", eb->nodes ? (j->derived && j->st->interval ?
+			"intervals" : "repeats") : "none", "text", sb.buf, "inputs", eb->inputs);
+	strbuf_release(&sb);
+	return o;
+}
+
+static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warnings)
 {
 	json_t *o = json_object(), *nodes = json_array(), *metrics = json_array();
 	json_t *warnings = json_array(), *path = json_array(), *bn = json_object();
@@ -506,6 +818,13 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
 	int nohw = t && !hw;
 	struct strbuf nohw_reason = STRBUF_INIT;
+	struct errorbars eb = { 0 };
+	struct td_sanity_node *sn = NULL;
+	struct td_sanity_scope ss;
+	char **sanity = NULL;
+	struct td_legacy_l1 l1;
+	int legacy_l1 = 0, out_of_range = 0;
+	char *legacy_cause = NULL;
 
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
@@ -532,6 +851,9 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	cx.slots = meta_slots(j->imp->meta);
 	cx.events_table = j->table;
 	cx.legacy_zero = j->st->legacy_topdown;
+	cx.multiplexed = scope_multiplexed(j->s);
+	for (i = 0; i < j->s->nr_counts && !cx.has_running_pct; i++)
+		cx.has_running_pct = !isnan(j->s->counts[i].running_pct);
 	/* The literals the formulas saw, so 'tdperf explain NODE RUN' can
 	 * substitute them as the report did. */
 	{
@@ -593,7 +915,12 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		values[metric_index(t, all.nodes[i].metric)] =
 			chosen[i] >= 0 ? per_group[chosen[i]].nodes[i].value : all.nodes[i].value;
 	}
-	if (mixed && !nohw) {
+	if (!nohw && td_legacy_level1(j->s, j->pmu, &l1) == 0)
+		legacy_l1 = legacy_level1_fill(t, &all, values, &l1, &legacy_cause);
+	if (!nohw && td_scope_has_spread(j->s))
+		errorbars_compute(&eb, t, &cx, &topts, &all, per_group, chosen, groups);
+	json_object_set_new(o, "uncertainty", uncertainty_json(j, &eb));
+	if ((mixed || legacy_l1) && !nohw) {
 		/* flags and path on the chosen values */
 		struct td_node_value *nv = xcalloc(all.nr_nodes + 1, sizeof(*nv));
 		for (i = 0; i < all.nr_nodes; i++) {
@@ -612,6 +939,18 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		ambiguous = all.ambiguous;
 	}
 
+	sn = xcalloc(all.nr_nodes + 1, sizeof(*sn));
+	sanity = xcalloc(all.nr_nodes + 1, sizeof(*sanity));
+	for (i = 0; i < all.nr_nodes; i++) {
+		sn[i].m = all.nodes[i].metric;
+		sn[i].value = nohw ? NAN : values[metric_index(t, sn[i].m)];
+		sn[i].u = errorbars_node(&eb, chosen, i);
+		sn[i].group = chosen[i];
+		sn[i].counted_pct = node_counted_pct(t, &cx, sn[i].m, chosen[i]);
+	}
+	sanity_scope(j, t, &cx, groups, &ss);
+	ss.known_cause = legacy_cause;
+	td_report_sanity(&ss, sn, all.nr_nodes, sanity, warnings);
 	for (i = 0; i < all.nr_nodes; i++) {
 		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
 		const struct td_metric *m = all.nodes[i].metric;
@@ -621,9 +960,14 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		int approx = src->approximate;
 		struct strbuf reason = STRBUF_INIT;
 
-		if (src->reason)
+		if (legacy_l1 && m->level == 1 && td_legacy_level1_formula(m->id) && isnan(src->value)) {
+			approx = 1;
+			strbuf_addf(&reason, "perf's Level 1 from the kernel's pre-Ice Lake topdown events: %s",
+				    td_legacy_level1_formula(m->id));
+		} else if (src->reason) {
 			add_unique_reasons(&reason, src->reason);
-		if (cx.legacy_zero && !isnan(v) && m->level >= 1) {
+		}
+		if (cx.legacy_zero && !isnan(v) && m->level >= 1 && !(legacy_l1 && m->level == 1)) {
 			/* did this node use a missing correction term? */
 			struct evalctx probe = cx;
 			struct td_env penv = { env_lookup, &probe };
@@ -635,6 +979,9 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 					strbuf_addstr(&reason, "; ");
 				strbuf_addstr(&reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
 					      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
+				if (!td_scope_find(j->s, j->pmu, "slots"))
+					strbuf_addstr(&reason, "; TOPDOWN.SLOTS not printed: the sum of the four "
+						      "topdown-* events stands for it, as perf normalised");
 			}
 		}
 		if (nohw) {
@@ -654,9 +1001,18 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
 		json_object_set_new(n, "approximate", json_boolean(approx));
 		json_object_set_new(n, "reason", reason.len ? json_string(reason.buf) : json_null());
-		json_object_set_new(n, "perf_value", pm ? jnum(pm->value / 100.0) : json_null());
+		{
+			double res = NAN, pv = pm ? perf_fraction(pm, &res) : NAN;
+
+			json_object_set_new(n, "perf_value", jnum(pv));
+			json_object_set_new(n, "perf_resolution", jnum(res));
+		}
 		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
 		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
+		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), sn[i].counted_pct);
+		json_object_set_new(n, "sanity", jstr(sanity[i]));
+		if (!full_nodes)
+			drop_empty_trust_fields(n);
 		if (full_nodes) {
 			/* the same in every scope: only on totals, to keep interval documents small */
 			json_object_set_new(n, "threshold", jstr(m->threshold));
@@ -668,6 +1024,15 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		strbuf_release(&reason);
 	}
 	json_object_set_new(o, "nodes", nodes);
+	if (level1_out_of_range(sn, sanity, all.nr_nodes)) {
+		json_t *n;
+
+		json_array_foreach(nodes, i, n)
+			json_object_set_new(n, "bottleneck", json_false());
+		json_array_clear(path);
+		ambiguous = 0;
+		out_of_range = 1;
+	}
 	json_object_set_new(bn, "path", path);
 	json_object_set_new(bn, "ambiguous", json_boolean(ambiguous));
 	{
@@ -678,7 +1043,10 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 			const struct td_metric *m = td_table_find_metric(t, id);
 			strbuf_addf(&sb, "%s%s", i ? " > " : "", m ? m->name : id);
 		}
-		if (nohw) {
+		if (out_of_range) {
+			strbuf_addstr(&sb, "no bottleneck named: Level 1 is out of range (see the warnings), "
+				      "so no node of it can be trusted");
+		} else if (nohw) {
 			strbuf_addstr(&sb, "Top-Down ");
 			strbuf_add(&sb, nohw_reason.buf, nohw_reason.len);
 		} else if (np) {
@@ -708,7 +1076,10 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 		json_object_set_new(m, "id", json_string(nv->metric->id));
 		json_object_set_new(m, "name", json_string(nv->metric->name));
 		json_object_set_new(m, "value", jnum(mv));
+		json_object_set_new(m, "uncertainty", eb.info && !isnan(mv) ?
+				    jnum(eb.info[i] * (nv->metric->scale > 0 ? nv->metric->scale : 1)) : json_null());
 		json_object_set_new(m, "unit", jstr(nv->metric->unit));
+		info_perf_value(m, j->s, j->pmu, nv->metric);
 		json_object_set_new(m, "approximate", json_boolean(!nohw && nv->approximate));
 		json_object_set_new(m, "reason", nohw ? json_string(nohw_reason.buf) :
 				    jstr(isnan(nv->value) || nv->approximate ? nv->reason : NULL));
@@ -716,8 +1087,6 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	}
 	json_object_set_new(o, "metrics", metrics);
 	json_object_set_new(o, "metrics_omitted", json_integer(omitted));
-	for (i = 0; i < all.nr_warnings; i++)
-		json_array_append_new(warnings, json_string(all.warnings[i]));
 	if (mixed && !nohw)
 		json_array_append_new(warnings, json_string(
 			"events come from several perf event groups: each node is computed on the group "
@@ -739,11 +1108,70 @@ tail:
 		for (g = 0; per_group && g < groups; g++)
 			td_tree_result_release(&per_group[g]);
 	}
+	errorbars_release(&eb, groups);
+	free(legacy_cause);
+	for (i = 0; sanity && i < all.nr_nodes; i++)
+		free(sanity[i]);
+	free(sanity);
+	free(sn);
 	free(per_group);
 	free(values);
 	free(chosen);
 	strbuf_release(&nohw_reason);
 	(void)k;
+	return o;
+}
+
+/*
+ * The scope with its group boundaries where perf's printed metrics put
+ * them (report/groups.c), or NULL when they stay.  A hint per printed
+ * metric matched to a node: its line and its formula's events.
+ */
+static struct td_scope *regroup_by_metrics(const struct scope_job *j)
+{
+	const struct td_table *t = j->table;
+	size_t i, n = td_table_nr_metrics(t), nh = 0;
+	struct names *ns = xcalloc(j->s->nr_perf_metrics + 1, sizeof(*ns));
+	struct td_group_hint *h = xcalloc(j->s->nr_perf_metrics + 1, sizeof(*h));
+	struct td_scope *copy;
+
+	for (i = 0; i < n; i++) {
+		const struct td_metric *m = td_table_metric(t, i);
+		const struct td_perf_metric *pm;
+
+		if (m->level < 1 || nh >= j->s->nr_perf_metrics)
+			continue;
+		pm = perf_value_for(j->s, j->pmu, m);
+		if (!pm || !pm->line)
+			continue;
+		ns[nh].t = t;
+		names_add_expr(&ns[nh], m->expr);
+		h[nh].line = pm->line;
+		h[nh].events = ns[nh].v;
+		h[nh].nr = ns[nh].n;
+		nh++;
+	}
+	copy = td_scope_regroup(j->s, j->pmu, h, nh);
+	for (i = 0; i < nh; i++)
+		names_release(&ns[i]);
+	free(ns);
+	free(h);
+	return copy;
+}
+
+/* One scope, on the groups perf's printed metrics show. */
+static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
+{
+	struct scope_job copy = *j;
+	struct td_scope *regrouped = NULL;
+	json_t *o;
+
+	if (j->table && j->s->nr_groups > 1 && j->s->nr_perf_metrics)
+		regrouped = regroup_by_metrics(j);
+	if (regrouped)
+		copy.s = regrouped;
+	o = scope_json_grouped(&copy, doc_warnings);
+	td_scope_regroup_free(regrouped);
 	return o;
 }
 
@@ -938,6 +1366,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 			int n;
 			struct td_scope *sum = sum_scopes(st, &n);
 			struct strbuf d = STRBUF_INIT;
+			td_scope_spread_from_intervals(sum, st);
 			strbuf_addf(&d, "sum of %d %s scopes", n, st->interval ?
 				    (st->scopes[0].kind == TD_SCOPE_TOTAL ? "interval" :
 				     td_scope_kind_name(st->scopes[0].kind)) :

@@ -57,7 +57,7 @@ void td_report_render_csv(json_t *doc, FILE *f)
 	size_t i, k;
 
 	fputs("scope,session,kind,label,pmu,time,node,name,parent,level,value,unit,flagged,"
-	      "bottleneck,approximate,multiplexed,perf_value,reason\n", f);
+	      "bottleneck,approximate,multiplexed,perf_value,reason,uncertainty,undecided,counted_pct,sanity\n", f);
 	json_array_foreach(json_object_get(doc, "scopes"), i, sc) {
 		json_t *mux = json_object_get(sc, "multiplexed");
 		if (json_array_size(json_object_get(sc, "nodes"))) {
@@ -74,7 +74,11 @@ void td_report_render_csv(json_t *doc, FILE *f)
 				boolean(f, json_object_get(n, "approximate"));
 				boolean(f, mux);
 				num(f, json_object_get(n, "perf_value"), 0);
-				field(f, json_string_value(json_object_get(n, "reason")), 1);
+				field(f, json_string_value(json_object_get(n, "reason")), 0);
+				num(f, json_object_get(n, "uncertainty"), 0);
+				boolean(f, json_object_get(n, "undecided"));
+				num(f, json_object_get(n, "counted_pct"), 0);
+				field(f, json_string_value(json_object_get(n, "sanity")), 1);
 			}
 			continue;
 		}
@@ -90,7 +94,10 @@ void td_report_render_csv(json_t *doc, FILE *f)
 			fputs("0,0,0,", f);
 			boolean(f, json_object_get(e, "scaled"));
 			field(f, "", 0);
-			field(f, st && strcmp(st, "ok") ? st : NULL, 1);
+			field(f, st && strcmp(st, "ok") ? st : NULL, 0);
+			fputs(",0,", f);
+			num(f, json_object_get(e, "running_pct"), 0);
+			field(f, NULL, 1);
 		}
 	}
 }

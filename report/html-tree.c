@@ -38,12 +38,35 @@ static void node_badges(struct strbuf *sb, json_t *n, double v, int bn)
 		strbuf_addstr(sb, "<span class=\"badge na\">not computable</span>");
 	if (json_is_true(json_object_get(n, "approximate")))
 		strbuf_addstr(sb, "<span class=\"badge approx\">&#8776; approximate</span>");
+	if (json_is_true(json_object_get(n, "undecided")))
+		strbuf_addstr(sb, "<span class=\"badge undecided\" title=\"the error bar reaches across the "
+			      "node's threshold\">? not decided</span>");
+	if (td_json_str(n, "sanity"))
+		strbuf_addstr(sb, "<span class=\"badge sanity\" title=\"out of range: see the detail\">"
+			      "&#10007; out of range</span>");
 	if (!isnan(perf)) {
 		strbuf_addstr(sb, "<span class=\"badge perf\" title=\"the value perf printed for this node\">perf ");
 		td_html_pct(sb, perf);
 		strbuf_addstr(sb, "</span>");
 	}
 	strbuf_addstr(sb, "</span>");
+}
+
+/* The node's out-of-range message and how its value was estimated. */
+static void node_trust(struct strbuf *sb, json_t *n)
+{
+	const char *sanity = td_json_str(n, "sanity"), *estimate = td_json_str(n, "estimate");
+
+	if (sanity) {
+		strbuf_addstr(sb, "<p class=\"reason sanity\">Out of range: ");
+		strbuf_add_html(sb, sanity);
+		strbuf_addstr(sb, "</p>");
+	}
+	if (estimate) {
+		strbuf_addstr(sb, "<p class=\"reason approx\">");
+		strbuf_add_html(sb, estimate);
+		strbuf_addstr(sb, "</p>");
+	}
 }
 
 static void node_detail(struct strbuf *sb, json_t *n, double v)
@@ -74,6 +97,7 @@ static void node_detail(struct strbuf *sb, json_t *n, double v)
 		}
 		strbuf_addstr(sb, "</p>");
 	}
+	node_trust(sb, n);
 	strbuf_addstr(sb, "<p class=\"muted\">");
 	if (level > 0)
 		strbuf_addf(sb, "Level %d", level);
@@ -147,6 +171,9 @@ static void tree_level(struct strbuf *sb, json_t *scope, json_t *nodes, const ch
 		if (json_is_true(json_object_get(n, "approximate")) && !isnan(v))
 			strbuf_addstr(sb, "&#8776;");
 		td_html_pct(sb, v);
+		if (!isnan(v) && json_is_number(json_object_get(n, "uncertainty")))
+			strbuf_addf(sb, " <small class=\"unc\">&plusmn; %.2f</small>",
+				    td_json_num(json_object_get(n, "uncertainty")) * 100);
 		strbuf_addstr(sb, "</span><span class=\"bar\">");
 		if (!isnan(v) && v > 0)
 			strbuf_addf(sb, "<i style=\"width:%.2f%%;background:%s\"></i>", fmin(v, 1.0) * 100, colour);

@@ -34,6 +34,8 @@ void td_import_release(struct td_import *imp)
 		td_table_free(imp->owned_atom);
 	json_decref(imp->meta);
 	json_decref(imp->warnings);
+	free(imp->hdr_cpuid_text);
+	free(imp->hdr_desc);
 	memset(imp, 0, sizeof(*imp));
 }
 
@@ -64,6 +66,27 @@ static const char *where(int line)
 	return buf;
 }
 
+/*
+ * The CPU a perf.data file's header names (CPUID, CPUDESC, NRCPUS,
+ * CPU_TOPOLOGY, PMU_MAPPINGS): certain where the events only let us guess.
+ */
+static void read_header_cpu(struct td_import *imp, const char *path)
+{
+	struct strbuf e = STRBUF_INIT;
+	struct td_pd *pd = td_pd_open(path, 0, &e);
+
+	strbuf_release(&e);
+	if (!pd)
+		return;
+	td_pd_cpu(pd, &imp->hdr);
+	imp->hdr_cpuid_text = imp->hdr.raw_cpuid ? xstrdup(imp->hdr.raw_cpuid) : NULL;
+	imp->hdr_desc = imp->hdr.desc ? xstrdup(imp->hdr.desc) : NULL;
+	imp->hdr.raw_cpuid = imp->hdr_cpuid_text;
+	imp->hdr.desc = imp->hdr_desc;
+	imp->has_hdr = 1;
+	td_pd_close(pd);
+}
+
 /* Choose the table(s); -1 with err when a CPU is needed and unknown. */
 static int choose_table(struct td_import *imp, const struct td_report_opts *opts,
 			const char *meta_uarch, struct strbuf *err)
@@ -89,6 +112,9 @@ static int choose_table(struct td_import *imp, const struct td_report_opts *opts
 			return -1;
 		}
 		imp->cpu_source = "--cpu";
+	} else if (imp->has_hdr && imp->hdr.cpuid[0] &&
+		   (imp->table = td_table_find(imp->hdr.cpuid, &terr)) != NULL) {
+		imp->cpu_source = "perf.data header";
 	} else if (meta_uarch && (imp->table = td_table_find(meta_uarch, &terr)) != NULL) {
 		imp->cpu_source = "run";
 	} else if (meta_uarch && !g->needs_cpu) {
@@ -101,6 +127,9 @@ static int choose_table(struct td_import *imp, const struct td_report_opts *opts
 			return -1;
 		}
 	} else if (g->table) {
+		if (imp->has_hdr && imp->hdr.cpuid[0])
+			warn(imp, "the perf.data header names CPUID %s, which no formula table matches; "
+			     "the CPU is inferred from the events", imp->hdr_cpuid_text);
 		imp->table = td_table_find(g->table, &terr);
 		if (!imp->table) {
 			strbuf_addf(err, "%s%s the events say %s, but no formula table '%s' is built "
@@ -133,6 +162,10 @@ static void choose_smt(struct td_import *imp, const struct td_report_opts *opts,
 {
 	imp->smt = imp->guess.smt;
 	imp->smt_source = imp->smt < 0 ? "unknown" : "inferred from events";
+	if (imp->has_hdr && imp->hdr.smt >= 0) {
+		imp->smt = imp->hdr.smt;
+		imp->smt_source = "perf.data header";
+	}
 	if (meta_smt && json_is_boolean(json_object_get(meta_smt, "on"))) {
 		imp->smt = json_is_true(json_object_get(meta_smt, "on"));
 		imp->smt_source = "run";
@@ -141,6 +174,21 @@ static void choose_smt(struct td_import *imp, const struct td_report_opts *opts,
 		imp->smt = !strcasecmp(opts->smt, "on") || !strcmp(opts->smt, "1");
 		imp->smt_source = "--smt";
 	}
+}
+
+/* The kernel's pre-Ice Lake topdown events: read by report/legacy-topdown.c, not by tables. */
+static int is_pre_icelake_topdown(const struct td_count *c)
+{
+	static const char *const names[] = {
+		"topdown-total-slots", "topdown-slots-issued", "topdown-slots-retired",
+		"topdown-fetch-bubbles", "topdown-recovery-bubbles"
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(names); i++)
+		if (c->key && !strcmp(c->key, names[i]))
+			return 1;
+	return 0;
 }
 
 /* Warn once about events the table does not know (they are kept and shown). */
@@ -161,7 +209,7 @@ static void check_events(struct td_import *imp)
 						   imp->atom_table : imp->table;
 			if (td_report_table_has_event(t, c))
 				continue;
-			if (td_report_is_generic_event(c))
+			if (td_report_is_generic_event(c) || is_pre_icelake_topdown(c))
 				continue;
 			if (strstr(unknown.buf, c->event))
 				continue;
@@ -226,18 +274,27 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 	json_object_set_new(host, "perf_version", json_str_or_null(st0 ? st0->perf_version : NULL));
 	json_object_set_new(m, "host", host);
 
-	json_object_set_new(cpu, "vendor", imp->table ? json_str_or_null(td_table_info(imp->table)->vendor) : json_null());
-	json_object_set_new(cpu, "family", json_null());
-	json_object_set_new(cpu, "model", json_null());
-	json_object_set_new(cpu, "stepping", json_null());
-	json_object_set_new(cpu, "name", json_str_or_null(imp->table ? td_table_info(imp->table)->display :
-							 imp->guess.what));
-	json_object_set_new(cpu, "cpuid", json_null());
+	if (imp->has_hdr && imp->hdr.vendor[0])
+		json_object_set_new(cpu, "vendor", json_string(imp->hdr.vendor));
+	else
+		json_object_set_new(cpu, "vendor", imp->table ? json_str_or_null(td_table_info(imp->table)->vendor) : json_null());
+	json_object_set_new(cpu, "family", imp->has_hdr && imp->hdr.family >= 0 ? json_integer(imp->hdr.family) : json_null());
+	json_object_set_new(cpu, "model", imp->has_hdr && imp->hdr.model >= 0 ? json_integer(imp->hdr.model) : json_null());
+	json_object_set_new(cpu, "stepping", imp->has_hdr && imp->hdr.stepping >= 0 ? json_integer(imp->hdr.stepping) : json_null());
+	/* inferred: what the events tell, which may be less than the table's name */
+	json_object_set_new(cpu, "name", json_str_or_null(imp->hdr_desc ? imp->hdr_desc :
+							 imp->table && !(imp->guess.what && imp->cpu_source &&
+							 !strcmp(imp->cpu_source, "inferred from events")) ?
+							 td_table_info(imp->table)->display : imp->guess.what));
+	json_object_set_new(cpu, "cpuid", imp->has_hdr && imp->hdr.cpuid[0] ? json_string(imp->hdr.cpuid) : json_null());
 	json_object_set_new(cpu, "microarchitecture",
 			    imp->table ? json_string(td_table_info(imp->table)->name) : json_null());
 	json_object_set_new(cpu, "source", json_string(imp->cpu_source));
 	if (!strcmp(imp->cpu_source, "--cpu") || !strcmp(imp->cpu_source, "--table"))
 		json_object_set_new(cpu, "confidence", json_string("certain: given on the command line"));
+	else if (!strcmp(imp->cpu_source, "perf.data header"))
+		json_object_set_new(cpu, "confidence", json_sprintf("certain: the file's CPUID feature says %s%s%s",
+			imp->hdr_cpuid_text, imp->hdr_desc ? ", CPUDESC " : "", imp->hdr_desc ? imp->hdr_desc : ""));
 	else if (imp->guess.confidence)
 		json_object_set_new(cpu, "confidence", json_string(imp->guess.confidence));
 	else
@@ -248,11 +305,15 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 	json_object_set_new(smt, "source", json_string(imp->smt_source));
 	json_object_set_new(smt, "reason", json_string(!strcmp(imp->smt_source, "--smt") ?
 						      "given on the command line" :
+						      !strcmp(imp->smt_source, "perf.data header") ? (imp->smt ?
+						      "the file's CPU_TOPOLOGY lists cores with two threads" :
+						      "the file's CPU_TOPOLOGY lists one thread per core") :
 						      imp->guess.smt_reason ? imp->guess.smt_reason : "unknown"));
 	json_object_set_new(m, "smt", smt);
 	json_object_set_new(m, "cpus_online", json_null());
-	json_object_set_new(m, "nr_cpus_online", json_null());
-	if (imp->guess.hybrid) {
+	json_object_set_new(m, "nr_cpus_online", imp->has_hdr && imp->hdr.nr_online ?
+			    json_integer(imp->hdr.nr_online) : json_null());
+	if (imp->guess.hybrid || (imp->has_hdr && imp->hdr.hybrid)) {
 		json_array_append_new(pmus, json_pack("{s:s,s:n,s:b}", "name", "cpu_core", "type", "hybrid", 1));
 		json_array_append_new(pmus, json_pack("{s:s,s:n,s:b}", "name", "cpu_atom", "type", "hybrid", 1));
 	} else {
@@ -304,6 +365,8 @@ int td_import_load(const char *path, const struct td_report_opts *opts, int argc
 	if (td_pd_is_perf_data(imp->data.buf, imp->data.len)) {
 		imp->stat = td_pd_read_stat(path, err);
 		imp->format = "perf.data";
+		if (imp->stat)
+			read_header_cpu(imp, path);
 	} else {
 		imp->stat = td_stat_parse(imp->data.buf, imp->data.len, path, err);
 		imp->format = imp->stat && imp->stat->nr_sessions ? imp->stat->sessions[0].format : "text";

@@ -1,6 +1,8 @@
 # report/: the report document and its renderers (report/report.h)
 libtdperf_a_SOURCES += report/report.h report/report-int.h report/build.c report/import.c \
-	report/events.c report/software.c report/reason.c report/text.c report/csv.c
+	report/events.c report/software.c report/reason.c report/text.c report/csv.c \
+	report/errorbars.c report/sanity.c report/groups.c report/legacy-topdown.c \
+	report/perf-names.c
 # charts (gnuplot), HTML report and diff
 libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c \
 	report/html.c report/html-template.c report/html-parts.c report/html-tree.c report/html-threads.c report/html-stacks.c \
@@ -11,6 +13,10 @@ check_PROGRAMS += tests/tools/threads-tool
 tests_tools_threads_tool_LDADD = $(TD_LIBS)
 # charts, HTML and diff tests
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sanity
+TESTS += tests/unit/test_sanity
+tests_unit_test_sanity_LDADD = $(UNIT_LIBS)
+tests_unit_test_sanity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 check_PROGRAMS += tests/unit/test_report_html
 TESTS += tests/unit/test_report_html
 tests_unit_test_report_html_LDADD = $(UNIT_LIBS)
@@ -29,5 +35,5 @@ EXTRA_DIST += tests/e2e/t0910-roofline.sh
 # stacks: the scopes' "stacks" objects and their text (stacks work)
 libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c report/plot-threads.c
 # import and report of perf stat outputs (the stat work)
-TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
-EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
+TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
+EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh

@@ -23,6 +23,10 @@ struct td_import {
 	const char *smt_source;
 	json_t *meta;                /* meta.json (docs/run-format.md) */
 	json_t *warnings;            /* array of strings, or NULL */
+	/* perf.data: the CPU its header names (strings owned: hdr_cpuid_text, hdr_desc) */
+	int has_hdr;
+	struct td_pd_cpu hdr;
+	char *hdr_cpuid_text, *hdr_desc;
 };
 
 /* Import a perf stat output / perf.data file (argv: the command line, for meta.json). */
@@ -47,5 +51,85 @@ size_t td_scope_hardware_counts(const struct td_scope *s, const char *pmu);
 void td_nohw_reason(struct strbuf *sb, json_t *meta);
 /* perf stat's derived software figures (CPUs utilized, rates per task second). */
 json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s);
+
+/* Error bars (report/errorbars.c). */
+struct td_spread_ctx {
+	const struct td_scope *s;
+	const char *pmu;
+	int group;                   /* -1: any */
+};
+/* td_spread_fn over a scope's counts (ctx: struct td_spread_ctx). */
+int td_report_count_spread(void *ctx, const char *name, double *rel, const void **id);
+/* Does any count of s carry a spread (perf -r, or estimated from intervals)? */
+int td_scope_has_spread(const struct td_scope *s);
+/*
+ * Set the spread of each count of 'total' (the sum of st's interval
+ * scopes) from its per-interval values; 1 when done, 0 when st is not a
+ * plain interval session.
+ */
+int td_scope_spread_from_intervals(struct td_scope *total, const struct td_stat *st);
+/* The least share of time (%) any of the events was counted, NAN unknown. */
+double td_scope_counted_pct(const struct td_scope *s, const char *pmu, int group,
+			    char *const *events, size_t nr);
+/* How a multiplexed node's value was estimated, one sentence. */
+void td_estimate_sentence(struct strbuf *sb, double counted_pct);
+
+/* Event groups from where perf printed its metrics (report/groups.c). */
+struct td_group_hint {
+	int line;                    /* input line perf printed the metric on */
+	char **events;               /* the events of its formula (as the table names them) */
+	size_t nr;
+};
+/*
+ * A copy of s whose group boundaries (of PMU pmu, NULL the default) sit
+ * where the printed metrics put them, or NULL when they do not move.
+ * The copy shares the counts' strings; free it with td_scope_regroup_free.
+ */
+struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
+				  const struct td_group_hint *h, size_t nr);
+void td_scope_regroup_free(struct td_scope *copy);
+
+/* perf's Level 1 from the kernel's pre-Ice Lake topdown events (report/legacy-topdown.c). */
+struct td_legacy_l1 {
+	double frontend_bound, bad_speculation, backend_bound, retiring;
+	double total, issued;
+	int total_below_issued;      /* topdown-total-slots < slots issued: counted as cycles */
+};
+/* 0 with out filled when s has all five events, else -1. */
+int td_legacy_level1(const struct td_scope *s, const char *pmu, struct td_legacy_l1 *out);
+/* perf's formula for a Level-1 id, or NULL. */
+const char *td_legacy_level1_formula(const char *id);
+/* The value for a Level-1 id, NAN for other ids. */
+double td_legacy_level1_value(const struct td_legacy_l1 *l, const char *id);
+
+/* perf's names for our nodes (report/perf-names.c). */
+/* "tma_Frontend Bound" -> "frontend_bound": tma_ dropped, lower case, '_' for ' ' and '-'. */
+void td_perf_name_normalize(const char *in, struct strbuf *out);
+/* Our id for a normalized perf name that differs from it ("ms_uops"), or NULL. */
+const char *td_perf_name_alias(const char *normalized);
+
+/* Out-of-range values named (report/sanity.c). */
+struct td_sanity_scope {
+	int nr_groups;               /* event groups of the scope */
+	int legacy_topdown;          /* perf <= 6.2 --topdown session */
+	int pre_icelake;             /* the kernel's pre-Ice Lake topdown-* events */
+	int smt;                     /* 1, 0, -1 unknown */
+	int core_wide;               /* counts cover whole cores */
+	int needs_core;              /* the table's formulas use core-wide counts */
+	const char *known_cause;     /* a fault of the input known for sure, or NULL */
+};
+struct td_sanity_node {
+	const struct td_metric *m;
+	double value, u;             /* u: NAN when no error bar */
+	int group;                   /* group the value came from, -1 none */
+	double counted_pct;          /* NAN when unknown */
+};
+/*
+ * Check nodes (table pre-order) for values below 0, above 1, above their
+ * parent, and Level 1 not summing to 1; sanity[i] gets the sentence (or
+ * stays NULL; caller frees), and each goes into warnings too.
+ */
+void td_report_sanity(const struct td_sanity_scope *sc, const struct td_sanity_node *nodes,
+		      size_t nr, char **sanity, json_t *warnings);
 
 #endif

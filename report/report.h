@@ -354,4 +354,12 @@ int td_stack_stage_computed(json_t *stage);
 struct td_chart_list;
 void td_charts_stacks(json_t *doc, struct td_chart_list *out);
 
+/*
+ * A node of t by our id or by perf's name for it ("tma_ms_uops",
+ * "retiring_microcode"), or NULL (report/perf-names.c).
+ */
+struct td_metric;
+struct td_table;
+const struct td_metric *td_table_find_perf_metric(const struct td_table *t, const char *name);
+
 #endif /* TD_REPORT_H */

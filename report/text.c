@@ -9,8 +9,11 @@
  *
  * Marks: '>' before a name: on the bottleneck path; '!' after the value:
  * above its threshold (with its whole path); '~': approximate; 'm': the
- * scope's counts were multiplexed (scaled estimates); "n/a": not
- * computable (the reason follows).
+ * scope's counts were multiplexed (scaled estimates); '?': not decided,
+ * the value's error bar reaches across the node's threshold; 'x': out of
+ * range (the sanity line follows); "n/a": not computable (the reason
+ * follows).  With error bars (perf stat -r, or -I totals) each value is
+ * printed as "value ± u".
  */
 #include "report/report-int.h"
 
@@ -105,22 +108,40 @@ static int ancestors_visible(const struct out *o, json_t *nodes, json_t *n)
 	return 1;
 }
 
+/*
+ * How far ours may be from perf's printed value and still agree: half of
+ * perf's printing resolution (0.05 points for "41.1 %", 0.5 points for a
+ * 0.41 ratio), plus a little for perf's own rounding of its inputs.
+ */
+static double perf_tolerance(json_t *n)
+{
+	double res = jget_num(n, "perf_resolution");
+
+	return (isnan(res) ? 0.001 : res) * 0.6;
+}
+
 static void print_tree(const struct out *o, json_t *scope)
 {
 	json_t *nodes = json_object_get(scope, "nodes"), *n;
 	size_t i;
 	int hidden = 0, has_perf = 0, width = o->o->width ? o->o->width : 30;
 	int multiplexed = jget_bool(scope, "multiplexed");
+	int has_u = 0;
 	struct strbuf why = STRBUF_INIT;
 
-	json_array_foreach(nodes, i, n)
+	json_array_foreach(nodes, i, n) {
 		if (json_is_number(json_object_get(n, "perf_value")))
 			has_perf = 1;
-	fprintf(o->f, "  %-36s %8s  %-*s%s\n", "Top-Down node", "value", width, "",
-		has_perf ? "    perf" : "");
+		if (json_is_number(json_object_get(n, "uncertainty")))
+			has_u = 1;
+	}
+	fprintf(o->f, "  %-36s %8s%s  %-*s%s\n", "Top-Down node", "value", has_u ? "  \xc2\xb1 u  " : "",
+		width, "", has_perf ? "    perf" : "");
 	json_array_foreach(nodes, i, n) {
 		int level = (int)json_integer_value(json_object_get(n, "level"));
 		double v = jget_num(n, "value"), pv = jget_num(n, "perf_value");
+		double u = jget_num(n, "uncertainty");
+		const char *sanity = jget_str(n, "sanity");
 		int flagged = jget_bool(n, "flagged"), bn = jget_bool(n, "bottleneck");
 		int approx = jget_bool(n, "approximate");
 		const char *reason = jget_str(n, "reason");
@@ -141,6 +162,10 @@ static void print_tree(const struct out *o, json_t *scope)
 			marks[m++] = '~';
 		if (multiplexed && !isnan(v))
 			marks[m++] = 'm';
+		if (jget_bool(n, "undecided"))
+			marks[m++] = '?';
+		if (sanity)
+			marks[m++] = 'x';
 		marks[m] = '\0';
 		fprintf(o->f, "  %s%-36s%s ", bn ? col(o, C_BOLD) : "", name, bn ? col(o, C_RESET) : "");
 		if (isnan(v))
@@ -148,6 +173,10 @@ static void print_tree(const struct out *o, json_t *scope)
 		else
 			fprintf(o->f, "%s%6.1f %%%s  ", flagged ? col(o, C_RED) : "", v * 100,
 				flagged ? col(o, C_RESET) : "");
+		if (has_u && !isnan(u))
+			fprintf(o->f, "\xc2\xb1 %5.2f  ", u * 100);
+		else if (has_u)
+			fprintf(o->f, "%9s", "");
 		bar(o, v, width);
 		fprintf(o->f, "%s%-3s%s", approx ? col(o, C_YELLOW) : "", marks, approx ? col(o, C_RESET) : "");
 		if (has_perf) {
@@ -155,13 +184,16 @@ static void print_tree(const struct out *o, json_t *scope)
 				fprintf(o->f, " %7s", "");
 			else
 				fprintf(o->f, " %6.1f%s", pv * 100,
-					!isnan(v) && fabs(pv - v) > 0.0006 ? "*" : " ");
+					!isnan(v) && fabs(pv - v) > perf_tolerance(n) ? "*" : " ");
 		}
 		fputc('\n', o->f);
 		/* a few event names; --format json has them all */
 		strbuf_reset(&why);
 		if (reason)
 			td_reason_short(&why, reason, 4);
+		if (sanity)
+			fprintf(o->f, "  %*s    %s(x %s)%s\n", (level - 1) * 2, "", col(o, C_RED), sanity,
+				col(o, C_RESET));
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
 			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), why.buf,
 				col(o, C_RESET));
@@ -196,8 +228,13 @@ static void print_metrics(const struct out *o, json_t *scope)
 		double v = jget_num(m, "value");
 		if (isnan(v))
 			continue;
-		fprintf(o->f, "    %-40s %14.4g %s%s\n", jget_str(m, "name"), v,
+		fprintf(o->f, "    %-40s %14.4g %s%s", jget_str(m, "name"), v,
 			jget_str(m, "unit") ? jget_str(m, "unit") : "", jget_bool(m, "approximate") ? " ~" : "");
+		if (!isnan(jget_num(m, "uncertainty")))
+			fprintf(o->f, " \xc2\xb1 %.3g", jget_num(m, "uncertainty"));
+		if (!isnan(jget_num(m, "perf_value")))
+			fprintf(o->f, "  (perf %s: %.1f)", jget_str(m, "perf_name"), jget_num(m, "perf_value"));
+		fputc('\n', o->f);
 		shown++;
 	}
 }
@@ -469,6 +506,7 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
 		fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET), jget_str(w, "text"));
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"
+		   " ? not decided (the error bar spans the threshold), x out of range (see the line below it),"
 		   " n/a not computable; perf: the value perf printed (* differs by more than 0.06 points)\n");
 }
 

@@ -3,6 +3,7 @@
  * computed; with a run, the formula with the run's measured values.
  */
 #include "src/builtin.h"
+#include "collect/collect.h"
 #include "metrics/metrics.h"
 #include "parse/parse.h"
 #include "report/report.h"
@@ -17,11 +18,14 @@
 static const char usage[] =
 	"usage: tdperf explain [--cpu NAME | --table FILE] NODE [RUN]\n"
 	"\n"
-	"Print what NODE (a Top-Down node or metric id, e.g. memory_bound, ipc)\n"
-	"means: its place in the tree, description, formula and alternatives,\n"
-	"correction terms, threshold and the events it needs.  With RUN (a run\n"
-	"directory or a perf stat / perf.data file) also the formula with the\n"
-	"run's measured values substituted, and the value.\n"
+	"Print what NODE (a Top-Down node or metric id, e.g. memory_bound, ipc,\n"
+	"or perf's name for it, e.g. tma_ms_uops) means: its place in the tree,\n"
+	"description, formula and alternatives, correction terms, threshold and\n"
+	"the events it needs.  With RUN (a run directory or a perf stat /\n"
+	"perf.data file) also the formula with the run's measured values\n"
+	"substituted, the value, its uncertainty and any out-of-range finding.\n"
+	"NODE may also be a stack as --stacks names it (cpi, multistage, flops,\n"
+	"frontend): what it shows, its metrics and events, and with RUN its parts.\n"
 	"\n"
 	"  --cpu NAME      table name, perf pmu-events name or CPUID string\n"
 	"                  (default: the run's table; required without RUN)\n"
@@ -215,6 +219,134 @@ static void print_inputs(const struct td_table *t, const struct td_metric *m,
 	strbuf_release(&n.literals);
 }
 
+/* ---- stacks, by the names 'tdperf record --stacks' takes ---- */
+
+static const char *const stack_about[][2] = {
+	{ "cpi", "CPI stack: cycles per instruction split by the Top-Down Level-1 and Level-2 "
+		 "fractions (Eyerman, Heirman, Du Bois and Hur, 2018)" },
+	{ "multistage", "multi-stage CPI stacks: the same components taken at allocation, execute and "
+			"retire; the spread per component bounds what removing it can gain (Eyerman, "
+			"Heirman, Du Bois and Hur, 2018)" },
+	{ "flops", "FLOPS stack: the peak FLOPs per cycle split into what kept the FP units from it "
+		   "(non-FMA, narrow vectors, masks, frontend, memory, dependences; Eyerman, Heirman, "
+		   "Du Bois and Hur, 2018), with the IPC stack beside it" },
+	{ "frontend", "frontend delivery: uops per delivery path (DSB, MITE, MS, LSD), each path's "
+		      "coverage and rate, and the delivery ceiling they set (Forte, 2021)" },
+};
+
+/* What stack 'name' shows, or NULL when --stacks does not take that name. */
+static const char *stack_description(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(stack_about); i++)
+		if (!strcasecmp(name, stack_about[i][0]))
+			return stack_about[i][1];
+	return NULL;
+}
+
+/* The stack's metrics with their formulas, and the events they need. */
+static int explain_stack(const struct td_table *t, const char *stack)
+{
+	struct needs n = { t, STRBUF_INIT, STRBUF_INIT, NULL, 0, 0 };
+	size_t i, count = 0;
+
+	printf("%s: %s\n", stack, stack_description(stack));
+	printf("table:       %s\nmetrics:\n", td_table_info(t)->name);
+	for (i = 0; i < td_table_nr_metrics(t); i++) {
+		const struct td_metric *m = td_table_metric(t, i);
+
+		if (!td_sched_metric_in_stack(m, stack))
+			continue;
+		printf("  %-34s %s\n  %-34s = %s\n", m->id, m->name, "", m->formula);
+		td_expr_names(m->expr, NULL, is_metric, &n, need, &n);
+		count++;
+	}
+	if (!count)
+		printf("  none: table %s cannot measure this stack\n", td_table_info(t)->name);
+	if (n.events.len)
+		printf("events:      %s\n", n.events.buf);
+	printf("record it:   tdperf record --stacks %s -- COMMAND\n", stack);
+	for (i = 0; i < n.nr; i++)
+		free(n.seen[i]);
+	free(n.seen);
+	strbuf_release(&n.events);
+	strbuf_release(&n.literals);
+	return count ? 0 : 1;
+}
+
+/* One part of a stack in a run: its value, or its min-max over stages. */
+static void print_part(json_t *p)
+{
+	json_t *v = json_object_get(p, "value");
+	json_t *lo = json_object_get(p, "min"), *hi = json_object_get(p, "max");
+	const char *id = td_json_str(p, "id") ? td_json_str(p, "id") : "?";
+	const char *mark = json_is_true(json_object_get(p, "approximate")) ? " ~" : "";
+
+	if (!json_is_number(v) && json_is_number(json_object_get(p, "coverage")))
+		v = json_object_get(p, "coverage");
+	if (json_is_number(v))
+		printf("  %-24s %12.4g%s\n", id, json_number_value(v), mark);
+	else if (json_is_number(lo) && json_is_number(hi))
+		printf("  %-24s %12.4g - %.4g (min - max over the stages)\n", id, json_number_value(lo),
+		       json_number_value(hi));
+	else
+		printf("  %-24s %12s%s\n", id, "n/a", td_json_str(p, "reason") ? "  (see the report)" : "");
+}
+
+/* The stack's parts in a report scope. */
+static void explain_stack_run(json_t *scope, const char *stack)
+{
+	json_t *st = json_object_get(json_object_get(scope, "stacks"), stack), *parts, *p;
+	const char *reason = td_json_str(st, "reason");
+	size_t i;
+
+	if (!json_is_object(st) || (json_is_false(json_object_get(st, "available")) && reason)) {
+		printf("in this run: not computable%s%s\n", reason ? ": " : "", reason ? reason : "");
+		return;
+	}
+	parts = json_object_get(st, "range");
+	if (!json_is_array(parts))
+		parts = json_object_get(st, "components");
+	if (!json_is_array(parts))
+		parts = json_object_get(st, "parts");
+	if (!json_is_array(parts))
+		parts = json_object_get(st, "paths");
+	printf("in this run (%s):\n", td_json_str(st, "unit") ? td_json_str(st, "unit") :
+	       !strcmp(stack, "frontend") ? "share of delivered uops" : "see the report");
+	json_array_foreach(parts, i, p)
+		print_part(p);
+}
+
+/* The node's error bar and out-of-range finding as the report has them. */
+static void explain_trust(json_t *scope, const struct td_metric *m, double v)
+{
+	json_t *nodes = json_object_get(scope, "nodes"), *n, *u;
+	const char *method = td_json_str(json_object_get(scope, "uncertainty"), "text");
+	size_t i;
+
+	json_array_foreach(nodes, i, n) {
+		if (!td_json_str(n, "id") || strcmp(td_json_str(n, "id"), m->id))
+			continue;
+		if (json_is_number(json_object_get(n, "value")) && isnan(v))
+			printf("report:      %.1f %% of %s, %s\n", json_number_value(json_object_get(n, "value")) * 100,
+			       m->domain ? m->domain : "slots", td_json_str(n, "reason") ? td_json_str(n, "reason") : "");
+		u = json_object_get(n, "uncertainty");
+		if (json_is_number(u))
+			printf("uncertainty: \xc2\xb1 %.2f points%s (%s)\n", json_number_value(u) * 100,
+			       json_is_true(json_object_get(n, "undecided")) ?
+			       ", not decided: the error bar reaches across the threshold" : "",
+			       method ? method : "?");
+		else
+			printf("uncertainty: none (%s)\n", method ? method : "no spreads in the input");
+		if (td_json_str(n, "estimate"))
+			printf("estimate:    %s\n", td_json_str(n, "estimate"));
+		if (td_json_str(n, "sanity"))
+			printf("out of range: %s\n", td_json_str(n, "sanity"));
+		return;
+	}
+}
+
 static int explain_run(const char *cpu, const char *table_file, const char *node,
 		       const char *run, const char *scope_id)
 {
@@ -254,8 +386,8 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 		rc = 2;
 		goto out;
 	}
-	m = td_table_find_metric(t, node);
-	if (!m) {
+	m = td_table_find_perf_metric(t, node);
+	if (!m && !stack_description(node)) {
 		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
 		      td_table_info(t)->name, node, td_table_info(t)->name);
 		rc = 2;
@@ -270,6 +402,12 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 	if (!scope) {
 		error("%s: no scope %s in the report", run, scope_id ? scope_id : "at all");
 		rc = 2;
+		goto out;
+	}
+	if (!m) {
+		explain_stack(t, node);
+		printf("\n");
+		explain_stack_run(scope, node);
 		goto out;
 	}
 	explain_static(t, m);
@@ -295,6 +433,12 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 		       approx ? "  (approximate: " : "", approx ? why.buf : "");
 	if (approx && !isnan(v))
 		printf(")\n");
+	explain_trust(scope, m, v);
+	if (stack_description(node)) {
+		printf("\n");
+		explain_stack(t, node);
+		explain_stack_run(scope, node);
+	}
 out:
 	json_decref(doc);
 	td_table_free(own);
@@ -348,7 +492,13 @@ int cmd_explain(int argc, char **argv)
 		strbuf_release(&err);
 		return 2;
 	}
-	m = td_table_find_metric(t, node);
+	m = td_table_find_perf_metric(t, node);
+	if (!m && stack_description(node)) {
+		int r = explain_stack(t, node);
+
+		td_table_free(own);
+		return r ? 2 : 0;
+	}
 	if (!m) {
 		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
 		      td_table_info(t)->name, node, td_table_info(t)->name);
@@ -357,6 +507,10 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	explain_static(t, m);
+	if (stack_description(node)) {
+		printf("\n");
+		explain_stack(t, node);
+	}
 	td_table_free(own);
 	strbuf_release(&err);
 	return 0;

@@ -172,4 +172,17 @@ test_expect_success 'malformed descriptions are rejected naming the file' '
 	test_grep "bad-words2.json: description of .x." err
 '
 
+# Zen 5: formulas and encodings from the amdzen5 files (8 dispatch slots,
+# cmask=0x8, bp_redirects.resync = event 0x9f umask 0x1 in branch-prediction.json);
+# the table says where each comes from.
+test_expect_success 'zen5 table: amdzen5 formulas and encodings, provenance stated' '
+	"$TDPERF" explain machine_clears --cpu zen5 >z.txt &&
+	grep -q "bp_redirects.resync" z.txt &&
+	"$TDPERF" explain fetch_latency --cpu zen5 >z.txt &&
+	grep -q "cmask\\\\=0x8" z.txt &&
+	jq -e ".slots_per_cycle == 8" $TD_SRCDIR/metrics/tables/zen5.json &&
+	jq -e "[.events[] | select(.name == \"bp_redirects.resync\") | [.event, .umask]] == [[159, 1]]" $TD_SRCDIR/metrics/tables/zen5.json &&
+	jq -e ".source | test(\"execution.json not available\")" $TD_SRCDIR/metrics/tables/zen5.json
+'
+
 test_done

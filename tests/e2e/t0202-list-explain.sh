@@ -60,4 +60,36 @@ test_expect_success 'explain without a table or run is a usage error' '
 	test_grep "needs --cpu" err
 '
 
+# Stacks by the names 'tdperf record --stacks' takes; a node of a run with
+# its error bar and out-of-range finding (published outputs).
+PUB=$FIXTURES/perf-stat-published
+test_expect_success 'explain flops / multistage / frontend: the stack, its metrics and events' '
+	for st in flops multistage frontend; do
+		"$TDPERF" explain $st --cpu skylakex >st.txt || return 1
+		grep -q "^$st: " st.txt || return 1
+		grep -q "^record it:   tdperf record --stacks $st" st.txt || return 1
+	done &&
+	"$TDPERF" explain multistage --cpu skylakex >st.txt &&
+	grep -q "stack_execute_memory" st.txt && grep -q "CYCLE_ACTIVITY.STALLS_MEM_ANY" st.txt &&
+	"$TDPERF" explain cpi --cpu skylake >st.txt &&
+	grep -q "^cpi: CPI stack" st.txt
+'
+
+test_expect_success 'explain multistage RUN: the parts of the run (case 23, Comet Lake)' '
+	"$TDPERF" explain multistage $PUB/case-23-*.txt >st.txt &&
+	grep -E "^  frontend +0\.01611 - 0\.01611" st.txt &&
+	grep -E "^  memory +n/a" st.txt
+'
+
+test_expect_success 'explain NODE RUN shows the uncertainty (case 40, perf stat -r 5)' '
+	"$TDPERF" explain retiring $PUB/case-40-*.txt >u.txt &&
+	grep -E "^uncertainty: ± 0\.02 points \(repeats: " u.txt
+'
+
+test_expect_success 'explain NODE RUN names an out-of-range value (case 44)' '
+	"$TDPERF" explain backend_bound $PUB/case-44-*.txt >o.txt &&
+	grep -q "^out of range: below 0: Backend Bound = -1780.4 %" o.txt &&
+	grep -q "^report:      -1780.4 % of slots" o.txt
+'
+
 test_done

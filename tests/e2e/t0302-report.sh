@@ -20,7 +20,7 @@ checked() {
 	  "\($d | length) \([$d[] | select(. > 0.0006)] | length)"' doc.json
 }
 
-for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4"; do
+for c in "01 4" "05 4" "10 16" "11 8" "17 32" "23 12" "26 1" "27 4" "42 16" "43 6" "45 16" "46 12"; do
 	set -- $c
 	test_expect_success "case-$1: $2 Level-1/2 values perf printed, all within 0.06 points" "
 		test \"\$(checked $PUB/case-$1-*.txt)\" = \"$2 0\"
@@ -35,11 +35,84 @@ test_expect_success 'legacy --topdown (case 10): divided by the sum of the four 
 	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"taken as 0\")] == [true]" d.json
 '
 
+# perf <= 6.2 --topdown without a slots count (Ice Lake era perf in interval
+# mode printed none): perf divided by the sum of the four topdown events.
+# Input: case 40 with its two slots lines taken out (the only edit).
+test_expect_success 'legacy --topdown without slots: the sum of the four stands for slots, as perf did' '
+	grep -v " slots  " $PUB/case-40-*.txt >noslots.txt &&
+	! grep -q " slots " noslots.txt &&
+	"$TDPERF" report --format json noslots.txt >d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .value != null] | all" d.json &&
+	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
+	approx_eq "$fe" "$(echo "8018664899041 / (7377211958188 + 3145247374138 + 8018664899041 + 4167103609622)" | bc -l)" 1e-9 &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"sum of the four\")] == [true]" d.json &&
+	jq -e ".scopes[0].bottleneck.path == [\"frontend_bound\"]" d.json
+'
+
+# The kernel's pre-Ice Lake topdown events (case 44, perf 5.17 era): not an
+# Ice Lake; Level 1 as perf computed it from them, absurd values and all.
+test_expect_success 'pre-Ice Lake --topdown events: Level 1 as perf computed it, not called Ice Lake' '
+	"$TDPERF" report --format json $PUB/case-44-*.txt >d.json &&
+	jq -e ".run.cpu.microarchitecture != \"icelake\" and (.run.cpu.name | test(\"^Intel before Ice Lake\"))" d.json &&
+	jq -e ".run.cpu.confidence | test(\"pre-Ice Lake topdown events\")" d.json &&
+	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
+	approx_eq "$fe" "$(echo "2356235 / 194420" | bc -l)" 1e-9 &&
+	bs=$(jq ".scopes[0].nodes[] | select(.id == \"bad_speculation\") | .value" d.json) &&
+	approx_eq "$bs" "$(echo "(1073595 - 944133 + 226132) / 194420" | bc -l)" 1e-9 &&
+	test "$(checked $PUB/case-44-*.txt)" = "2 0" &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .reason | test(\"pre-Ice Lake topdown events\")] | all" d.json
+'
+
+# Gracemont (E-core) Level 2 under perf's own ids: tma_base, tma_ms_uops,
+# tma_resource_bound (case 45, Alder Lake, LKML 2023).
+test_expect_success 'E-core perf ids: tma_base, tma_ms_uops, tma_resource_bound beside ours' '
+	"$TDPERF" report --format json $PUB/case-45-*.txt >d.json &&
+	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .nodes[] | select(.perf_name == \"tma_base\") | [.id, .perf_value]] == [[\"light_operations\", 0.029]]" d.json &&
+	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .nodes[] | select(.perf_name == \"tma_ms_uops\") | [.id, .perf_value]] == [[\"heavy_operations\", 0.025]]" d.json &&
+	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .metrics[] | select(.perf_name == \"tma_resource_bound\") | .perf_value] == [37.9]" d.json &&
+	rb=$(jq ".scopes[] | select(.pmu == \"cpu_atom\") | .metrics[] | select(.id == \"resource_bound\") | .value" d.json) &&
+	approx_eq "$rb" "$(echo "100 * 222579768 / (5 * 117323055)" | bc -l)" 1e-6 &&
+	"$TDPERF" explain tma_ms_uops --cpu alderlake_atom >e.txt &&
+	grep -q "^heavy_operations: Heavy Operations" e.txt
+'
+
+# perf 5.x printed Level 1 as 0..1 ratios (0.96 Backend_Bound) and asked for
+# no *_ANY events: its SMT-off formula (case 47).  Was n/a: #smt_on unknown.
+test_expect_success 'perf 5.x ratio metrics: SMT inferred from perf, values within its two decimals' '
+	"$TDPERF" report --format json $PUB/case-47-*.txt >d.json &&
+	jq -e ".run.smt.on == false and (.run.smt.reason | test(\"perf.s printed values\"))" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .perf_value != null and .value != null] | all" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.perf_value != null) | ((.value - .perf_value) | fabs) <= 0.005] | all" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .perf_resolution] == [0.01]" d.json &&
+	"$TDPERF" report $PUB/case-47-*.txt >t &&
+	grep -E "Backend Bound +95\.7 % .* 96\.0 \$" t
+'
+
+# perf prints a group's events together and a metric beside its group's
+# first event: backend_stalls (with its metric) and the ls_not_halted_cyc
+# after it are one group, frontend's no_ops_from_frontend and the cycles
+# after it another (report/groups.c).
 test_expect_success 'case 11 (Zen 4): each node on the group holding its events' '
 	"$TDPERF" report --format json $PUB/case-11-*.txt >d.json &&
-	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .group] == [1]" d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .group] == [2]" d.json &&
 	be=$(jq ".scopes[0].nodes[] | select(.id == \"backend_bound\") | .value" d.json) &&
-	approx_eq "$be" "$(echo "2266091111 / (6 * 30882682226)" | bc -l)" 1e-9
+	approx_eq "$be" "$(echo "2266091111 / (6 * 30840562367)" | bc -l)" 1e-9 &&
+	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
+	approx_eq "$fe" "$(echo "120535278946 / (6 * 30882682226)" | bc -l)" 1e-9
+'
+
+test_expect_success 'Zen 4 PipelineL2 (case 43): Level-2 nodes on their own group cycles, as perf printed' '
+	"$TDPERF" report --format json $PUB/case-43-*.txt >d.json &&
+	mc=$(jq ".scopes[0].nodes[] | select(.id == \"heavy_operations\") | .value" d.json) &&
+	approx_eq "$mc" "$(echo "54989538537 / (6 * 30905255222)" | bc -l)" 1e-9 &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"heavy_operations\") | .perf_value] == [0.297]" d.json
+'
+
+test_expect_success 'Zen 4 PipelineL2 with --pid (case 42): four groups, ex_ret_ops in two' '
+	"$TDPERF" report --format json $PUB/case-42-*.txt >d.json &&
+	jq -e "[.scopes[0].nodes[] | select(.perf_value != null) | .group] | unique == [0, 1, 2, 3]" d.json &&
+	mb=$(jq ".scopes[1].nodes[] | select(.id == \"memory_bound\") | .value" d.json) &&
+	approx_eq "$mb" "$(echo "183033146655 / (6 * 35701299051) * 24476941257 / 28126848218" | bc -l)" 1e-9
 '
 
 test_expect_success 'case 17 run C: tma_retiring from the second cpu_core group, as perf did' '

@@ -28,6 +28,11 @@ static void read_all(const uint8_t *data, size_t size, unsigned flags)
 	}
 	td_pd_describe_features(pd, &sb);
 	td_pd_cmdline(pd);
+	{
+		struct td_pd_cpu cpu;   /* the header's CPU, as tdperf import reads it */
+
+		td_pd_cpu(pd, &cpu);
+	}
 	while (td_pd_next(pd, &r) > 0 && n++ < 1000000) {
 		if (r->type == TD_PD_SAMPLE && r->has_sample && r->sample.event->tp) {
 			strbuf_reset(&sb);
