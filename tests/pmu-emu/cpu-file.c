@@ -114,7 +114,7 @@ static int pmu_line(struct emu_pmu *pmu, const char *kw, char *args)
 	return -1;
 }
 
-/* The "pmu NAME type=N gp=N fixed=N mux_ms=N key_mask=M cpus=LIST" line. */
+/* The "pmu NAME type=N gp=N [gp_nosmt=N] fixed=N mux_ms=N key_mask=M cpus=LIST" line. */
 static int pmu_header(struct emu_cpu *cpu, char *args)
 {
 	struct emu_pmu *pmu;
@@ -135,6 +135,8 @@ static int pmu_header(struct emu_cpu *cpu, char *args)
 			pmu->type = (uint32_t)strtoul(tok + 5, NULL, 0);
 		else if (!strncmp(tok, "gp=", 3))
 			pmu->gp = atoi(tok + 3);
+		else if (!strncmp(tok, "gp_nosmt=", 9))
+			pmu->gp_nosmt = atoi(tok + 9);
 		else if (!strncmp(tok, "fixed=", 6))
 			pmu->fixed = atoi(tok + 6);
 		else if (!strncmp(tok, "mux_ms=", 7))

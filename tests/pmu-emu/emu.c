@@ -254,7 +254,8 @@ static void advance(struct emu_ctx *ctx, uint64_t now)
 			for (k = 0; k < g->nr_members; k++) {
 				struct emu_event *m = g->members[k];
 
-				if (!m->enabled)
+				/* a member counts only while its leader is on too */
+				if (!m->enabled || !g->enabled)
 					continue;
 				m->enabled_ns += dt;
 				if (g->running)
@@ -301,8 +302,19 @@ static uint64_t count_for(const struct emu_event *e, uint64_t ns)
 
 static void log_event(const struct emu_event *e, const char *why)
 {
-	log_line("%s pmu=%s pid=%d cpu=%d config=%#llx config1=%#llx id=%llu leader=%llu "
-		 "true=%llu count=%llu enabled_ns=%llu running_ns=%llu", why, e->pmu->name,
+	char comm[32] = "?";
+	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ssize_t n = real_read(fd, comm, sizeof(comm) - 1);
+
+		comm[n > 0 ? n : 0] = '\0';
+		comm[strcspn(comm, "\n ")] = '\0';
+		real_close(fd);
+	}
+	log_line("%s proc=%d comm=%s pmu=%s pid=%d cpu=%d config=%#llx config1=%#llx id=%llu leader=%llu "
+		 "true=%llu count=%llu enabled_ns=%llu running_ns=%llu", why, (int)getpid(), comm,
+		 e->pmu->name,
 		 (int)e->ctx->pid, e->ctx->cpu, (unsigned long long)e->attr.config,
 		 (unsigned long long)e->attr.config1, (unsigned long long)e->id,
 		 (unsigned long long)e->leader->id, (unsigned long long)count_for(e, e->enabled_ns),
@@ -713,6 +725,16 @@ static void forget_after_fork(void)
 	contexts = NULL;
 }
 
+/* With SMT off a thread has the counters its sibling would have used. */
+static void use_nosmt_counters(void)
+{
+	int i;
+
+	for (i = 0; i < cpu.nr_pmus; i++)
+		if (cpu.pmus[i].gp_nosmt)
+			cpu.pmus[i].gp = cpu.pmus[i].gp_nosmt;
+}
+
 /* Load the CPU description once per process; without one, stay out of the way. */
 __attribute__((constructor)) static void emu_init(void)
 {
@@ -729,6 +751,8 @@ __attribute__((constructor)) static void emu_init(void)
 	}
 	if (getenv("PMU_EMU_NMI_WATCHDOG"))
 		cpu.nmi_watchdog = atoi(getenv("PMU_EMU_NMI_WATCHDOG"));
+	if (getenv("PMU_EMU_SMT") && !atoi(getenv("PMU_EMU_SMT")))
+		use_nosmt_counters();
 	pthread_atfork(NULL, NULL, forget_after_fork);
 	active = 1;
 }

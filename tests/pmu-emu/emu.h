@@ -34,7 +34,8 @@ struct emu_fixed {
 struct emu_pmu {
 	char name[32];
 	uint32_t type;
-	int gp, fixed;
+	int gp, fixed;               /* general counters per thread with SMT on; fixed */
+	int gp_nosmt;                /* general counters with SMT off (0: as gp) */
 	int mux_ms;
 	uint64_t config_mask, config1_mask, config2_mask;
 	uint64_t key_mask;           /* config bits naming an event for constraints */
