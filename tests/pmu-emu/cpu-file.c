@@ -114,7 +114,7 @@ static int pmu_line(struct emu_pmu *pmu, const char *kw, char *args)
 	return -1;
 }
 
-/* The "pmu NAME type=N gp=N [gp_nosmt=N] fixed=N mux_ms=N key_mask=M cpus=LIST" line. */
+/* The "pmu NAME type=N gp=N [gp_nosmt=N] fixed=N [fixed_ignore=M] mux_ms=N key_mask=M cpus=LIST" line. */
 static int pmu_header(struct emu_cpu *cpu, char *args)
 {
 	struct emu_pmu *pmu;
@@ -141,6 +141,8 @@ static int pmu_header(struct emu_cpu *cpu, char *args)
 			pmu->fixed = atoi(tok + 6);
 		else if (!strncmp(tok, "mux_ms=", 7))
 			pmu->mux_ms = atoi(tok + 7);
+		else if (!strncmp(tok, "fixed_ignore=", 13))
+			pmu->fixed_ignore = strtoull(tok + 13, NULL, 0);
 		else if (!strncmp(tok, "key_mask=", 9))
 			pmu->key_mask = strtoull(tok + 9, NULL, 0);
 		else if (!strncmp(tok, "cpus=", 5) && strlen(tok + 5) < sizeof(pmu->cpus))
@@ -246,7 +248,8 @@ double emu_pmu_rate(const struct emu_pmu *pmu, uint64_t config, uint64_t config1
  * The counters an event may use: bit n is general counter n, bit 32+n
  * fixed counter n.  A fixed-counter encoding (exact config, no cmask,
  * edge or invert) gets its fixed counter, plus the general ones when the
- * kernel allows that; others get the perfmon "Counter" constraint of their
+ * kernel allows that (bits in fixed_ignore, like AnyThread, which the
+ * fixed counters support too, do not matter); others get the perfmon "Counter" constraint of their
  * event select and umask, or every general counter.
  */
 uint64_t emu_pmu_counters(const struct emu_pmu *pmu, uint64_t config)
@@ -255,7 +258,7 @@ uint64_t emu_pmu_counters(const struct emu_pmu *pmu, uint64_t config)
 	int i;
 
 	for (i = 0; i < pmu->nr_fixeds; i++)
-		if (pmu->fixeds[i].config == config)
+		if (pmu->fixeds[i].config == (config & ~pmu->fixed_ignore))
 			return (1ULL << (EMU_FIXED_BIT + pmu->fixeds[i].index)) |
 			       (pmu->fixeds[i].also_gp ? all_gp : 0);
 	for (i = 0; i < pmu->nr_cons; i++)

@@ -38,6 +38,7 @@ struct emu_pmu {
 	int gp_nosmt;                /* general counters with SMT off (0: as gp) */
 	int mux_ms;
 	uint64_t config_mask, config1_mask, config2_mask;
+	uint64_t fixed_ignore;       /* config bits a fixed counter takes as well */
 	uint64_t key_mask;           /* config bits naming an event for constraints */
 	uint64_t hw_config[PERF_COUNT_HW_MAX];
 	int hw_ok[PERF_COUNT_HW_MAX];
