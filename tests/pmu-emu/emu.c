@@ -44,6 +44,7 @@ struct emu_event {
 	uint64_t counters;           /* allowed counters; 0 for a metric event */
 	double rate;                 /* events per ns */
 	int enabled;
+	int on_exec;                 /* enable_on_exec, not yet enabled */
 	uint64_t enabled_ns, running_ns;
 	struct emu_event *leader;
 	struct emu_event *members[MAX_GROUP];  /* leader only; members[0] is itself */
@@ -60,6 +61,7 @@ struct emu_ctx {
 	uint64_t t, slice_end;
 	int rotate;
 	int ended;                   /* the task exited: time stands still */
+	int nr_on_exec;              /* events waiting for the exec */
 	struct emu_ctx *next;
 };
 
@@ -70,6 +72,7 @@ static struct emu_event **by_fd;
 static int nr_by_fd;
 static struct emu_ctx *contexts;
 static uint64_t next_id = 1ULL << 40;
+static uint64_t last_open_ns;
 static const char *log_path;
 
 static long (*real_syscall)(long, ...);
@@ -293,6 +296,31 @@ static struct emu_ctx *find_ctx(struct emu_pmu *pmu, pid_t pid, int on_cpu)
 	return c;
 }
 
+/*
+ * Events opened with enable_on_exec start when perf lets its forked
+ * workload exec, which comes after perf opened all its events and before
+ * it does anything else with them: they are taken as enabled from the
+ * last open of this process on, at the first read, ioctl or close.
+ */
+static void start_on_exec(struct emu_ctx *ctx)
+{
+	int i, k;
+
+	if (!ctx->nr_on_exec)
+		return;
+	if (ctx->t < last_open_ns)
+		advance(ctx, last_open_ns);
+	for (i = 0; i < ctx->nr_groups; i++)
+		for (k = 0; k < ctx->groups[i]->nr_members; k++) {
+			struct emu_event *m = ctx->groups[i]->members[k];
+
+			if (m->on_exec)
+				m->enabled = 1, m->on_exec = 0;
+		}
+	ctx->nr_on_exec = 0;
+	schedule(ctx);
+}
+
 /* --- counts ----------------------------------------------------------- */
 
 static uint64_t count_for(const struct emu_event *e, uint64_t ns)
@@ -457,8 +485,13 @@ static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int 
 	}
 	e->fd = fd;
 	e->id = next_id++;
-	advance(e->ctx, now_ns());
-	e->enabled = !a->disabled || a->enable_on_exec;
+	last_open_ns = now_ns();
+	advance(e->ctx, last_open_ns);
+	e->enabled = !a->disabled;
+	if (a->disabled && a->enable_on_exec) {
+		e->on_exec = 1;
+		e->ctx->nr_on_exec++;
+	}
 	e->leader = leader ? leader : e;
 	e->leader->members[e->leader->nr_members++] = e;
 	if (!leader) {
@@ -488,6 +521,7 @@ static ssize_t emu_read(struct emu_event *e, void *buf, size_t n)
 	size_t size;
 	int i;
 
+	start_on_exec(e->ctx);
 	advance(e->ctx, now_ns());
 	if (fmt & PERF_FORMAT_GROUP) {
 		struct emu_event *g = e->leader;
@@ -542,6 +576,7 @@ static int emu_ioctl(struct emu_event *e, unsigned long req, unsigned long arg)
 {
 	int group = (arg & PERF_IOC_FLAG_GROUP) != 0, i;
 
+	start_on_exec(e->ctx);
 	advance(e->ctx, now_ns());
 	switch (req) {
 	case PERF_EVENT_IOC_ENABLE:
@@ -614,6 +649,7 @@ static void drop_from_group(struct emu_event *e)
 
 static void emu_close(struct emu_event *e)
 {
+	start_on_exec(e->ctx);
 	advance(e->ctx, now_ns());
 	log_event(e, "event");
 	drop_from_group(e);
