@@ -44,7 +44,7 @@ struct emu_event {
 	uint64_t counters;           /* allowed counters; 0 for a metric event */
 	double rate;                 /* events per ns */
 	int enabled;
-	int on_exec;                 /* enable_on_exec, not yet enabled */
+	int pending;                 /* enable_on_exec or ENABLE ioctl, not yet started */
 	uint64_t enabled_ns, running_ns;
 	struct emu_event *leader;
 	struct emu_event *members[MAX_GROUP];  /* leader only; members[0] is itself */
@@ -61,7 +61,7 @@ struct emu_ctx {
 	uint64_t t, slice_end;
 	int rotate;
 	int ended;                   /* the task exited: time stands still */
-	int nr_on_exec;              /* events waiting for the exec */
+	int nr_pending;              /* events waiting to start */
 	struct emu_ctx *next;
 };
 
@@ -72,7 +72,7 @@ static struct emu_event **by_fd;
 static int nr_by_fd;
 static struct emu_ctx *contexts;
 static uint64_t next_id = 1ULL << 40;
-static uint64_t last_open_ns;
+static uint64_t last_open_ns, last_enable_ns;
 static const char *log_path;
 
 static long (*real_syscall)(long, ...);
@@ -235,17 +235,12 @@ static int task_gone(pid_t pid)
 
 /*
  * Account time up to 'now', rescheduling at each mux tick.  The events of
- * a task stop when it exits, as the kernel's do, so the count perf reads
- * after the workload ended is the final one.
+ * a task stop when it exits, as the kernel's do (advance()), so the count
+ * perf reads after the workload ended is the final one.
  */
-static void advance(struct emu_ctx *ctx, uint64_t now)
+static void account(struct emu_ctx *ctx, uint64_t now)
 {
 	uint64_t mux_ns = (uint64_t)ctx->pmu->mux_ms * 1000000ULL;
-
-	if (ctx->ended)
-		return;
-	if (ctx->pid > 0 && task_gone(ctx->pid))
-		ctx->ended = 1;
 
 	while (ctx->t < now) {
 		uint64_t end = now < ctx->slice_end ? now : ctx->slice_end, dt = end - ctx->t;
@@ -275,6 +270,16 @@ static void advance(struct emu_ctx *ctx, uint64_t now)
 	}
 }
 
+/* account() up to 'now', unless the task ended before an earlier call. */
+static void advance(struct emu_ctx *ctx, uint64_t now)
+{
+	if (ctx->ended)
+		return;
+	if (ctx->pid > 0 && task_gone(ctx->pid))
+		ctx->ended = 1;  /* noticed now: it counted up to here */
+	account(ctx, now);
+}
+
 static struct emu_ctx *find_ctx(struct emu_pmu *pmu, pid_t pid, int on_cpu)
 {
 	struct emu_ctx *c;
@@ -297,27 +302,31 @@ static struct emu_ctx *find_ctx(struct emu_pmu *pmu, pid_t pid, int on_cpu)
 }
 
 /*
- * Events opened with enable_on_exec start when perf lets its forked
- * workload exec, which comes after perf opened all its events and before
- * it does anything else with them: they are taken as enabled from the
- * last open of this process on, at the first read, ioctl or close.
+ * perf enables its events one call at a time: opened with enable_on_exec
+ * they start when its forked workload execs, which comes after perf
+ * opened them all; by ENABLE ioctls, one after the other.  The kernel
+ * takes microseconds for either; here a call may take a millisecond on a
+ * loaded machine, which would skew the groups' times apart.  So pending
+ * events start together, at the last open or enable of this process,
+ * when the process next does anything else with them.
  */
-static void start_on_exec(struct emu_ctx *ctx)
+static void start_pending(struct emu_ctx *ctx)
 {
+	uint64_t start = last_open_ns > last_enable_ns ? last_open_ns : last_enable_ns;
 	int i, k;
 
-	if (!ctx->nr_on_exec)
+	if (!ctx->nr_pending)
 		return;
-	if (ctx->t < last_open_ns)
-		advance(ctx, last_open_ns);
+	if (ctx->t < start && !ctx->ended)
+		account(ctx, start);
 	for (i = 0; i < ctx->nr_groups; i++)
 		for (k = 0; k < ctx->groups[i]->nr_members; k++) {
 			struct emu_event *m = ctx->groups[i]->members[k];
 
-			if (m->on_exec)
-				m->enabled = 1, m->on_exec = 0;
+			if (m->pending)
+				m->enabled = 1, m->pending = 0;
 		}
-	ctx->nr_on_exec = 0;
+	ctx->nr_pending = 0;
 	schedule(ctx);
 }
 
@@ -489,8 +498,8 @@ static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int 
 	advance(e->ctx, last_open_ns);
 	e->enabled = !a->disabled;
 	if (a->disabled && a->enable_on_exec) {
-		e->on_exec = 1;
-		e->ctx->nr_on_exec++;
+		e->pending = 1;
+		e->ctx->nr_pending++;
 	}
 	e->leader = leader ? leader : e;
 	e->leader->members[e->leader->nr_members++] = e;
@@ -521,7 +530,7 @@ static ssize_t emu_read(struct emu_event *e, void *buf, size_t n)
 	size_t size;
 	int i;
 
-	start_on_exec(e->ctx);
+	start_pending(e->ctx);
 	advance(e->ctx, now_ns());
 	if (fmt & PERF_FORMAT_GROUP) {
 		struct emu_event *g = e->leader;
@@ -560,23 +569,34 @@ static ssize_t emu_read(struct emu_event *e, void *buf, size_t n)
 
 /* --- ioctl ------------------------------------------------------------ */
 
+/* ENABLE marks events to start with the others (start_pending); DISABLE stops them now. */
 static void set_enabled(struct emu_event *e, int on, int group)
 {
-	int i;
+	int i, n = group ? e->leader->nr_members : 1;
 
-	if (!group) {
-		e->enabled = on;
-		return;
+	for (i = 0; i < n; i++) {
+		struct emu_event *m = group ? e->leader->members[i] : e;
+
+		if (on && !m->enabled && !m->pending) {
+			m->pending = 1;
+			m->ctx->nr_pending++;
+		} else if (!on) {
+			if (m->pending)
+				m->ctx->nr_pending--;
+			m->pending = 0;
+			m->enabled = 0;
+		}
 	}
-	for (i = 0; i < e->leader->nr_members; i++)
-		e->leader->members[i]->enabled = on;
+	if (on)
+		last_enable_ns = now_ns();
 }
 
 static int emu_ioctl(struct emu_event *e, unsigned long req, unsigned long arg)
 {
 	int group = (arg & PERF_IOC_FLAG_GROUP) != 0, i;
 
-	start_on_exec(e->ctx);
+	if (req != PERF_EVENT_IOC_ENABLE)
+		start_pending(e->ctx);
 	advance(e->ctx, now_ns());
 	switch (req) {
 	case PERF_EVENT_IOC_ENABLE:
@@ -649,7 +669,7 @@ static void drop_from_group(struct emu_event *e)
 
 static void emu_close(struct emu_event *e)
 {
-	start_on_exec(e->ctx);
+	start_pending(e->ctx);
 	advance(e->ctx, now_ns());
 	log_event(e, "event");
 	drop_from_group(e);
