@@ -170,6 +170,21 @@ test_expect_success 'NMI watchdog on: a group that needs every counter is never 
 	emu_verify skylakex wdt
 '
 
+test_expect_success 'perf record of an emulated event: real IPs, threads and callchains from a cpu-clock underneath' '
+	rm -f rec.log rec.data &&
+	"$EMU/pmu-emu" --cpu zen4 --log rec.log -- perf record -e cpu/event=0xc1,umask=0x0/ -c 1000000 -g \
+		-o rec.data -- "$TD_BUILDDIR/tests/workloads/tw-parallel" 1 1 >rec.out 2>&1 &&
+	test_grep "^sampler .*config=0xc1 period=1000000 freq=0 clock_period_ns=[1-9]" rec.log &&
+	perf script -i rec.data -F comm,event,ip,sym >script.txt 2>/dev/null &&
+	test "$(grep -c "cpu/event=0xc1,umask=0x0/:" script.txt)" -gt 20 &&
+	awk "/cpu\/event=0xc1/ { n++; if (\$1 == \"tw-worker\") w++ } END { exit !(w > n / 2) }" script.txt &&
+	test_grep "worker" script.txt &&
+	# sampling groups are not emulated: refused, not faked
+	"$EMU/pmu-emu" --cpu zen4 --log recg.log -- perf record -e "{cpu/event=0x76/,cpu/event=0xc1/}" \
+		-o recg.data -- true >/dev/null 2>&1;
+	test_grep "^refused .*config=0xc1 .*group leader is not an emulated event" recg.log
+'
+
 # profile_matches CPU FIXTURE SESSION LEVEL [pmu-emu options]: record
 # under counts taken from a published perf stat output, and compare every
 # Level 1-2 node perf printed in that session (as tdperf reads the fixture:

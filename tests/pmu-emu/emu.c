@@ -430,8 +430,6 @@ static int validate(struct emu_event *e, const struct perf_event_attr *a, uint64
 	    ((config & ~pmu->config_mask) || (a->config1 & ~pmu->config1_mask) ||
 	     (a->config2 & ~pmu->config2_mask)))
 		return refuse(EINVAL, a, "config bits outside format/");
-	if (a->sample_period || a->freq)
-		return refuse(EOPNOTSUPP, a, "sampling is not emulated");
 	if (on_cpu >= 0 && !cpu_in_list(pmu->cpus, on_cpu))
 		return refuse(ENOENT, a, "CPU not in the PMU's cpus");
 	if (metric && (!leader || leader->pmu != pmu || !pmu->has_slots ||
@@ -461,6 +459,38 @@ static int validate(struct emu_event *e, const struct perf_event_attr *a, uint64
 	return 0;
 }
 
+/*
+ * A sampling event of the emulated PMU is a real cpu-clock event of the
+ * kernel with the same sample type, so that IPs, callchains, threads and
+ * MMAP records are real: a period of N events becomes N / rate
+ * nanoseconds, a frequency stays.  Its fd is the kernel's; read, mmap and
+ * ioctl go there.  (Group READ values of emulated members are not filled
+ * in: sampling groups are refused.)
+ */
+static int open_sampler(const struct emu_event *e, const struct perf_event_attr *a, pid_t pid,
+			int on_cpu, unsigned long flags)
+{
+	struct perf_event_attr clock = *a;
+	long fd;
+
+	clock.type = PERF_TYPE_SOFTWARE;
+	clock.config = PERF_COUNT_SW_CPU_CLOCK;
+	clock.config1 = clock.config2 = 0;
+	clock.precise_ip = 0;
+	if (!a->freq) {
+		double ns = (double)a->sample_period / e->rate;
+
+		clock.sample_period = ns < 1000 ? 1000 : (uint64_t)ns;
+	}
+	fd = real_syscall(SYS_perf_event_open, &clock, (long)pid, (long)on_cpu, -1L, (long)flags);
+	if (fd >= 0)
+		log_line("sampler proc=%d pmu=%s config=%#llx period=%llu freq=%d clock_period_ns=%llu fd=%ld",
+			 (int)getpid(), e->pmu->name, (unsigned long long)e->attr.config,
+			 (unsigned long long)a->sample_period, (int)a->freq,
+			 (unsigned long long)clock.sample_period, fd);
+	return (int)fd;
+}
+
 static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int group_fd,
 		    unsigned long flags)
 {
@@ -486,6 +516,12 @@ static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int 
 	if (validate(e, a, config, leader, on_cpu) < 0) {
 		free(e);
 		return -1;
+	}
+	if (a->sample_period || a->freq) {
+		fd = leader ? refuse(EINVAL, a, "sampling in an emulated group is not emulated")
+			    : open_sampler(e, a, pid, on_cpu, flags);
+		free(e);
+		return fd;
 	}
 	fd = eventfd(0, (flags & PERF_FLAG_FD_CLOEXEC) ? EFD_CLOEXEC : 0);
 	if (fd < 0) {
