@@ -752,17 +752,76 @@ static int event_rank(const struct td_event *e)
  * (INST_RETIRED.ANY, not cpu/event=0xc0,umask=0x0/) and recognizes
  * TOPDOWN.SLOTS as the slots event that leads topdown groups.
  */
+/*
+ * The name perf is given for a table event with counter modifiers,
+ * "cpu@UOPS_DECODED.DEC0,cmask=1@" -> "UOPS_DECODED.DEC0:c1" (PMU prefixed
+ * on hybrid PMUs): perf prints a quoted name= term as it is, and the stat
+ * reader takes :cN/:eN/:iN/:uN back as those terms.  NULL when the name
+ * has other terms, which no suffix spells.
+ */
+static char *modifier_name(const char *escaped)
+{
+	struct strbuf sb = STRBUF_INIT, plain = STRBUF_INIT;
+	const char *name, *at, *end, *t;
+	size_t len;
+
+	for (t = escaped; *t; t++)  /* the formula dialect escapes ',' and '=' */
+		if (*t != '\\')
+			strbuf_addch(&plain, *t);
+	name = plain.buf;
+	len = plain.len;
+	at = strchr(name, '@');
+	if (!at || len < 4 || name[len - 1] != '@' || at == name + len - 1) {
+		strbuf_release(&plain);
+		return NULL;
+	}
+	end = name + len - 1;
+	t = at + 1 + strcspn(at + 1, ",@");
+	if (!strncmp(name, "cpu_core@", 9) || !strncmp(name, "cpu_atom@", 9))
+		strbuf_addf(&sb, "%.8s.", name);
+	strbuf_add(&sb, at + 1, (size_t)(t - at - 1));
+	while (t < end) {
+		const char *v = t + 1, *next = v + strcspn(v, ",@");
+		size_t klen = strcspn(v, "=,@");
+		const char *val = v[klen] == '=' ? v + klen + 1 : "1";
+		size_t vlen = v[klen] == '=' ? (size_t)(next - val) : 1;
+		char c = !strncmp(v, "cmask", klen) ? 'c' : !strncmp(v, "edge", klen) ? 'e' :
+			 !strncmp(v, "inv", klen) ? 'i' : !strncmp(v, "umask", klen) ? 'u' : 0;
+
+		if (!c || klen < 3 || !vlen ||
+		    strspn(val, "0123456789abcdefABCDEFx") < vlen) {
+			strbuf_release(&sb);
+			strbuf_release(&plain);
+			return NULL;
+		}
+		strbuf_addf(&sb, ":%c%.*s", c, (int)vlen, val);
+		t = next;
+	}
+	strbuf_release(&plain);
+	return strbuf_detach(&sb, NULL);
+}
+
 static char *perf_spelling(const struct sched_ctx *c, const struct td_event *e)
 {
 	const char *p = e->perf_name ? e->perf_name : e->name;
 	size_t len = strlen(p), plen = e->pmu ? strlen(e->pmu) : 0;
 	struct strbuf sb = STRBUF_INIT, renamed = STRBUF_INIT;
+	char *mod;
 
 	/* Arm: the table says armv8_pmuv3_0, this machine may call its PMU otherwise */
 	if (c->budget->pmu_name && plen && !strncmp(p, e->pmu, plen) && p[plen] == '/') {
 		strbuf_addf(&renamed, "%s%s", c->budget->pmu_name, p + plen);
 		p = renamed.buf;
 		len = renamed.len;
+	}
+
+	if (len > 2 && p[len - 1] == '/' && strchr(p, '=') && !strstr(p, "name=") && e->name &&
+	    (mod = modifier_name(e->name))) {
+		strbuf_add(&sb, p, len - 1);
+		strbuf_addf(&sb, ",name='%s'/", mod);
+		free(mod);
+		strbuf_release(&renamed);
+		return strbuf_detach(&sb, NULL);
 	}
 
 	if (len > 2 && p[len - 1] == '/' && strchr(p, '/') < p + len - 1 &&

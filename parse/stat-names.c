@@ -170,13 +170,13 @@ static void add_term(const char *t, size_t n, struct strbuf *base, struct strbuf
 	}
 }
 
-/* Intel perfmon suffixes (":c1", ":e1", ":i1") become qualifiers. */
+/* Intel perfmon suffixes (":c1", ":e1", ":i1", ":u0x80") become qualifiers. */
 static int add_colon_suffix(const char *s, size_t n, struct qual *q, size_t *nq, size_t maxq)
 {
 	char *end;
 	unsigned long long v;
 
-	if (n >= 2 && strchr("cei", s[0]) && isdigit((unsigned char)s[1])) {
+	if (n >= 2 && strchr("ceiu", s[0]) && isdigit((unsigned char)s[1])) {
 		char buf[24];
 		if (n >= sizeof(buf))
 			return 0;
@@ -187,7 +187,7 @@ static int add_colon_suffix(const char *s, size_t n, struct qual *q, size_t *nq,
 			return 0;
 		if (v && *nq < maxq) {
 			snprintf(q[*nq].name, sizeof(q[*nq].name), "%s",
-				 s[0] == 'c' ? "cmask" : s[0] == 'e' ? "edge" : "inv");
+				 s[0] == 'c' ? "cmask" : s[0] == 'e' ? "edge" : s[0] == 'u' ? "umask" : "inv");
 			q[*nq].value = v;
 			(*nq)++;
 		}

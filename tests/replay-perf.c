@@ -73,7 +73,10 @@ static void event_display_name(const char *tok, size_t len, struct strbuf *out)
 		if ((p == slash + 1 || p[-1] == ',') && !strncmp(p, "name=", 5)) {
 			const char *v = p + 5;
 
-			strbuf_add(out, v, strcspn(v, ",/"));
+			if (*v == '\'')  /* name='X:c1': perf prints X:c1 */
+				strbuf_add(out, v + 1, strcspn(v + 1, "'"));
+			else
+				strbuf_add(out, v, strcspn(v, ",/"));
 			return;
 		}
 	}

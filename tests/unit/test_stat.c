@@ -81,6 +81,11 @@ static void event_keys_fold_perf_spellings(void **state)
 	key_is("cpu/UOPS_DECODED.DEC0,cmask=1/", "", "uops_decoded.dec0,cmask=1");
 	key_is("cpu@UOPS_DECODED.DEC0\\,cmask\\=1@", "", "uops_decoded.dec0,cmask=1");
 	key_is("UOPS_DECODED.DEC0:c1", "", "uops_decoded.dec0,cmask=1");
+	/* tdperf record's quoted names for events with modifiers (name='X:c1:e1') */
+	key_is("ICACHE_16B.IFDATA_STALL:c1:e1", "", "icache_16b.ifdata_stall,cmask=1,edge=1");
+	key_is("FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE:u0xfc", "",
+	       "fp_arith_inst_retired.128b_packed_double,umask=252");
+	key_is("cpu_core.UOPS_RETIRED.MS:c1", "cpu_core", "uops_retired.ms,cmask=1");
 	key_is("cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", "",
 	       "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=6");
 	key_is("cpu/event=0x3c,umask=0x0,name=CPU_CLK_UNHALTED.THREAD_P/", "",

@@ -1,0 +1,17 @@
+# tests/pmu-emu/: an emulated CPU PMU for the tests (never installed): a
+# library loaded with LD_PRELOAD into perf and tdperf, the launcher that
+# sets up its sysfs tree, and one description file per emulated CPU.
+check_PROGRAMS += tests/pmu-emu/libpmu-emu.so
+tests_pmu_emu_libpmu_emu_so_SOURCES = tests/pmu-emu/emu.c tests/pmu-emu/cpu-file.c \
+	tests/pmu-emu/sched.c tests/pmu-emu/emu.h
+tests_pmu_emu_libpmu_emu_so_CPPFLAGS = -I$(srcdir)/tests/pmu-emu
+tests_pmu_emu_libpmu_emu_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=default
+tests_pmu_emu_libpmu_emu_so_LDFLAGS = -shared -Wl,-z,defs
+tests_pmu_emu_libpmu_emu_so_LDADD = -ldl -lpthread
+EXTRA_DIST += tests/pmu-emu/pmu-emu tests/pmu-emu/gen-constraints tests/pmu-emu/README.md \
+	tests/pmu-emu/cpus/skylakex.cpu tests/pmu-emu/cpus/icelakex.cpu \
+	tests/pmu-emu/cpus/sapphirerapids.cpu tests/pmu-emu/cpus/alderlake.cpu \
+	tests/pmu-emu/cpus/zen4.cpu tests/pmu-emu/cpus/cometlake.cpu
+TESTS += tests/e2e/t0540-pmu-emu.sh
+EXTRA_DIST += tests/e2e/t0540-pmu-emu.sh tests/pmu-emu/emu-truth tests/pmu-emu/emu-check \
+	tests/pmu-emu/encode.awk tests/pmu-emu/profile-rates
