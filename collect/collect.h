@@ -325,8 +325,6 @@ int td_sweep_record(int argc, char **argv, int (*record)(int argc, char **argv))
 
 /* ==================== jobs: one rank of srun/mpirun (collect/job.c) ==================== */
 
-#define TD_JOB_FORMAT_VERSION 1
-
 /* Who this process is in a parallel job, from its launcher's environment. */
 struct td_job_rank {
 	const char *launcher;    /* "slurm", "openmpi", "mvapich", "pmix", "mpich" */
@@ -359,11 +357,12 @@ int td_job_wanted(struct td_job_rank *r);
 /*
  * Record this rank: call 'record' (cmd_record) with "-o JOB/rank-N.HOST",
  * system-wide options kept only by the node's local rank 0; rank 0 writes
- * JOB/meta.json; "--gather DIR" then copies the rank's directory into DIR.
+ * JOB/meta.json; 'summarise' (may be NULL) adds the rank's summary to its
+ * directory; "--gather DIR" then copies the rank's directory into DIR.
  * Returns record's exit status, or 2.
  */
 int td_job_record(int argc, char **argv, struct td_job_rank *r,
-		  int (*record)(int argc, char **argv));
+		  int (*record)(int argc, char **argv), void (*summarise)(const char *rankdir));
 /* The rank being recorded (inside td_job_record), else NULL. */
 const struct td_job_rank *td_job_current(void);
 /* Does this option of 'tdperf record' take a separate argument? (collect/sweep.c) */

@@ -330,7 +330,7 @@ static int gather_rank(const char *rankdir, const char *gather, const char *name
 }
 
 int td_job_record(int argc, char **argv, struct td_job_rank *r,
-		  int (*record)(int argc, char **argv))
+		  int (*record)(int argc, char **argv), void (*summarise)(const char *rankdir))
 {
 	const char *job = TD_RUN_DEFAULT, *gather = NULL;
 	char **sub = xcalloc(argc + 4, sizeof(char *));
@@ -384,6 +384,8 @@ int td_job_record(int argc, char **argv, struct td_job_rank *r,
 	current_rank = r;
 	ret = record(k, sub);
 	current_rank = NULL;
+	if (summarise && td_is_dir(rankdir))
+		summarise(rankdir);
 	if (gather && td_is_dir(rankdir) && gather_rank(rankdir, gather, name, job, r->rank) < 0 && !ret)
 		ret = 2;
 	free(rankdir);

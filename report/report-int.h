@@ -48,4 +48,14 @@ void td_nohw_reason(struct strbuf *sb, json_t *meta);
 /* perf stat's derived software figures (CPUs utilized, rates per task second). */
 json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s);
 
+
+/* ---- jobs (report/job.c, job-rank.c) ---- */
+/* One rank's summary for the merge, from its report document. */
+json_t *td_report_rank_summary(json_t *doc);
+/* A rank's summary.json when written by this tdperf, else its analysis now. */
+json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_opts *opts,
+				    struct strbuf *err);
+/* A metric of a rank summary: "cpu_s", "sched.running", "topdown.retiring"; NAN when absent. */
+double td_job_rank_value(json_t *rank, const char *metric);
+
 #endif

@@ -15,6 +15,7 @@
 #include "collect/collect.h"
 #include "metrics/metrics.h"
 #include "parse/parse.h"
+#include "report/report.h"
 #include "src/builtin.h"
 #include "util/util.h"
 
@@ -1153,6 +1154,22 @@ static int record_run_all(struct record *r)
 	return ret;
 }
 
+/*
+ * After a rank's recording: its summary for the merged job report
+ * (report/job-rank.c), computed here on the rank's own node so that
+ * merging many ranks reads small files.  Without it the merge analyses
+ * the rank itself, so a failure is only a warning.
+ */
+static void summarise_rank(const char *rankdir)
+{
+	struct td_report_opts opts = { 0 };
+	struct strbuf err = STRBUF_INIT;
+
+	if (td_report_rank_summary_write(rankdir, &opts, &err) < 0)
+		warning("%s: no summary for the job report: %s", rankdir, err.buf);
+	strbuf_release(&err);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record r;
@@ -1170,7 +1187,7 @@ int cmd_record(int argc, char **argv)
 				     "sweep the launcher instead", rank.rank), 2;
 		}
 		if (job) {
-			ret = td_job_record(argc, argv, &rank, cmd_record);
+			ret = td_job_record(argc, argv, &rank, cmd_record, summarise_rank);
 			td_job_rank_release(&rank);
 			return ret;
 		}
