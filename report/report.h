@@ -375,5 +375,8 @@ int td_report_rank_summary_write(const char *rankdir, const struct td_report_opt
 void td_report_job_text(json_t *doc, FILE *out);
 void td_report_job_csv(json_t *doc, FILE *out);
 int td_report_job_html(json_t *doc, const char *path, struct strbuf *err);
+/* tdperf diff of two job documents, and its text (report/job-diff.c). */
+json_t *td_report_job_diff(json_t *a, const char *name_a, json_t *b, const char *name_b);
+void td_report_job_diff_text(json_t *diff, FILE *out);
 
 #endif /* TD_REPORT_H */

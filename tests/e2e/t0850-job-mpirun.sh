@@ -91,6 +91,17 @@ test_expect_success 'a rank directory of another job is left out and named' '
 	"$TDPERF" report JOBF | grep "warning: rank-00001.* belongs to another job"
 '
 
+test_expect_success 'tdperf diff JOB1 JOB2 compares the two jobs metric by metric' '
+	"$TDPERF" diff --format json JOB JOB2 >d.json &&
+	jq -e ".schema == \"tdperf-job-diff\" and .a.ranks == 4 and .b.ranks == 4 and .a.outliers == [3]" d.json &&
+	jq -e ".metrics[] | select(.id == \"cpu_s\") | .a.mean > .b.mean and .mean_change < 0" d.json &&
+	"$TDPERF" diff JOB JOB2 >d.txt &&
+	grep "^cpu_s " d.txt &&
+	"$TDPERF" record -o one -- true 2>/dev/null &&
+	test_exit_code 2 "$TDPERF" diff JOB one 2>err &&
+	grep "JOB is a job directory and one is not" err
+'
+
 test_expect_success 'an ordinary run directory is not taken as a job directory' '
 	"$TDPERF" record -o single -- true 2>/dev/null &&
 	test_exit_code 2 env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=1 "$TDPERF" record -o single -- true 2>err &&
