@@ -22,7 +22,7 @@
 /* Events that count core cycles, by the names perf and the tables use. */
 static const char *const cycle_events[] = {
 	"cycles", "cpu-cycles", "CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.CORE",
-	"CPU_CLK_UNHALTED.THREAD_P", "ls_not_halted_cyc", "CPU_CYCLES",
+	"CPU_CLK_UNHALTED.THREAD_P", "CPU_CLK_UNHALTED.THREAD_ANY", "ls_not_halted_cyc", "CPU_CYCLES",
 };
 
 /* A count of the scope's events by name (first match), NAN when absent or not counted. */

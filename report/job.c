@@ -435,26 +435,36 @@ static void summarise_nodes(json_t *doc)
 	}
 }
 
-/* CPU models of the ranks; several are allowed (each rank used its own table) and said. */
+/* "NAME (TABLE)": a node's CPU model and the formula table its ranks were evaluated with. */
+static void cpu_model(struct strbuf *sb, json_t *cpu)
+{
+	strbuf_addstr(sb, td_json_str_or(cpu, "name", "unknown CPU"));
+	if (td_json_str(cpu, "microarchitecture"))
+		strbuf_addf(sb, " (%s)", td_json_str(cpu, "microarchitecture"));
+}
+
+/* CPU models of the nodes; several are allowed (each rank used its own table) and said. */
 static void note_cpu_models(json_t *doc)
 {
 	json_t *models = json_array(), *r, *m;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(doc, "nodes"), i, r) {
-		const char *name = td_json_str_or(json_object_get(r, "cpu"), "name", "unknown CPU");
+	json_array_foreach(json_object_get(doc, "ranks"), i, r) {
+		struct strbuf sb = STRBUF_INIT;
 		int have = 0;
 
+		cpu_model(&sb, json_object_get(r, "cpu"));
 		json_array_foreach(models, j, m)
-			have |= !strcmp(json_string_value(m), name);
+			have |= !strcmp(json_string_value(m), sb.buf);
 		if (!have)
-			json_array_append_new(models, json_string(name));
+			json_array_append_new(models, json_string(sb.buf));
+		strbuf_release(&sb);
 	}
 	json_object_set_new(json_object_get(doc, "job"), "cpu_models", models);
 	if (json_array_size(models) > 1) {
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "the nodes have %zu CPU models: each rank is evaluated with its own "
+		strbuf_addf(&sb, "the ranks ran on %zu CPU models: each rank is evaluated with its own "
 			    "formula table, and Top-Down fractions of different models are compared as such",
 			    json_array_size(models));
 		add_warning(doc, sb.buf);
