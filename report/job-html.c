@@ -197,7 +197,7 @@ static void nodes_table(struct strbuf *sb, json_t *doc)
 		cell(sb, td_json_num(json_object_get(n, "cpu_s")));
 		cell(sb, td_json_num(json_object_get(n, "elapsed_s")));
 		strbuf_addstr(sb, "<td>");
-		strbuf_add_html(sb, td_json_str_or(json_object_get(n, "cpu"), "name", "?"));
+		strbuf_add_html(sb, td_json_str_or(n, "cpu_model", "?"));
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "</tbody></table>\n");

@@ -66,7 +66,7 @@ static void stats_table(json_t *doc, FILE *out)
 	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats"), *s;
 	const char *id;
 
-	fprintf(out, "\nAcross ranks %18s %10s %10s %10s %9s  %s\n", "min", "mean", "max", "max/mean",
+	fprintf(out, "\n%-28s %10s %10s %10s %9s %5s  %s\n", "Across ranks", "min", "mean", "max", "max/mean",
 		"ranks", "(min rank, max rank)");
 	json_object_foreach(stats, id, s) {
 		struct strbuf label = STRBUF_INIT;
@@ -90,10 +90,16 @@ static void outliers(json_t *doc, FILE *out)
 	double mom = td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "cpu_s"));
 	size_t i;
 
-	fprintf(out, "\nImbalance: CPU time max/mean %.2f", mom);
+	if (isfinite(mom))
+		fprintf(out, "\nImbalance: CPU time max/mean %.2f", mom);
+	else
+		fputs("\nImbalance: CPU time not counted (no task-clock in any rank)", out);
 	mom = td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "elapsed_s"));
-	fprintf(out, ", elapsed max/mean %.2f\n", mom);
-	if (!json_array_size(json_object_get(imb, "outlier_details")))
+	if (isfinite(mom))
+		fprintf(out, ", elapsed max/mean %.2f", mom);
+	fputc('\n', out);
+	if (isfinite(td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "cpu_s"))) &&
+	    !json_array_size(json_object_get(imb, "outlier_details")))
 		fputs("Outliers: none (no rank's CPU time is 1.2 x the median or more)\n", out);
 	json_array_foreach(json_object_get(imb, "outlier_details"), i, d) {
 		fprintf(out, "Outlier: rank %lld (%s): CPU time %.3f s, %.2f x the median %.3f s",
@@ -124,11 +130,25 @@ static int notable(json_t *doc, json_t *r)
 	       rank == json_integer_value(json_object_get(s, "max_rank"));
 }
 
+/* The per-rank columns: times, then the scheduler components and Top-Down nodes any rank has. */
+static int rank_column(const char *id)
+{
+	static const char *const skip[] = { "sched.unknown", "sched.imbalance" };
+	size_t i;
+
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(id, skip[i]))
+			return 0;
+	return !strcmp(id, "elapsed_s") || !strcmp(id, "cpu_s") || !strncmp(id, "sched.", 6) ||
+	       !strncmp(id, "topdown.", 8);
+}
+
 static void per_node_and_rank(json_t *doc, FILE *out)
 {
-	static const char *const sched[] = { "running", "runnable", "sync", "io", "sleep" };
-	json_t *ranks = json_object_get(doc, "ranks"), *n, *r;
-	size_t i, k, nr = json_array_size(ranks);
+	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats");
+	json_t *ranks = json_object_get(doc, "ranks"), *n, *r, *s;
+	size_t i, nr = json_array_size(ranks);
+	const char *id;
 
 	fprintf(out, "\nPer node %20s %8s %12s %12s  %s\n", "host", "ranks", "cpu s", "elapsed s", "CPU");
 	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
@@ -136,22 +156,32 @@ static void per_node_and_rank(json_t *doc, FILE *out)
 			td_json_str_or(n, "host", "?"), (long long)json_integer_value(json_object_get(n, "nr_ranks")));
 		value(out, td_json_num(json_object_get(n, "cpu_s")), 12);
 		value(out, td_json_num(json_object_get(n, "elapsed_s")), 12);
-		fprintf(out, "  %s\n", td_json_str_or(json_object_get(n, "cpu"), "name", "?"));
+		fprintf(out, "  %s\n", td_json_str_or(n, "cpu_model", "?"));
 	}
-	fprintf(out, "\nPer rank%s %11s %5s %10s %10s", nr > MAX_RANK_LINES ? " (outliers and extremes)" : "",
-		"host", "node", "elapsed s", "cpu s");
-	for (k = 0; k < 5; k++)
-		fprintf(out, " %10s", sched[k]);
+	fprintf(out, "\nPer rank%s %11s %5s", nr > MAX_RANK_LINES ? " (outliers and extremes)" : "",
+		"host", "node");
+	json_object_foreach(stats, id, s)
+		if (rank_column(id)) {
+			struct strbuf label = STRBUF_INIT;
+
+			metric_label(&label, id);
+			fprintf(out, " %*s", (int)(label.len > 10 ? label.len : 10), label.buf);
+			strbuf_release(&label);
+		}
 	fputc('\n', out);
 	json_array_foreach(ranks, i, r) {
 		if (nr > MAX_RANK_LINES && !notable(doc, r))
 			continue;
 		fprintf(out, "  rank %-5lld %9s %5lld", (long long)json_integer_value(json_object_get(r, "rank")),
 			td_json_str_or(r, "host", "?"), (long long)json_integer_value(json_object_get(r, "node")));
-		value(out, td_json_num(json_object_get(r, "elapsed_s")), 10);
-		value(out, td_json_num(json_object_get(r, "cpu_s")), 10);
-		for (k = 0; k < 5; k++)
-			value(out, td_json_num(json_object_get(json_object_get(r, "sched"), sched[k])), 10);
+		json_object_foreach(stats, id, s)
+			if (rank_column(id)) {
+				struct strbuf label = STRBUF_INIT;
+
+				metric_label(&label, id);
+				value(out, td_job_rank_value(r, id), (int)(label.len > 10 ? label.len : 10));
+				strbuf_release(&label);
+			}
 		fputc('\n', out);
 	}
 }

@@ -417,20 +417,23 @@ static void summarise_nodes(json_t *doc)
 	json_array_foreach(nodes, i, n) {
 		double cpu = 0, elapsed = 0;
 		json_t *r;
-		size_t count = 0;
+		size_t count = 0, with_cpu = 0;
 
 		json_array_foreach(ranks, j, r) {
 			if (json_integer_value(json_object_get(r, "node")) !=
 			    json_integer_value(json_object_get(n, "node")))
 				continue;
 			count++;
-			if (isfinite(td_json_num(json_object_get(r, "cpu_s"))))
+			if (isfinite(td_json_num(json_object_get(r, "cpu_s")))) {
 				cpu += td_json_num(json_object_get(r, "cpu_s"));
+				with_cpu++;
+			}
 			if (td_json_num(json_object_get(r, "elapsed_s")) > elapsed)
 				elapsed = td_json_num(json_object_get(r, "elapsed_s"));
 		}
 		json_object_set_new(n, "nr_ranks", json_integer((json_int_t)count));
-		json_object_set_new(n, "cpu_s", json_real(cpu));
+		/* CPU time of the ranks that counted it; null when none did */
+		json_object_set_new(n, "cpu_s", with_cpu ? json_real(cpu) : json_null());
 		json_object_set_new(n, "elapsed_s", json_real(elapsed));
 	}
 }
@@ -441,6 +444,30 @@ static void cpu_model(struct strbuf *sb, json_t *cpu)
 	strbuf_addstr(sb, td_json_str_or(cpu, "name", "unknown CPU"));
 	if (td_json_str(cpu, "microarchitecture"))
 		strbuf_addf(sb, " (%s)", td_json_str(cpu, "microarchitecture"));
+}
+
+/* The distinct CPU models of a node's ranks, as one string ("A, B"). */
+static json_t *node_models(json_t *doc, json_t *node)
+{
+	struct strbuf all = STRBUF_INIT;
+	json_t *r, *out;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "ranks"), i, r) {
+		struct strbuf sb = STRBUF_INIT;
+		const char *hit;
+
+		if (json_integer_value(json_object_get(r, "node")) != json_integer_value(json_object_get(node, "node")))
+			continue;
+		cpu_model(&sb, json_object_get(r, "cpu"));
+		hit = strstr(all.buf, sb.buf);
+		if (!hit || (hit[sb.len] && hit[sb.len] != ','))
+			strbuf_addf(&all, "%s%s", all.len ? ", " : "", sb.buf);
+		strbuf_release(&sb);
+	}
+	out = json_string(all.len ? all.buf : "unknown CPU");
+	strbuf_release(&all);
+	return out;
 }
 
 /* CPU models of the nodes; several are allowed (each rank used its own table) and said. */
@@ -461,6 +488,8 @@ static void note_cpu_models(json_t *doc)
 		strbuf_release(&sb);
 	}
 	json_object_set_new(json_object_get(doc, "job"), "cpu_models", models);
+	json_array_foreach(json_object_get(doc, "nodes"), i, m)
+		json_object_set_new(m, "cpu_model", node_models(doc, m));
 	if (json_array_size(models) > 1) {
 		struct strbuf sb = STRBUF_INIT;
 
