@@ -6,16 +6,12 @@
 # show the imbalance in CPU time (not wall time, which the machine's load
 # and the barrier make equal for all ranks).
 . "$(dirname "$0")/test-lib.sh"
+. "$TD_SRCDIR/tests/e2e/job-lib.sh"
 
 APP=$TD_BUILDDIR/tests/workloads/mpi-imbalance
 if ! have_prog mpirun || ! test -x "$APP"; then
 	why="Open MPI missing: mpirun $(command -v mpirun || echo 'not found'), $APP $(test -x "$APP" && echo built || echo 'not built (configure found no mpicc)'); apt-get install openmpi-bin libopenmpi-dev"
-	if [ "${CI:-}" = true ]; then
-		test_expect_success "Open MPI is installed ($why)" 'false'
-	else
-		test_skip 'mpirun job' "$why"
-	fi
-	test_done
+	job_missing "$why" 'mpirun job'
 fi
 MPIRUN="mpirun --allow-run-as-root --oversubscribe -np 4"
 

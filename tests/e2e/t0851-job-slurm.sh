@@ -7,6 +7,7 @@
 # report must say what the mpirun job's says (t0850): rank 3 does three
 # times the work of the others.
 . "$(dirname "$0")/test-lib.sh"
+. "$TD_SRCDIR/tests/e2e/job-lib.sh"
 
 APP=$TD_BUILDDIR/tests/workloads/mpi-imbalance
 missing=
@@ -16,12 +17,7 @@ done
 test -x "$APP" || missing="$missing $APP"
 if [ -n "$missing" ]; then
 	why="missing:$missing (apt-get install munge slurmctld slurmd slurm-client libopenmpi-dev)"
-	if [ "${CI:-}" = true ]; then
-		test_expect_success "Slurm and Open MPI are installed ($why)" 'false'
-	else
-		test_skip 'srun job' "$why"
-	fi
-	test_done
+	job_missing "$why" 'srun job'
 fi
 
 C=$TEST_DIR/cluster

@@ -33,4 +33,4 @@ tests_workloads_mpi_imbalance_LDADD = $(MPI_LIBS)
 endif
 EXTRA_DIST += tests/workloads/mpi-imbalance.c
 TESTS += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e2e/t0852-job-topdown.sh
-EXTRA_DIST += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e2e/t0852-job-topdown.sh
+EXTRA_DIST += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e2e/t0852-job-topdown.sh tests/e2e/job-lib.sh
