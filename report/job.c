@@ -273,28 +273,38 @@ static json_t *metric_stats(json_t *ranks, const char *metric)
 	return out;
 }
 
-/* The component of 'group' (sched, topdown) that grows most in 'rank' over the median. */
+/*
+ * The component of 'group' (sched, topdown) that grows most in 'rank':
+ * the largest ratio to its median across ranks, among the components at
+ * least 5 % of the rank's total above their median (so that a component
+ * of a few milliseconds cannot win by its ratio alone).
+ */
 static json_t *growing_component(json_t *rank, json_t *stats, const char *group)
 {
 	json_t *comps = json_object_get(rank, group), *v, *best = NULL;
 	const char *key;
-	double best_excess = 0;
+	double best_ratio = 0, total = 0;
 
+	json_object_foreach(comps, key, v)
+		if (isfinite(td_json_num(v)))
+			total += td_json_num(v);
 	json_object_foreach(comps, key, v) {
 		struct strbuf id = STRBUF_INIT;
-		json_t *s;
-		double excess;
+		double median, excess, ratio;
 
 		strbuf_addf(&id, "%s.%s", group, key);
-		s = json_object_get(stats, id.buf);
-		excess = td_json_num(v) - td_json_num(json_object_get(s, "median"));
-		if (isfinite(excess) && excess > best_excess) {
-			best_excess = excess;
-			json_decref(best);
-			best = json_pack("{s:s, s:f, s:f}", "component", key, "value", td_json_num(v),
-					 "over_median", excess);
-		}
+		median = td_json_num(json_object_get(json_object_get(stats, id.buf), "median"));
 		strbuf_release(&id);
+		excess = td_json_num(v) - median;
+		if (!isfinite(excess) || excess < 0.05 * total || excess <= 0)
+			continue;
+		ratio = median > 0 ? td_json_num(v) / median : INFINITY;
+		if (ratio > best_ratio) {
+			best_ratio = ratio;
+			json_decref(best);
+			best = json_pack("{s:s, s:f, s:f, s:o}", "component", key, "value", td_json_num(v),
+					 "over_median", excess, "ratio", isfinite(ratio) ? json_real(ratio) : json_null());
+		}
 	}
 	return best;
 }

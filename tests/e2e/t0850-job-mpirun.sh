@@ -12,6 +12,7 @@ APP=$TD_BUILDDIR/tests/workloads/mpi-imbalance
 if ! have_prog mpirun || ! test -x "$APP"; then
 	why="Open MPI missing: mpirun $(command -v mpirun || echo 'not found'), $APP $(test -x "$APP" && echo built || echo 'not built (configure found no mpicc)'); apt-get install openmpi-bin libopenmpi-dev"
 	job_missing "$why" 'mpirun job'
+	test_done
 fi
 MPIRUN="mpirun --allow-run-as-root --oversubscribe -np 4"
 
@@ -63,13 +64,33 @@ test_expect_success 'text, CSV and HTML name the outlier' '
 	! grep "{{" job.html
 '
 
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+TMPDIR=$TEST_DIR
+export CHROMIUM TMPDIR
+if test -x "$CHROMIUM" && have_prog node; then
+	test_expect_success 'the job page loads in Chromium: heat map, outlier, node table' '
+		node "$TD_SRCDIR/tests/e2e/browser-check.js" job.html job.png \
+			"document.querySelectorAll(\".heatmap tbody tr\").length" \
+			"document.querySelector(\".outlier b\").textContent" \
+			"document.querySelectorAll(\"#nodes tbody tr\").length" >res &&
+		cat res &&
+		grep "^console-errors 0$" res && grep "^requests 0$" res &&
+		grep -F "eval document.querySelectorAll(\".heatmap tbody tr\").length => 4" res &&
+		grep -F "eval document.querySelector(\".outlier b\").textContent => \"3\"" res &&
+		grep -F "eval document.querySelectorAll(\"#nodes tbody tr\").length => 1" res
+	'
+else
+	job_missing "chromium or node not installed" 'the job page in Chromium'
+fi
+
 test_expect_success 'a rank whose tdperf is killed is named incomplete; the others are reported' '
 	cp -r JOB JOBK && rm -rf JOBK/rank-00002.* &&
 	id=$(jq -r .job_id JOB/meta.json) &&
 	OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_LOCAL_RANK=2 \
-		OMPI_MCA_ess_base_jobid=$id "$TDPERF" record -o JOBK -- sleep 1 2>/dev/null &
-	pid=$! &&
-	sleep 0.5 && kill -9 $pid &&
+		OMPI_MCA_ess_base_jobid=$id "$TDPERF" record -o JOBK -- sleep 5 2>/dev/null &
+	pid=$! && i=0 &&
+	while ! ls -d JOBK/rank-00002.*.tmp-* >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done &&
+	kill -9 $pid &&
 	ls -d JOBK/rank-00002.*.tmp-* &&
 	"$TDPERF" report --format json JOBK >k.json &&
 	jq -e "[.ranks[].rank] == [0,1,3] and .job.missing == [2] and .job.incomplete[0].rank == 2" k.json &&

@@ -18,6 +18,7 @@ test -x "$APP" || missing="$missing $APP"
 if [ -n "$missing" ]; then
 	why="missing:$missing (apt-get install munge slurmctld slurmd slurm-client libopenmpi-dev)"
 	job_missing "$why" 'srun job'
+	test_done
 fi
 
 C=$TEST_DIR/cluster

@@ -16,6 +16,7 @@ PUB=$FIXTURES/perf-stat-published
 if ! have_prog mpirun || ! test -x "$REPLAY"; then
 	why="mpirun $(command -v mpirun || echo missing), $REPLAY $(test -x "$REPLAY" && echo built || echo 'not built')"
 	job_missing "$why" 'mpirun job with hardware counts'
+	test_done
 fi
 TDPERF_PERF=$REPLAY
 SKL=$PUB/case-05-skl-irogers-topdownL1-systemwide.txt
