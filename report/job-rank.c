@@ -97,6 +97,7 @@ json_t *td_report_rank_summary(json_t *doc)
 	json_object_set_new(out, "page_faults", num_or_null(scope ? scope_count(scope, "page-faults") : NAN));
 	json_object_set_new(out, "exit_status", json_incref(json_object_get(run, "exit_status")));
 	json_object_set_new(out, "signal", json_incref(json_object_get(run, "signal")));
+	json_object_set_new(out, "interrupted", json_boolean(json_is_true(json_object_get(run, "interrupted"))));
 	json_object_set_new(out, "mode", json_incref(json_object_get(run, "mode")));
 	json_object_set_new(out, "cpu", json_pack("{s:o, s:o}",
 		"name", json_incref(json_object_get(json_object_get(run, "cpu"), "name")),

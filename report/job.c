@@ -150,10 +150,11 @@ static void collect_ranks(json_t *doc, const char *dir, char **names, size_t nr,
 	}
 }
 
-/* Ranks 0..size-1 that have no complete directory. */
+/* Ranks 0..size-1 that have no directory at all (incomplete ones are named as such). */
 static void find_missing(json_t *doc, long size)
 {
 	json_t *ranks = json_object_get(doc, "ranks"), *r;
+	json_t *incomplete = json_object_get(json_object_get(doc, "job"), "incomplete");
 	json_t *missing = json_object_get(json_object_get(doc, "job"), "missing");
 	char *seen;
 	size_t i;
@@ -163,6 +164,12 @@ static void find_missing(json_t *doc, long size)
 		return;
 	seen = xcalloc((size_t)size, 1);
 	json_array_foreach(ranks, i, r) {
+		long rank = (long)json_integer_value(json_object_get(r, "rank"));
+
+		if (rank >= 0 && rank < size)
+			seen[rank] = 1;
+	}
+	json_array_foreach(incomplete, i, r) {
 		long rank = (long)json_integer_value(json_object_get(r, "rank"));
 
 		if (rank >= 0 && rank < size)
@@ -541,6 +548,13 @@ static void warn_gaps(json_t *doc)
 		strbuf_addf(&sb, "%s", td_json_str(x, "error"));
 		add_warning(doc, sb.buf);
 	}
+	json_array_foreach(json_object_get(doc, "ranks"), i, x)
+		if (json_is_true(json_object_get(x, "interrupted"))) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "rank %lld was interrupted (its launcher stopped it): its counts cover "
+				    "the workload up to then", (long long)json_integer_value(json_object_get(x, "rank")));
+			add_warning(doc, sb.buf);
+		}
 	json_array_foreach(json_object_get(doc, "ranks"), i, x)
 		if (td_json_str(x, "signal") || json_integer_value(json_object_get(x, "exit_status"))) {
 			strbuf_reset(&sb);

@@ -93,10 +93,24 @@ test_expect_success 'a rank whose tdperf is killed is named incomplete; the othe
 	kill -9 $pid &&
 	ls -d JOBK/rank-00002.*.tmp-* &&
 	"$TDPERF" report --format json JOBK >k.json &&
-	jq -e "[.ranks[].rank] == [0,1,3] and .job.missing == [2] and .job.incomplete[0].rank == 2" k.json &&
+	jq -e "[.ranks[].rank] == [0,1,3] and .job.missing == [] and .job.incomplete[0].rank == 2" k.json &&
 	"$TDPERF" report JOBK >k.txt &&
-	grep "warning: missing ranks (no directory): 2" k.txt &&
-	grep "warning: rank 2 is incomplete" k.txt
+	grep "warning: rank 2 is incomplete" k.txt &&
+	rm -rf JOBK/rank-00002.* &&
+	"$TDPERF" report JOBK | grep "warning: missing ranks (no directory): 2"
+'
+
+test_expect_success 'a rank whose workload fails makes mpirun abort the job: each rank says what it got' '
+	test_must_fail $MPIRUN "$TDPERF" record -o JOBE -- \
+		sh -c "if [ \$OMPI_COMM_WORLD_RANK = 1 ]; then exit 3; fi; sleep 2" 2>/dev/null &&
+	"$TDPERF" report --format json JOBE >e.json &&
+	jq -e ".ranks[] | select(.rank == 1) | .exit_status == 3" e.json &&
+	"$TDPERF" report JOBE >e.txt &&
+	grep "warning: rank 1.s workload exited with status 3" e.txt &&
+	# the others: interrupted by mpirun, or killed before they could write (incomplete)
+	for r in 0 2 3; do
+		grep -E "warning: rank $r (was interrupted|is incomplete)" e.txt || exit 1
+	done
 '
 
 test_expect_success 'a rank directory of another job is left out and named' '
