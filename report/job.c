@@ -22,6 +22,8 @@
 #define OUTLIER_RATIO 1.2
 /* ... and by at least this many seconds (below, noise of a short run). */
 #define OUTLIER_MIN_S 0.01
+/* A size beyond this is a corrupt meta.json, not a job: missing ranks are not listed. */
+#define MAX_JOB_RANKS (1L << 24)
 
 int td_report_is_job(const char *path)
 {
@@ -150,34 +152,40 @@ static void collect_ranks(json_t *doc, const char *dir, char **names, size_t nr,
 	}
 }
 
-/* Ranks 0..size-1 that have no directory at all (incomplete ones are named as such). */
+/* Mark the ranks of 'list' (objects with "rank") in seen[0..size-1]. */
+static void mark_seen(json_t *list, char *seen, long size)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(list, i, r) {
+		long rank = (long)json_integer_value(json_object_get(r, "rank"));
+
+		if (rank >= 0 && rank < size)
+			seen[rank] = 1;
+	}
+}
+
+/* Ranks 0..size-1 without any directory (incomplete or unreadable ones are named as such). */
 static void find_missing(json_t *doc, long size)
 {
-	json_t *ranks = json_object_get(doc, "ranks"), *r;
-	json_t *incomplete = json_object_get(json_object_get(doc, "job"), "incomplete");
-	json_t *missing = json_object_get(json_object_get(doc, "job"), "missing");
+	json_t *job = json_object_get(doc, "job");
 	char *seen;
-	size_t i;
 	long k;
 
 	if (size <= 0)
 		return;
+	if (size > MAX_JOB_RANKS) {
+		add_warning(doc, "the job's size is implausible (more than 16,777,216 ranks): missing ranks not listed");
+		return;
+	}
 	seen = xcalloc((size_t)size, 1);
-	json_array_foreach(ranks, i, r) {
-		long rank = (long)json_integer_value(json_object_get(r, "rank"));
-
-		if (rank >= 0 && rank < size)
-			seen[rank] = 1;
-	}
-	json_array_foreach(incomplete, i, r) {
-		long rank = (long)json_integer_value(json_object_get(r, "rank"));
-
-		if (rank >= 0 && rank < size)
-			seen[rank] = 1;
-	}
+	mark_seen(json_object_get(doc, "ranks"), seen, size);
+	mark_seen(json_object_get(job, "incomplete"), seen, size);
+	mark_seen(json_object_get(job, "unreadable"), seen, size);
 	for (k = 0; k < size; k++)
 		if (!seen[k])
-			json_array_append_new(missing, json_integer(k));
+			json_array_append_new(json_object_get(job, "missing"), json_integer(k));
 	free(seen);
 }
 

@@ -113,6 +113,15 @@ test_expect_success 'a rank whose workload fails makes mpirun abort the job: eac
 	done
 '
 
+test_expect_success 'an unreadable rank is named with its error; an absurd job size is said' '
+	cp -r JOB JOBU && printf "{" >JOBU/rank-00001.*/meta.json && rm JOBU/rank-00001.*/summary.json &&
+	"$TDPERF" report --format json JOBU >u.json &&
+	jq -e "[.ranks[].rank] == [0,2,3] and .job.missing == [] and .job.unreadable[0].rank == 1" u.json &&
+	"$TDPERF" report JOBU | grep "warning: JOBU/rank-00001\..*/meta.json:" &&
+	jq ".ranks = 99999999999" JOB/meta.json >JOBU/meta.json &&
+	"$TDPERF" report JOBU | grep "warning: the job.s size is implausible"
+'
+
 test_expect_success 'a rank directory of another job is left out and named' '
 	$MPIRUN "$TDPERF" record -o JOB2 -- true 2>/dev/null &&
 	cp -r JOB JOBF && rm -rf JOBF/rank-00001.* &&
