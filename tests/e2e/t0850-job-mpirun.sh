@@ -114,7 +114,7 @@ test_expect_success 'a rank whose workload fails makes mpirun abort the job: eac
 '
 
 test_expect_success 'an unreadable rank is named with its error; an absurd job size is said' '
-	cp -r JOB JOBU && printf "{" >JOBU/rank-00001.*/meta.json && rm JOBU/rank-00001.*/summary.json &&
+	cp -r JOB JOBU && d=$(echo JOBU/rank-00001.*) && printf "{" >"$d/meta.json" && rm "$d/summary.json" &&
 	"$TDPERF" report --format json JOBU >u.json &&
 	jq -e "[.ranks[].rank] == [0,2,3] and .job.missing == [] and .job.unreadable[0].rank == 1" u.json &&
 	"$TDPERF" report JOBU | grep "warning: JOBU/rank-00001\..*/meta.json:" &&
