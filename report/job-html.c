@@ -133,8 +133,8 @@ static json_t *heat_columns(json_t *doc)
 /* One row: the label, then each column's value (per node: the mean over its ranks). */
 static void heat_row(struct strbuf *sb, json_t *doc, json_t *cols, json_t *rank, json_t *node)
 {
-	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats"), *c, *r;
-	size_t i, j;
+	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats"), *c;
+	size_t i;
 
 	if (rank)
 		strbuf_addf(sb, "<tr><th>%lld</th>", (long long)json_integer_value(json_object_get(rank, "rank")));
@@ -145,21 +145,9 @@ static void heat_row(struct strbuf *sb, json_t *doc, json_t *cols, json_t *rank,
 	}
 	json_array_foreach(cols, i, c) {
 		json_t *s = json_object_get(stats, json_string_value(c));
-		double v = 0;
-		size_t n = 0;
+		double v = rank ? td_job_rank_value(rank, json_string_value(c))
+				: td_json_num(json_object_get(json_object_get(node, "means"), json_string_value(c)));
 
-		if (rank)
-			v = td_job_rank_value(rank, json_string_value(c));
-		else {
-			json_array_foreach(json_object_get(doc, "ranks"), j, r)
-				if (json_integer_value(json_object_get(r, "node")) ==
-				    json_integer_value(json_object_get(node, "node")) &&
-				    isfinite(td_job_rank_value(r, json_string_value(c)))) {
-					v += td_job_rank_value(r, json_string_value(c));
-					n++;
-				}
-			v = n ? v / n : NAN;
-		}
 		heat_cell(sb, v, td_json_num(json_object_get(s, "min")), td_json_num(json_object_get(s, "max")));
 	}
 	strbuf_addstr(sb, "</tr>\n");

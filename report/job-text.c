@@ -143,23 +143,12 @@ static int rank_column(const char *id)
 	       !strncmp(id, "topdown.", 8);
 }
 
-static void per_node_and_rank(json_t *doc, FILE *out)
+/* The column headings of rank_column's metrics, and the end of the line. */
+static void rank_header(json_t *stats, FILE *out)
 {
-	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats");
-	json_t *ranks = json_object_get(doc, "ranks"), *n, *r, *s;
-	size_t i, nr = json_array_size(ranks);
+	json_t *s;
 	const char *id;
 
-	fprintf(out, "\nPer node %20s %8s %12s %12s  %s\n", "host", "ranks", "cpu s", "elapsed s", "CPU");
-	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
-		fprintf(out, "  node %-5lld %17s %8lld", (long long)json_integer_value(json_object_get(n, "node")),
-			td_json_str_or(n, "host", "?"), (long long)json_integer_value(json_object_get(n, "nr_ranks")));
-		value(out, td_json_num(json_object_get(n, "cpu_s")), 12);
-		value(out, td_json_num(json_object_get(n, "elapsed_s")), 12);
-		fprintf(out, "  %s\n", td_json_str_or(n, "cpu_model", "?"));
-	}
-	fprintf(out, "\nPer rank%s %11s %5s", nr > MAX_RANK_LINES ? " (outliers and extremes)" : "",
-		"host", "node");
 	json_object_foreach(stats, id, s)
 		if (rank_column(id)) {
 			struct strbuf label = STRBUF_INIT;
@@ -169,20 +158,56 @@ static void per_node_and_rank(json_t *doc, FILE *out)
 			strbuf_release(&label);
 		}
 	fputc('\n', out);
+}
+
+/* The values under rank_header: of a rank summary, or of a node's "means". */
+static void rank_values(json_t *stats, json_t *means, json_t *rank, FILE *out)
+{
+	json_t *s;
+	const char *id;
+
+	json_object_foreach(stats, id, s)
+		if (rank_column(id)) {
+			struct strbuf label = STRBUF_INIT;
+
+			metric_label(&label, id);
+			value(out, rank ? td_job_rank_value(rank, id) : td_json_num(json_object_get(means, id)),
+			      (int)(label.len > 10 ? label.len : 10));
+			strbuf_release(&label);
+		}
+	fputc('\n', out);
+}
+
+static void per_node_and_rank(json_t *doc, FILE *out)
+{
+	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats");
+	json_t *ranks = json_object_get(doc, "ranks"), *n, *r;
+	size_t i, nr = json_array_size(ranks);
+
+	fprintf(out, "\nPer node %20s %8s %12s %12s  %s\n", "host", "ranks", "cpu s", "elapsed s", "CPU");
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		fprintf(out, "  node %-5lld %17s %8lld", (long long)json_integer_value(json_object_get(n, "node")),
+			td_json_str_or(n, "host", "?"), (long long)json_integer_value(json_object_get(n, "nr_ranks")));
+		value(out, td_json_num(json_object_get(n, "cpu_s")), 12);
+		value(out, td_json_num(json_object_get(n, "elapsed_s")), 12);
+		fprintf(out, "  %s\n", td_json_str_or(n, "cpu_model", "?"));
+	}
+	fprintf(out, "\nPer node, mean over its ranks\n  %-10s %17s", "node", "host");
+	rank_header(stats, out);
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		fprintf(out, "  node %-5lld %17s", (long long)json_integer_value(json_object_get(n, "node")),
+			td_json_str_or(n, "host", "?"));
+		rank_values(stats, json_object_get(n, "means"), NULL, out);
+	}
+	fprintf(out, "\nPer rank%s\n  %-10s %9s %5s", nr > MAX_RANK_LINES ? " (outliers and extremes only)" : "",
+		"rank", "host", "node");
+	rank_header(stats, out);
 	json_array_foreach(ranks, i, r) {
 		if (nr > MAX_RANK_LINES && !notable(doc, r))
 			continue;
 		fprintf(out, "  rank %-5lld %9s %5lld", (long long)json_integer_value(json_object_get(r, "rank")),
 			td_json_str_or(r, "host", "?"), (long long)json_integer_value(json_object_get(r, "node")));
-		json_object_foreach(stats, id, s)
-			if (rank_column(id)) {
-				struct strbuf label = STRBUF_INIT;
-
-				metric_label(&label, id);
-				value(out, td_job_rank_value(r, id), (int)(label.len > 10 ? label.len : 10));
-				strbuf_release(&label);
-			}
-		fputc('\n', out);
+		rank_values(stats, NULL, r, out);
 	}
 }
 

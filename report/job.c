@@ -463,6 +463,36 @@ static void summarise_nodes(json_t *doc)
 	}
 }
 
+/*
+ * Each node's mean of every compared metric over its ranks ("means"),
+ * for the per-node lines and the heat map of large jobs.
+ */
+static void node_means(json_t *doc)
+{
+	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats"), *n, *r, *s;
+	size_t i, j;
+	const char *id;
+
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		json_t *means = json_object();
+
+		json_object_foreach(stats, id, s) {
+			double sum = 0;
+			size_t count = 0;
+
+			json_array_foreach(json_object_get(doc, "ranks"), j, r)
+				if (json_integer_value(json_object_get(r, "node")) ==
+				    json_integer_value(json_object_get(n, "node")) &&
+				    isfinite(td_job_rank_value(r, id))) {
+					sum += td_job_rank_value(r, id);
+					count++;
+				}
+			json_object_set_new(means, id, count ? json_real(sum / count) : json_null());
+		}
+		json_object_set_new(n, "means", means);
+	}
+}
+
 /* "NAME (TABLE)": a node's CPU model and the formula table its ranks were evaluated with. */
 static void cpu_model(struct strbuf *sb, json_t *cpu)
 {
@@ -694,6 +724,7 @@ json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, st
 	note_cpu_models(doc);
 	warn_gaps(doc);
 	compare_ranks(doc);
+	node_means(doc);
 	/* later work: the MPI library's share of each rank's time, from per-function samples */
 	json_object_set_new(job, "mpi_share", json_null());
 	json_object_set_new(job, "mpi_share_reason",
