@@ -143,21 +143,33 @@ static int rank_column(const char *id)
 	       !strncmp(id, "topdown.", 8);
 }
 
+/* A column's width: its heading's, at least 10. */
+static int column_width(const char *id)
+{
+	struct strbuf label = STRBUF_INIT;
+	int width;
+
+	metric_label(&label, id);
+	width = label.len > 10 ? (int)label.len : 10;
+	strbuf_release(&label);
+	return width;
+}
+
 /* The column headings of rank_column's metrics, and the end of the line. */
 static void rank_header(json_t *stats, FILE *out)
 {
+	struct strbuf label = STRBUF_INIT;
 	json_t *s;
 	const char *id;
 
 	json_object_foreach(stats, id, s)
 		if (rank_column(id)) {
-			struct strbuf label = STRBUF_INIT;
-
+			strbuf_reset(&label);
 			metric_label(&label, id);
-			fprintf(out, " %*s", (int)(label.len > 10 ? label.len : 10), label.buf);
-			strbuf_release(&label);
+			fprintf(out, " %*s", column_width(id), label.buf);
 		}
 	fputc('\n', out);
+	strbuf_release(&label);
 }
 
 /* The values under rank_header: of a rank summary, or of a node's "means". */
@@ -167,14 +179,9 @@ static void rank_values(json_t *stats, json_t *means, json_t *rank, FILE *out)
 	const char *id;
 
 	json_object_foreach(stats, id, s)
-		if (rank_column(id)) {
-			struct strbuf label = STRBUF_INIT;
-
-			metric_label(&label, id);
+		if (rank_column(id))
 			value(out, rank ? td_job_rank_value(rank, id) : td_json_num(json_object_get(means, id)),
-			      (int)(label.len > 10 ? label.len : 10));
-			strbuf_release(&label);
-		}
+			      column_width(id));
 	fputc('\n', out);
 }
 
