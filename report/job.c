@@ -433,64 +433,85 @@ static json_t *weighted_tree(json_t *ranks, const char **why)
 	return tree;
 }
 
-/* Per node: ranks, CPU time summed, the longest elapsed time, the node's CPU. */
-static void summarise_nodes(json_t *doc)
+/* For each rank (in the ranks array's order), the index of its node in the nodes array. */
+static size_t *rank_node_index(json_t *doc)
 {
-	json_t *nodes = json_object_get(doc, "nodes"), *ranks = json_object_get(doc, "ranks"), *n;
-	size_t i, j;
+	json_t *ranks = json_object_get(doc, "ranks"), *nodes = json_object_get(doc, "nodes"), *r, *n;
+	size_t *pos = xcalloc(json_array_size(ranks) + 1, sizeof(size_t)), i, j;
 
-	json_array_foreach(nodes, i, n) {
-		double cpu = 0, elapsed = 0;
-		json_t *r;
-		size_t count = 0, with_cpu = 0;
+	json_array_foreach(ranks, j, r) {
+		json_int_t node = json_integer_value(json_object_get(r, "node"));
 
-		json_array_foreach(ranks, j, r) {
-			if (json_integer_value(json_object_get(r, "node")) !=
-			    json_integer_value(json_object_get(n, "node")))
-				continue;
-			count++;
-			if (isfinite(td_json_num(json_object_get(r, "cpu_s")))) {
-				cpu += td_json_num(json_object_get(r, "cpu_s"));
-				with_cpu++;
-			}
-			if (td_json_num(json_object_get(r, "elapsed_s")) > elapsed)
-				elapsed = td_json_num(json_object_get(r, "elapsed_s"));
-		}
-		json_object_set_new(n, "nr_ranks", json_integer((json_int_t)count));
-		/* CPU time of the ranks that counted it; null when none did */
-		json_object_set_new(n, "cpu_s", with_cpu ? json_real(cpu) : json_null());
-		json_object_set_new(n, "elapsed_s", json_real(elapsed));
+		json_array_foreach(nodes, i, n)
+			if (json_integer_value(json_object_get(n, "node")) == node)
+				pos[j] = i;
 	}
+	return pos;
+}
+
+/* Per node: ranks, CPU time summed, the longest elapsed time. */
+static void summarise_nodes(json_t *doc, const size_t *pos)
+{
+	json_t *nodes = json_object_get(doc, "nodes"), *ranks = json_object_get(doc, "ranks"), *n, *r;
+	size_t nn = json_array_size(nodes), i, j;
+	double *cpu = xcalloc(nn + 1, sizeof(double)), *elapsed = xcalloc(nn + 1, sizeof(double));
+	size_t *count = xcalloc(nn + 1, sizeof(size_t)), *with_cpu = xcalloc(nn + 1, sizeof(size_t));
+
+	json_array_foreach(ranks, j, r) {
+		double c = td_json_num(json_object_get(r, "cpu_s")), e = td_json_num(json_object_get(r, "elapsed_s"));
+
+		count[pos[j]]++;
+		if (isfinite(c)) {
+			cpu[pos[j]] += c;
+			with_cpu[pos[j]]++;
+		}
+		if (e > elapsed[pos[j]])
+			elapsed[pos[j]] = e;
+	}
+	json_array_foreach(nodes, i, n) {
+		json_object_set_new(n, "nr_ranks", json_integer((json_int_t)count[i]));
+		/* CPU time of the ranks that counted it; null when none did */
+		json_object_set_new(n, "cpu_s", with_cpu[i] ? json_real(cpu[i]) : json_null());
+		json_object_set_new(n, "elapsed_s", json_real(elapsed[i]));
+	}
+	free(cpu);
+	free(elapsed);
+	free(count);
+	free(with_cpu);
 }
 
 /*
  * Each node's mean of every compared metric over its ranks ("means"),
  * for the per-node lines and the heat map of large jobs.
  */
-static void node_means(json_t *doc)
+static void node_means(json_t *doc, const size_t *pos)
 {
 	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats"), *n, *r, *s;
-	size_t i, j;
+	json_t *nodes = json_object_get(doc, "nodes");
+	size_t nn = json_array_size(nodes), i, j;
+	double *sum = xcalloc(nn + 1, sizeof(double));
+	size_t *count = xcalloc(nn + 1, sizeof(size_t));
 	const char *id;
 
-	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
-		json_t *means = json_object();
+	json_array_foreach(nodes, i, n)
+		json_object_set_new(n, "means", json_object());
+	json_object_foreach(stats, id, s) {
+		memset(sum, 0, nn * sizeof(double));
+		memset(count, 0, nn * sizeof(size_t));
+		json_array_foreach(json_object_get(doc, "ranks"), j, r) {
+			double v = td_job_rank_value(r, id);
 
-		json_object_foreach(stats, id, s) {
-			double sum = 0;
-			size_t count = 0;
-
-			json_array_foreach(json_object_get(doc, "ranks"), j, r)
-				if (json_integer_value(json_object_get(r, "node")) ==
-				    json_integer_value(json_object_get(n, "node")) &&
-				    isfinite(td_job_rank_value(r, id))) {
-					sum += td_job_rank_value(r, id);
-					count++;
-				}
-			json_object_set_new(means, id, count ? json_real(sum / count) : json_null());
+			if (isfinite(v)) {
+				sum[pos[j]] += v;
+				count[pos[j]]++;
+			}
 		}
-		json_object_set_new(n, "means", means);
+		json_array_foreach(nodes, i, n)
+			json_object_set_new(json_object_get(n, "means"), id,
+					    count[i] ? json_real(sum[i] / count[i]) : json_null());
 	}
+	free(sum);
+	free(count);
 }
 
 /* "NAME (TABLE)": a node's CPU model and the formula table its ranks were evaluated with. */
@@ -664,7 +685,7 @@ json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, st
 	json_t *meta = NULL, *doc, *job;
 	json_error_t jerr;
 	char **names;
-	size_t nr, i;
+	size_t nr, i, *pos;
 	long size;
 
 	if (td_file_exists(mp) && !(meta = json_load_file(mp, 0, &jerr))) {
@@ -720,11 +741,13 @@ json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, st
 	json_object_set_new(job, "ranks_found", json_integer((json_int_t)json_array_size(json_object_get(doc, "ranks"))));
 	find_missing(doc, size);
 	number_nodes(doc);
-	summarise_nodes(doc);
+	pos = rank_node_index(doc);
+	summarise_nodes(doc, pos);
 	note_cpu_models(doc);
 	warn_gaps(doc);
 	compare_ranks(doc);
-	node_means(doc);
+	node_means(doc, pos);
+	free(pos);
 	/* later work: the MPI library's share of each rank's time, from per-function samples */
 	json_object_set_new(job, "mpi_share", json_null());
 	json_object_set_new(job, "mpi_share_reason",
