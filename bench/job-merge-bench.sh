@@ -4,7 +4,7 @@
 # per node).  The ranks are replicas of the real rank directories of JOB
 # (default: a 4-rank job recorded now with mpirun and the MPI test program),
 # each renamed rank-N.nodeK with its rank, host and node rewritten in its
-# meta.json and summary.json.  Prints seconds and peak memory (kB) per
+# meta.json and summary.json.  Prints seconds (three runs) and peak memory (kB) per
 # output format, with the ranks' summaries (what 'record' writes) and, on
 # the first 128 ranks, without them (every rank analysed from its perf.data).
 set -eu
@@ -40,10 +40,15 @@ while [ $i -lt "$n" ]; do
 	i=$((i + 1))
 done
 echo "job: $n ranks on $(( (n + per - 1) / per )) nodes, replicas of $nr_src real ranks ($(du -sh "$work/job" | cut -f1))"
-measure() { # LABEL COMMAND...
+# measure LABEL COMMAND...: three runs (the machine may be shared): each one's seconds, the peak memory
+measure() {
 	label=$1; shift
-	/usr/bin/time -f "%e %M" -o "$work/t" "$@" >"$work/out" 2>/dev/null
-	echo "$label: $(cut -d' ' -f1 "$work/t") s, peak $(cut -d' ' -f2 "$work/t") kB, output $(wc -c <"$work/out") bytes"
+	times=
+	for k in 1 2 3; do
+		/usr/bin/time -f "%e %M" -o "$work/t" "$@" >"$work/out" 2>/dev/null
+		times="$times $(cut -d' ' -f1 "$work/t")"
+	done
+	echo "$label: s$times; peak $(cut -d' ' -f2 "$work/t") kB, output $(wc -c <"$work/out") bytes"
 }
 for fmt in text json csv; do
 	measure "report --format $fmt" "$tdperf" report --format "$fmt" "$work/job"
