@@ -7,6 +7,7 @@
 # meta.json and summary.json.  Prints seconds (three runs) and peak memory (kB) per
 # output format, with the ranks' summaries (what 'record' writes) and, on
 # the first 128 ranks, without them (every rank analysed from its perf.data).
+# Needs mpirun (unless JOB is given), jq and /usr/bin/time (Debian: time).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-1024}
