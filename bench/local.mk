@@ -14,3 +14,5 @@ bench_bench_tree_LDADD = $(TD_LIBS)
 EXTRA_DIST += bench/calibrate-repeat.sh
 # perf stat import + report: bench/stat-report-bench.sh
 EXTRA_DIST += bench/stat-report-bench.sh
+# merging a job directory of 1,024 ranks: bench/job-merge-bench.sh
+EXTRA_DIST += bench/job-merge-bench.sh

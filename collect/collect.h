@@ -347,4 +347,49 @@ int td_sweep_wanted(int argc, char **argv);
  */
 int td_sweep_record(int argc, char **argv, int (*record)(int argc, char **argv));
 
+/* ==================== jobs: one rank of srun/mpirun (collect/job.c) ==================== */
+
+/* Who this process is in a parallel job, from its launcher's environment. */
+struct td_job_rank {
+	const char *launcher;    /* "slurm", "openmpi", "mvapich", "pmix", "mpich" */
+	long rank;               /* 0.. */
+	long size;               /* ranks in the job, -1 unknown */
+	long local_rank;         /* rank among those of this node, -1 unknown */
+	long node;               /* the node's index (Slurm's SLURM_NODEID), -1 unknown */
+	char *job_id;            /* SLURM_JOB_ID.STEP, Open MPI's jobid, PMIx namespace; or NULL */
+	char *host;              /* this node's short host name */
+	int system_wide;         /* this rank counts its node's CPUs (-a/-C, local rank 0) */
+};
+typedef const char *(*td_getenv_fn)(const char *name);
+/*
+ * Recognise a rank from the environment read through 'env' (getenv, or a
+ * test's table).  Returns 1 with r filled (host left NULL), 0 when no
+ * launcher's variables are set, -1 with err set when one holds garbage.
+ */
+int td_job_rank_detect(struct td_job_rank *r, td_getenv_fn env, struct strbuf *err);
+void td_job_rank_release(struct td_job_rank *r);
+/* "rank-00003.HOST": the rank's run directory inside the job directory. */
+char *td_job_rank_dirname(const struct td_job_rank *r);
+/* The rank's "job" object of its meta.json (docs/job-format.md). */
+json_t *td_job_rank_json(const struct td_job_rank *r);
+/*
+ * Should this 'tdperf record' record one rank of a job?  1 with r filled
+ * (host too), 0 (not under a launcher, TDPERF_JOB=0, or already inside
+ * td_job_record), -1 after printing an error.
+ */
+int td_job_wanted(struct td_job_rank *r);
+/*
+ * Record this rank: call 'record' (cmd_record) with "-o JOB/rank-N.HOST",
+ * system-wide options kept only by the node's local rank 0; rank 0 writes
+ * JOB/meta.json; 'summarise' (may be NULL) adds the rank's summary to its
+ * directory; "--gather DIR" then copies the rank's directory into DIR.
+ * Returns record's exit status, or 2.
+ */
+int td_job_record(int argc, char **argv, struct td_job_rank *r,
+		  int (*record)(int argc, char **argv), void (*summarise)(const char *rankdir));
+/* The rank being recorded (inside td_job_record), else NULL. */
+const struct td_job_rank *td_job_current(void);
+/* Does this option of 'tdperf record' take a separate argument? (collect/sweep.c) */
+int td_record_option_takes_argument(const char *opt);
+
 #endif /* TD_COLLECT_H */

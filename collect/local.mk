@@ -22,6 +22,14 @@ tests_unit_test_cpu_arm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 # sweeps: tdperf record --sweep PARAM=V1,V2,... (threads work)
 libtdperf_a_SOURCES += collect/sweep.c
+# jobs: one rank of srun/mpirun per run directory (collect/job.c)
+libtdperf_a_SOURCES += collect/job.c
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job
+TESTS += tests/unit/test_job
+tests_unit_test_job_LDADD = $(UNIT_LIBS)
+tests_unit_test_job_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sweep
 TESTS += tests/unit/test_sweep

@@ -145,12 +145,12 @@ static json_t *argv_json(int argc, char **argv)
  * text in src/cmd-record.c): needed to tell where the command starts when
  * it is not preceded by "--".
  */
-static int takes_argument(const char *opt)
+int td_record_option_takes_argument(const char *opt)
 {
 	static const char *const with_arg[] = {
 		"-l", "--level", "-r", "--repeat", "-I", "--interval-print", "-C", "--cpu-list",
 		"--nodes", "--metrics", "--stacks", "--cpu", "--tolerance", "--smt",
-		"--nmi-watchdog", "--counters",
+		"--nmi-watchdog", "--counters", "-o", "--output", "-p", "--pid", "--sweep", "--gather",
 	};
 	size_t i;
 
@@ -220,7 +220,7 @@ int td_sweep_record(int argc, char **argv, int (*record)(int argc, char **argv))
 			break;
 		} else {
 			opts[nr_opts++] = argv[i];
-			if (takes_argument(argv[i]) && i + 1 < argc)
+			if (td_record_option_takes_argument(argv[i]) && i + 1 < argc)
 				opts[nr_opts++] = argv[++i];
 		}
 	}

@@ -132,4 +132,13 @@ struct td_sanity_node {
 void td_report_sanity(const struct td_sanity_scope *sc, const struct td_sanity_node *nodes,
 		      size_t nr, char **sanity, json_t *warnings);
 
+/* ---- jobs (report/job.c, job-rank.c) ---- */
+/* One rank's summary for the merge, from its report document. */
+json_t *td_report_rank_summary(json_t *doc);
+/* A rank's summary.json when written by this tdperf, else its analysis now. */
+json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_opts *opts,
+				    struct strbuf *err);
+/* A metric of a rank summary: "cpu_s", "sched.running", "topdown.retiring"; NAN when absent. */
+double td_job_rank_value(json_t *rank, const char *metric);
+
 #endif

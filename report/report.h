@@ -362,4 +362,28 @@ struct td_metric;
 struct td_table;
 const struct td_metric *td_table_find_perf_metric(const struct td_table *t, const char *name);
 
+/* ---- jobs: one run directory per rank of srun/mpirun (report/job*.c) ---- */
+
+/* Is 'path' a job directory (meta.json of format "tdperf-job")? */
+int td_report_is_job(const char *path);
+/*
+ * The merged report of a job directory: the document with "job",
+ * "ranks", "nodes" and "imbalance" (docs/report-schema.md).  NULL with
+ * err set when no rank can be read.
+ */
+json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, struct strbuf *err);
+/*
+ * Write RANKDIR/summary.json: what the merge needs of one rank, taken
+ * from its report document (report/job-rank.c).  0, or -1 with err set.
+ */
+int td_report_rank_summary_write(const char *rankdir, const struct td_report_opts *opts,
+				 struct strbuf *err);
+/* Render a job document (report/job-text.c, job-csv.c, job-html.c). */
+void td_report_job_text(json_t *doc, FILE *out);
+void td_report_job_csv(json_t *doc, FILE *out);
+int td_report_job_html(json_t *doc, const char *path, struct strbuf *err);
+/* tdperf diff of two job documents, and its text (report/job-diff.c). */
+json_t *td_report_job_diff(json_t *a, const char *name_a, json_t *b, const char *name_b);
+void td_report_job_diff_text(json_t *diff, FILE *out);
+
 #endif /* TD_REPORT_H */

@@ -128,7 +128,7 @@ int cmd_diff(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	json_t *a = NULL, *b = NULL, *diff = NULL;
 	char *name_a = NULL, *name_b = NULL;
-	int c, ret = 2;
+	int c, ret = 2, jobs = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -162,7 +162,21 @@ int cmd_diff(int argc, char **argv)
 	}
 	name_a = side_name(argv[optind]);
 	name_b = side_name(argv[optind + 1]);
-	diff = td_diff_build(a, name_a, scope_a, b, name_b, scope_b, &err);
+	jobs = json_is_array(json_object_get(a, "ranks")) + json_is_array(json_object_get(b, "ranks"));
+	if (jobs == 1) {
+		error("%s is a job directory and %s is not: diff compares two jobs or two runs",
+		      json_is_array(json_object_get(a, "ranks")) ? argv[optind] : argv[optind + 1],
+		      json_is_array(json_object_get(a, "ranks")) ? argv[optind + 1] : argv[optind]);
+		goto out;
+	}
+	if (jobs == 2 && (html || plot)) {
+		error("diff of two jobs: text and JSON only (no --html or --plot yet)");
+		goto out;
+	}
+	if (jobs == 2)
+		diff = td_report_job_diff(a, name_a, b, name_b); /* report/job-diff.c */
+	else
+		diff = td_diff_build(a, name_a, scope_a, b, name_b, scope_b, &err);
 	if (!diff) {
 		error("%s", err.buf);
 		goto out;
@@ -182,6 +196,8 @@ int cmd_diff(int argc, char **argv)
 			out = open_memstream(&text, &len);
 		if (!strcmp(format, "json"))
 			json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		else if (jobs == 2)
+			td_report_job_diff_text(diff, out);
 		else
 			td_diff_render_text(diff, out);
 		if (!strcmp(format, "json"))

@@ -15,6 +15,7 @@
 #include "collect/collect.h"
 #include "metrics/metrics.h"
 #include "parse/parse.h"
+#include "report/report.h"
 #include "src/builtin.h"
 #include "util/util.h"
 
@@ -57,7 +58,10 @@ static const char usage[] =
 	"    -C, --cpu-list LIST  count on these CPUs only\n"
 	"    -p, --pid PID        attach to a running process instead of a command\n"
 	"    --per-thread         counts per thread\n"
-	"    -o, --output DIR     run directory (default tdperf.data)\n"
+	"    -o, --output DIR     run directory (default tdperf.data); under srun or\n"
+	"                         mpirun the job directory, one DIR/rank-N.HOST per rank\n"
+	"    --gather DIR         under a launcher: copy each rank's directory into the\n"
+	"                         job directory DIR afterwards (-o node-local, DIR shared)\n"
 	"    --smt on|off, --nmi-watchdog on|off, --counters N\n"
 	"                         override what the scheduler assumes (dry runs)\n"
 	"    --assume-pmu         skip the hardware PMU test and count hardware events\n"
@@ -71,7 +75,7 @@ static const char usage[] =
 enum {
 	OPT_NODES = 256, OPT_METRICS, OPT_STACKS, OPT_CPU, OPT_SCHED, OPT_NO_SCHED,
 	OPT_NO_MULTIPLEX, OPT_TOLERANCE, OPT_PER_THREAD, OPT_SMT, OPT_NMI, OPT_COUNTERS,
-	OPT_ASSUME_PMU,
+	OPT_ASSUME_PMU, OPT_GATHER,
 };
 
 struct record_opts {
@@ -845,6 +849,8 @@ static int record_finish(struct record *r)
 	json_object_set_new(meta, "signal", res->signo ? json_string(td_signal_name(res->signo))
 						       : json_null());
 	json_object_set_new(meta, "interrupted", json_boolean(td_run_interrupted()));
+	if (td_job_current()) /* one rank of a job (collect/job.c) */
+		json_object_set_new(meta, "job", td_job_rank_json(td_job_current()));
 	td_meta_add_machine(meta, &r->ci);
 	if (r->o.smt >= 0)
 		json_object_set_new(json_object_get(meta, "smt"), "source", json_string("--smt"));
@@ -973,6 +979,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "output", required_argument, NULL, 'o' },
+		{ "gather", required_argument, NULL, OPT_GATHER },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "smt", required_argument, NULL, OPT_SMT },
 		{ "nmi-watchdog", required_argument, NULL, OPT_NMI },
@@ -1033,6 +1040,9 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 			break;
 		case OPT_PER_THREAD: o->per_thread = 1; break;
 		case 'o': o->output = optarg; break;
+		case OPT_GATHER: /* collect/job.c takes it out under a launcher */
+			return td_usage_error(usage, "record: --gather applies only under srun or mpirun "
+					      "(no rank found in the environment)") ? -1 : -1;
 		case 'n': o->dry_run = 1; break;
 		case OPT_SMT:
 			if (parse_on_off("--smt", optarg, &o->smt) < 0)
@@ -1144,11 +1154,44 @@ static int record_run_all(struct record *r)
 	return ret;
 }
 
+/*
+ * After a rank's recording: its summary for the merged job report
+ * (report/job-rank.c), computed here on the rank's own node so that
+ * merging many ranks reads small files.  Without it the merge analyses
+ * the rank itself, so a failure is only a warning.
+ */
+static void summarise_rank(const char *rankdir)
+{
+	struct td_report_opts opts = { 0 };
+	struct strbuf err = STRBUF_INIT;
+
+	if (td_report_rank_summary_write(rankdir, &opts, &err) < 0)
+		warning("%s: no summary for the job report: %s", rankdir, err.buf);
+	strbuf_release(&err);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record r;
 	int ret;
 
+	{
+		struct td_job_rank rank;
+		int job = td_job_wanted(&rank); /* under srun/mpirun: collect/job.c */
+
+		if (job < 0)
+			return 2;
+		if (job && td_sweep_wanted(argc, argv)) {
+			td_job_rank_release(&rank);
+			return error("--sweep under a launcher (rank %ld) is not supported: "
+				     "sweep the launcher instead", rank.rank), 2;
+		}
+		if (job) {
+			ret = td_job_record(argc, argv, &rank, cmd_record, summarise_rank);
+			td_job_rank_release(&rank);
+			return ret;
+		}
+	}
 	if (td_sweep_wanted(argc, argv)) /* collect/sweep.c: calls us once per value */
 		return td_sweep_record(argc, argv, cmd_record);
 	memset(&r, 0, sizeof(r));

@@ -67,7 +67,7 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0, html_default = 0;
+	int c, ret = 0, html_default = 0, is_job = 0;
 	char *end;
 
 	optind = 1;
@@ -147,10 +147,13 @@ int cmd_report(int argc, char **argv)
 	topts.max_level = opts.max_level;
 	topts.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !outpath && isatty(1) &&
 						   !getenv("NO_COLOR"));
+	is_job = json_is_array(json_object_get(doc, "ranks")); /* a job directory: report/job*.c */
 	if (!strcmp(format, "json"))
 		td_report_render_json(doc, out);
 	else if (!strcmp(format, "csv"))
-		td_report_render_csv(doc, out);
+		is_job ? td_report_job_csv(doc, out) : td_report_render_csv(doc, out);
+	else if (is_job)
+		td_report_job_text(doc, out);
 	else
 		td_report_render_text(doc, &topts, out);
 	if (out != stdout) {
@@ -161,12 +164,15 @@ int cmd_report(int argc, char **argv)
 		}
 		free(membuf);
 	}
-	if (html && td_report_render_html(doc, html, &err) < 0) {
+	if (html && (is_job ? td_report_job_html(doc, html, &err) : td_report_render_html(doc, html, &err)) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 	}
 	strbuf_reset(&err);
-	if (plot && td_report_plot(doc, plot, plotfmt, &err) < 0) {
+	if (plot && is_job) {
+		error("--plot: a job has no charts of its own yet: use --html, or report one rank's directory");
+		ret = 2;
+	} else if (plot && td_report_plot(doc, plot, plotfmt, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 	}

@@ -96,6 +96,8 @@ int td_file_exists(const char *path);
 /* ---- run directories (format documented in docs/run-format.md) ---- */
 #define TD_RUN_FORMAT_VERSION 1
 #define TD_RUN_DEFAULT "tdperf.data"
+/* Version of a job directory's meta.json (docs/job-format.md). */
+#define TD_JOB_FORMAT_VERSION 1
 
 struct td_rundir {
 	char *final_path; /* where the run will live once committed */

@@ -24,3 +24,13 @@ TESTS += tests/e2e/t0800-threads-workloads.sh tests/e2e/t0801-threads-sweep.sh \
 	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh tests/e2e/t0630-threads-charts.sh
 EXTRA_DIST += tests/e2e/t0800-threads-workloads.sh tests/e2e/t0801-threads-sweep.sh \
 	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh tests/e2e/t0630-threads-charts.sh
+# the job tests' MPI program (rank 3 does 3x the work), built with mpicc's flags
+if HAVE_MPI
+check_PROGRAMS += tests/workloads/mpi-imbalance
+tests_workloads_mpi_imbalance_SOURCES = tests/workloads/mpi-imbalance.c
+tests_workloads_mpi_imbalance_CFLAGS = -O2 $(MPI_CFLAGS)
+tests_workloads_mpi_imbalance_LDADD = $(MPI_LIBS)
+endif
+EXTRA_DIST += tests/workloads/mpi-imbalance.c
+TESTS += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e2e/t0852-job-topdown.sh
+EXTRA_DIST += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e2e/t0852-job-topdown.sh tests/e2e/job-lib.sh
