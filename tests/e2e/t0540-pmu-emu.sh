@@ -119,8 +119,12 @@ test_expect_success '-r 3: three runs, each count the truth of its run' '
 	emu_verify icelakex rep --counts-only
 '
 
+# With -a each CPU rotates its groups on its own, so a scaled per-CPU count
+# can be off by a few 0.01 % under load; a node that is the difference of
+# two large terms (core_bound = backend_bound - memory_bound) multiplies
+# that, hence 1 % here.
 test_expect_success '-a: per-CPU events, summed over the CPUs' '
-	emu_record skylakex sys -l 2 -a && emu_verify skylakex sys &&
+	emu_record skylakex sys -l 2 -a && emu_verify skylakex sys --tolerance 0.01 &&
 	grep "^event .*comm=perf .* pid=-1 cpu=1 " sys.log
 '
 
