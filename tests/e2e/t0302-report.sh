@@ -31,7 +31,7 @@ test_expect_success 'legacy --topdown (case 10): divided by the sum of the four 
 	"$TDPERF" report --format json $PUB/case-10-*.txt >d.json &&
 	jq -e ".sessions[0].legacy_topdown == true" d.json &&
 	ret=$(jq ".scopes[0].nodes[] | select(.id == \"retiring\") | .value" d.json) &&
-	approx_eq "$ret" "$(echo "1546523722 / (1546523722 + 287984603 + 192997631 + 731352157)" | bc -l)" 1e-9 &&
+	approx_eq "$ret" "$(awk "BEGIN { printf \"%.12f\", 1546523722 / (1546523722 + 287984603 + 192997631 + 731352157) }")" 1e-9 &&
 	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"taken as 0\")] == [true]" d.json
 '
 
@@ -39,7 +39,7 @@ test_expect_success 'case 11 (Zen 4): each node on the group holding its events'
 	"$TDPERF" report --format json $PUB/case-11-*.txt >d.json &&
 	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .group] == [1]" d.json &&
 	be=$(jq ".scopes[0].nodes[] | select(.id == \"backend_bound\") | .value" d.json) &&
-	approx_eq "$be" "$(echo "2266091111 / (6 * 30882682226)" | bc -l)" 1e-9
+	approx_eq "$be" "$(awk "BEGIN { printf \"%.12f\", 2266091111 / (6 * 30882682226) }")" 1e-9
 '
 
 test_expect_success 'case 17 run C: tma_retiring from the second cpu_core group, as perf did' '

@@ -98,6 +98,8 @@ if test -x "$CHROMIUM" && have_prog node; then
 		if have_prog gnuplot; then test "$(evald "document.querySelectorAll(\"#threads svg\").length" res)" -ge 4; fi &&
 		test "$(value colours res)" -ge 10
 	'
+else
+	test_skip 'the sweep report loads in Chromium' 'chromium or node not installed'
 fi
 
 test_done

@@ -50,8 +50,16 @@ test_expect_failure() {
 }
 
 # test_skip DESCRIPTION REASON: a test that cannot run here, said so.
+# Under CI=true a skip is a failure: CI installs every prerequisite
+# (scripts/bootstrap), so a missing one there is a broken setup, and a
+# test that quietly did not run would let a regression through.
 test_skip() {
 	test_count=$((test_count + 1))
+	if [ "${CI:-}" = true ]; then
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1 (could not run, and CI=true allows no skip: $2)"
+		return 0
+	fi
 	echo "ok $test_count - $1 # SKIP $2"
 }
 
