@@ -30,12 +30,20 @@ static void side_line(FILE *out, const char *tag, json_t *s)
 		fprintf(out, "     bottleneck: %s\n", td_json_str(s, "bottleneck"));
 }
 
+/*
+ * One fraction in a column 9 wide: "~" (approximate) goes right before its
+ * own number, so that it is never read as belonging to the column left of
+ * it.
+ */
 static void pct_cell(FILE *out, double v, int approx)
 {
+	char cell[32];
+
 	if (isnan(v))
-		fprintf(out, " %9s", "n/a");
+		snprintf(cell, sizeof(cell), "n/a");
 	else
-		fprintf(out, " %s%7.1f%%", approx ? "~" : " ", v * 100);
+		snprintf(cell, sizeof(cell), "%s%.1f%%", approx ? "~" : "", v * 100);
+	fprintf(out, " %9s", cell);
 }
 
 static void nodes_table(FILE *out, json_t *diff)
