@@ -52,6 +52,18 @@ else
 	test_skip 'the diff page loads in Chromium' 'chromium or node not installed'
 fi
 
+if have_report && have_prog gnuplot; then
+	test_expect_success 'diff --html of real outputs: the chart notes give each side its reason' '
+		"$TDPERF" diff --html real-diff.html "$PUB/case-05-skl-irogers-topdownL1-systemwide.txt" \
+			"$PUB/case-10-icl-tgl-ffmpeg-aac-4runs.txt" >/dev/null &&
+		! test_grep "no reason given" real-diff.html &&
+		test_grep "A: skylake: Fetch Latency not computable: IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE not measured" real-diff.html &&
+		test_grep "B: icelake: Branch Mispredicts not computable: [A-Z_.]* not measured" real-diff.html
+	'
+else
+	test_skip 'diff --html chart notes of real outputs' 'gnuplot not installed'
+fi
+
 if have_report; then
 	test_expect_success 'report --html on a real perf output (the README demo, case 23)' '
 		"$TDPERF" report --html demo.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" &&
