@@ -1100,7 +1100,7 @@ static int forwarded_status(const struct td_run_result *res)
 static int record_run_all(struct record *r)
 {
 	size_t i;
-	int ret = 0;
+	int ret = 0, had_previous;
 
 	if (td_rundir_begin(&r->rd, r->o.output) < 0) {
 		error("cannot create the run directory next to '%s': %s", r->o.output, strerror(errno));
@@ -1132,6 +1132,7 @@ static int record_run_all(struct record *r)
 	else if (r->last.exited && r->last.exit_status)
 		add_warning(r, "the workload exited with status %d", r->last.exit_status);
 	check_comparable(r);
+	had_previous = td_file_exists(r->o.output);
 	if (record_finish(r) < 0 || td_rundir_commit(&r->rd) < 0) {
 		error("cannot write the run directory '%s': %s", r->o.output, strerror(errno));
 		td_rundir_abort(&r->rd);
@@ -1139,8 +1140,11 @@ static int record_run_all(struct record *r)
 	}
 	if (!ret)
 		ret = forwarded_status(&r->last);
-	if (td_verbose || isatty(2))
-		note("wrote %s (%zu run%s)", r->o.output, r->nr_runs, r->nr_runs > 1 ? "s" : "");
+	/* always said: where the run went, and that the previous one was kept */
+	note("wrote %s (%zu run%s)%s%s%s; see it with: tdperf report%s%s", r->o.output, r->nr_runs,
+	     r->nr_runs > 1 ? "s" : "", had_previous ? "; the previous run is kept as " : "",
+	     had_previous ? r->o.output : "", had_previous ? ".old" : "",
+	     strcmp(r->o.output, TD_RUN_DEFAULT) ? " " : "", strcmp(r->o.output, TD_RUN_DEFAULT) ? r->o.output : "");
 	return ret;
 }
 

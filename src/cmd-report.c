@@ -67,7 +67,7 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0, html_default = 0;
+	int c, ret = 0, html_default = 0, format_given = 0;
 	char *end;
 
 	optind = 1;
@@ -77,6 +77,7 @@ int cmd_report(int argc, char **argv)
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
 				return td_usage_error(usage, "--format takes text, json or csv, not '%s'", optarg);
 			format = optarg;
+			format_given = 1;
 			break;
 		case O_HTML:
 			html = optarg ? optarg : "tdperf.html";
@@ -147,12 +148,15 @@ int cmd_report(int argc, char **argv)
 	topts.max_level = opts.max_level;
 	topts.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !outpath && isatty(1) &&
 						   !getenv("NO_COLOR"));
-	if (!strcmp(format, "json"))
-		td_report_render_json(doc, out);
-	else if (!strcmp(format, "csv"))
-		td_report_render_csv(doc, out);
-	else
-		td_report_render_text(doc, &topts, out);
+	/* with --html or --plot alone, the files are the output: no text as well */
+	if (!((html || plot) && !format_given && !outpath)) {
+		if (!strcmp(format, "json"))
+			td_report_render_json(doc, out);
+		else if (!strcmp(format, "csv"))
+			td_report_render_csv(doc, out);
+		else
+			td_report_render_text(doc, &topts, out);
+	}
 	if (out != stdout) {
 		fclose(out);
 		if (td_write_file_atomic(outpath, membuf, memlen) < 0) {
@@ -164,11 +168,15 @@ int cmd_report(int argc, char **argv)
 	if (html && td_report_render_html(doc, html, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;
+	} else if (html) {
+		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file)\n", html);
 	}
 	strbuf_reset(&err);
 	if (plot && td_report_plot(doc, plot, plotfmt, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;
+	} else if (plot) {
+		fprintf(stderr, "tdperf: wrote the charts into %s/\n", plot);
 	}
 done:
 	json_decref(doc);

@@ -66,8 +66,14 @@ fi
 
 if have_report; then
 	test_expect_success 'report --html on a real perf output (the README demo, case 23)' '
-		"$TDPERF" report --html demo.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" &&
-		test -s demo.html && self_contained demo.html && ! test_grep "<script" demo.html
+		"$TDPERF" report --html demo.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >out 2>err &&
+		test -s demo.html && self_contained demo.html && ! test_grep "<script" demo.html &&
+		test_grep "^tdperf: wrote demo.html (one self-contained HTML file)$" err &&
+		test_line_count = 0 out
+	'
+	test_expect_success 'report --html with --format: the text is printed as asked, beside the file' '
+		"$TDPERF" report --format text --html demo2.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >out &&
+		test_grep "^== session 2: perf stat" out && cmp demo.html demo2.html
 	'
 	test_expect_success 'case 23: the summary shows session 2 (L1+L2), the most complete, and names the others' '
 		test_grep "summary shows the most complete one, session 2 (perf stat ./benchmark, line 35)" demo.html &&
