@@ -496,6 +496,12 @@ static void print_schedule(const struct record *r)
 			else
 				printf("  %-40s %s\n", ev->name, "no counter (PERF_METRICS)");
 		}
+		if (!gr->nr_metrics) {
+			/* never an empty list: say what the group is for */
+			printf("  no formula whole here%s\n",
+			       s->nr_split ? ": its events serve formulas split over groups" : "");
+			continue;
+		}
 		printf("  formulas whole here:");
 		for (m = 0; m < gr->nr_metrics; m++)
 			printf(" %s", gr->metrics[m]);
