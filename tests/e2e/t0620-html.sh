@@ -71,6 +71,11 @@ if have_report; then
 		test_grep "^tdperf: wrote demo.html (one self-contained HTML file)$" err &&
 		test_line_count = 0 out
 	'
+	test_expect_success 'case 23: the raw events table says an event perf gave no share for was counted all the time' '
+		tr -d "\n" <demo.html | grep -o "<table class=\"data events\">.*" | sed "s|</table>.*||" >events &&
+		! test_grep "not reported" events &&
+		test_grep -o "IDQ_UOPS_NOT_DELIVERED.CORE</td><td></td><td class=\"num\">[^<]*</td><td><span class=\"badge ok\">ok</span></td><td><span class=\"runbar\"><i class=\"full\" style=\"width:100%\"></i></span>all the time" events
+	'
 	test_expect_success 'report --html with --format: the text is printed as asked, beside the file' '
 		"$TDPERF" report --format text --html demo2.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >out &&
 		test_grep "^== session 2: perf stat" out && cmp demo.html demo2.html
