@@ -212,4 +212,11 @@ if perf stat -a -e task-clock true >/dev/null 2>&1; then
 	'
 fi
 
+test_expect_success 'case 23: the warning that the file holds 3 sessions comes before the first one' '
+	"$TDPERF" report $PUB/case-23-*.txt >t3 &&
+	w=$(grep -n "^warning: .* holds 3 perf stat sessions" t3 | cut -d: -f1) &&
+	s1=$(grep -n "^== session 1: " t3 | cut -d: -f1) &&
+	test -n "$w" && test -n "$s1" && test "$w" -lt "$s1"
+'
+
 test_done
