@@ -21,6 +21,8 @@ struct td_report_opts {
 	const char *smt;      /* --smt on|off override, or NULL */
 	const char *table;    /* --table FILE override, or NULL */
 	int max_level;        /* --level N, 0 = all */
+	int argc;             /* the command line, as typed, for the run's */
+	char **argv;          /* "command line" of an input imported on the fly */
 };
 
 /*

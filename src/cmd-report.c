@@ -69,7 +69,12 @@ int cmd_report(int argc, char **argv)
 	size_t memlen = 0;
 	int c, ret = 0, html_default = 0, format_given = 0;
 	char *end;
+	char *typed[argc + 2];
 
+	/* the command line as typed, before getopt reorders argv */
+	typed[0] = "tdperf";
+	memcpy(typed + 1, argv, argc * sizeof(*argv));
+	typed[argc + 1] = NULL;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vo:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -133,6 +138,8 @@ int cmd_report(int argc, char **argv)
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
+	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
+	opts.argv = typed;
 	doc = td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);

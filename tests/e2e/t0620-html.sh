@@ -76,9 +76,18 @@ if have_report; then
 		! test_grep "not reported" events &&
 		test_grep -o "IDQ_UOPS_NOT_DELIVERED.CORE</td><td></td><td class=\"num\">[^<]*</td><td><span class=\"badge ok\">ok</span></td><td><span class=\"runbar\"><i class=\"full\" style=\"width:100%\"></i></span>all the time" events
 	'
+	test_expect_success 'case 23 Run section: the command line as typed, --html kept; only the file that exists' '
+		tr -d "\n" <demo.html | grep -o "<dl class=\"meta\">.*</dl>" | sed "s|</dl>.*||; s|</dd>|&\n|g" >meta &&
+		test_grep "<dt>command line</dt><dd>tdperf report --html demo.html $PUB/case-23-cml-multidim-topdownL1-L2-L3.txt</dd>" meta &&
+		grep -o "<dt>files</dt>.*" meta >files-rows &&
+		test_line_count = 1 files-rows &&
+		test_grep "<dd>$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt (input)</dd>" files-rows &&
+		! test_grep "meta.json\|table.json" meta
+	'
 	test_expect_success 'report --html with --format: the text is printed as asked, beside the file' '
 		"$TDPERF" report --format text --html demo2.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >out &&
-		test_grep "^== session 2: perf stat" out && cmp demo.html demo2.html
+		test_grep "^== session 2: perf stat" out &&
+		test_grep -q "<dd>tdperf report --format text --html demo2.html " demo2.html
 	'
 	test_expect_success 'case 23: the summary shows session 2 (L1+L2), the most complete, and names the others' '
 		test_grep "summary shows the most complete one, session 2 (perf stat ./benchmark, line 35)" demo.html &&
