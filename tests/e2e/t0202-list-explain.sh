@@ -60,4 +60,16 @@ test_expect_success 'explain without a table or run is a usage error' '
 	test_grep "needs --cpu" err
 '
 
+test_expect_success 'papers are cited by authors and year, each listed in docs/references.md' '
+	"$TDPERF" explain stack_alloc_branch --cpu skylake >explain.txt &&
+	test_grep "Eyerman et al. 2018 count it in the branch component" explain.txt &&
+	"$TDPERF" report -v "$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt" >report.txt &&
+	test_grep -q "Eyerman et al. (2018) call the allocation point" report.txt &&
+	cat explain.txt report.txt "$TD_SRCDIR"/metrics/tables/*.json >all.txt &&
+	! grep -n -i -E "(paper|thesis)[ -]?0[0-9][0-9]" all.txt &&
+	for cite in "Yasin 2014" "Eyerman et al. 2018" "Forte 2021" "Heirman et al. 2011" "Cabezas and Püschel 2014"; do
+		test_grep -q "^- \*\*$cite\*\*: " "$TD_SRCDIR/docs/references.md" || exit 1
+	done
+'
+
 test_done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Charts and HTML of the thread analysis (paper 002): per-thread stacked
+# Charts and HTML of the thread analysis (Heirman et al. 2011): per-thread stacked
 # bars, and for a sweep the scaling bars and the speedup curve, on real
 # recordings made here ('tdperf record --threads' and '--sweep' of the
 # test workloads; no PMU needed).  The gnuplot output is valid SVG with the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Per-thread stacks (paper 002) on the real multi-threaded workloads of
+# Per-thread stacks (Heirman et al. 2011) on the real multi-threaded workloads of
 # tests/workloads/, recorded here with perf's sched tracepoints and
 # context-switch records, analysed by our perf.data reader + metrics/threads.c.
 #
@@ -54,7 +54,7 @@ test_expect_success 'record and analyse the lock-contended workload' '
 verdict 'lock-contended workload: sync is named' lock.data sync
 
 # Main waits in pthread_join: more than half sync, so left out of the
-# aggregate (paper 002), as is any worker over half sync - unless all are
+# aggregate (Heirman et al. 2011), as is any worker over half sync - unless all are
 # (how much of their waiting shows as sync rather than runnable depends on
 # the machine's load), when every thread is aggregated and that is said.
 test_expect_success 'lock workload: main thread waiting in join is sync, workers grouped by name' '

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The scaling view (paper 002): the same workload at several thread counts.
+# The scaling view (Heirman et al. 2011): the same workload at several thread counts.
 # The sweep directory is laid out by hand here as 'tdperf record --sweep'
 # lays it out (docs/run-format.md: sweep.json plus one run directory per
 # value, each with its perf.data), so that the report side is tested on
