@@ -48,4 +48,10 @@ void td_nohw_reason(struct strbuf *sb, json_t *meta);
 /* perf stat's derived software figures (CPUs utilized, rates per task second). */
 json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s);
 
+/* Diff beyond Top-Down (report/diff-counts.c): elapsed time, the counts
+ * both sides have, per-thread stack fractions; and their text. */
+void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *sb);
+void td_diff_render_counts_text(json_t *diff, FILE *out);
+void td_diff_render_counts_html(struct strbuf *sb, json_t *diff);
+
 #endif
