@@ -20,5 +20,5 @@ for fmt in json text csv; do
 	start=$(date +%s.%N)
 	"$tdperf" report --format "$fmt" "$work/in.csv" >"$work/out.$fmt"
 	end=$(date +%s.%N)
-	echo "report --format $fmt: $(echo "$end - $start" | bc) s, $(wc -c <"$work/out.$fmt") bytes"
+	echo "report --format $fmt: $(awk -v a="$start" -v b="$end" "BEGIN { printf \"%.3f\", b - a }") s, $(wc -c <"$work/out.$fmt") bytes"
 done

@@ -1,6 +1,6 @@
 /*
  * tdperf record --sweep PARAM=V1,V2,...: the same workload recorded once per
- * value into one run directory, for the scaling view of paper 002
+ * value into one run directory, for the scaling view of Heirman et al. 2011
  * (stacked bars per thread count, speedup curve, the component that grows).
  *
  * For each value V the workload's arguments get "{PARAM}" replaced by V,

@@ -294,7 +294,7 @@ int td_tree_uncertainty(const struct td_table *t, const struct td_env *env,
 			const struct td_tree_opts *opts, td_spread_fn spread, void *sctx,
 			const struct td_tree_result *r, double *u_nodes, double *u_info);
 
-/* ==================== threads: per-thread cycle stacks (paper 002) ==================== */
+/* ==================== threads: per-thread cycle stacks (Heirman et al. 2011) ==================== */
 /*
  * The multi-threaded analysis (metrics/threads.c) works on a small event
  * model of its own, not on perf.data directly, so that it can be unit-tested
@@ -423,7 +423,7 @@ void td_threads_result_release(struct td_threads_result *r);
  * under the machine's roofs: compute peaks per precision and vector width
  * (pi) and bandwidths per level (beta).  P <= min(pi, I_x * beta_x) for
  * every level; the roof giving the smallest bound at the run's point is the
- * binding one.  Paper 003's extensions that counters allow tighten these:
+ * binding one.  The extensions of Cabezas and Püschel (2014) that counters allow tighten these:
  * roofs scaled by a measured utilization U (U*pi, U*beta) and stall roofs
  * (1 - stalled cycles / cycles) for the out-of-order buffers.
  *
@@ -435,7 +435,7 @@ void td_threads_result_release(struct td_threads_result *r);
 enum td_rl_prec { TD_RL_SP, TD_RL_DP, TD_RL_NR_PREC };
 enum td_rl_width { TD_RL_SCALAR, TD_RL_V128, TD_RL_V256, TD_RL_V512, TD_RL_NR_WIDTH };
 enum td_rl_level { TD_RL_L1, TD_RL_L2, TD_RL_L3, TD_RL_DRAM, TD_RL_NR_LEVEL };
-/* Out-of-order buffers whose "full" cycles give stall roofs (paper 003). */
+/* Out-of-order buffers whose "full" cycles give stall roofs (Cabezas and Püschel 2014). */
 enum td_rl_buffer { TD_RL_ROB, TD_RL_RS, TD_RL_SB, TD_RL_LB, TD_RL_LFB, TD_RL_NR_BUFFER };
 /* Resources whose measured utilization scales a roof. */
 enum td_rl_resource { TD_RL_U_FP, TD_RL_U_L1, TD_RL_U_L2, TD_RL_U_L3, TD_RL_U_DRAM, TD_RL_NR_RESOURCE };
@@ -522,7 +522,7 @@ void td_rl_input_init(struct td_rl_input *in);
 enum td_rl_roof_kind {
 	TD_RL_ROOF_COMPUTE,  /* horizontal: GFLOP/s */
 	TD_RL_ROOF_MEMORY,   /* diagonal: GB/s times intensity */
-	TD_RL_ROOF_UTIL,     /* a roof scaled by a measured utilization (paper 003) */
+	TD_RL_ROOF_UTIL,     /* a roof scaled by a measured utilization (Cabezas and Püschel 2014) */
 	TD_RL_ROOF_STALL,    /* the roofline scaled by 1 - cycles a buffer was full / cycles */
 };
 const char *td_rl_roof_kind_name(enum td_rl_roof_kind k); /* "compute", "memory", "utilization", "stall" */
@@ -589,8 +589,8 @@ void td_rl_input_eval(const struct td_rl_formulas *f, const struct td_env *env,
 
 /* ==================== stacks (metrics/stacks.c) ==================== */
 /*
- * Cycle stacks of papers 000 (multi-stage CPI stacks, FLOPS stacks) and
- * 001 (frontend delivery), computed for one scope from a table's stack
+ * Cycle stacks of Eyerman et al. 2018 (multi-stage CPI stacks, FLOPS stacks)
+ * and Forte 2021 (frontend delivery), computed for one scope from a table's stack
  * metrics (ids "stack_*", groups Stack_CPI / Stack_Multistage /
  * Stack_FLOPS / Stack_Frontend) and its "stacks" parameters.  The data
  * contract (metric ids, units, parameters) is docs/stacks.md.
@@ -601,19 +601,19 @@ void td_rl_input_eval(const struct td_rl_formulas *f, const struct td_env *env,
  * (missing count) has value NAN and a reason.  Approximations are marked.
  */
 
-/* Components shared by the three stage stacks (paper 000, section III). */
+/* Components shared by the three stage stacks (Eyerman et al. 2018, section III). */
 enum td_stack_comp {
 	TD_SC_BASE, TD_SC_FRONTEND, TD_SC_BRANCH, TD_SC_MEMORY,
 	TD_SC_LONG_LATENCY, TD_SC_DEPENDENCE, TD_SC_OTHER, TD_SC__NR
 };
 /* Pipeline stages, named in our vocabulary (docs/stacks.md maps them). */
 enum td_stack_stage { TD_STAGE_ALLOC, TD_STAGE_EXECUTE, TD_STAGE_RETIRE, TD_STAGE__NR };
-/* FLOPS-stack components (paper 000, Table III). */
+/* FLOPS-stack components (Eyerman et al. 2018, Table III). */
 enum td_flops_comp {
 	TD_FC_BASE, TD_FC_NON_FMA, TD_FC_NARROW, TD_FC_MASKED, TD_FC_FRONTEND,
 	TD_FC_NON_VFP, TD_FC_MEMORY, TD_FC_DEPENDENCE, TD_FC_OTHER, TD_FC__NR
 };
-/* Frontend delivery paths (thesis 001). */
+/* Frontend delivery paths (Forte 2021). */
 enum td_fe_path { TD_FE_DSB, TD_FE_MITE, TD_FE_MS, TD_FE_LSD, TD_FE__NR };
 
 struct td_stack_part {
@@ -630,7 +630,7 @@ struct td_stack_part {
 struct td_stage_stack {
 	const char *id;          /* "alloc", "execute", "retire" */
 	const char *name;        /* "Allocation" */
-	const char *paper_term;  /* the paper's name: "dispatch", "issue", "commit" */
+	const char *paper_term;  /* Eyerman et al. 2018's name: "dispatch", "issue", "commit" */
 	const char *vendor_term; /* the vendor's name for the same point */
 	int available;
 	char *reason;            /* why the stage cannot be built on this CPU */

@@ -9,8 +9,8 @@
  * widths: executing W_pw FLOPs of each kind at its peak pi_pw takes
  * sum(W_pw / pi_pw) seconds, so pi_mix = W / sum(W_pw / pi_pw).
  *
- * Paper 003 extensions, as far as counters allow (they cannot give the
- * per-node-type issue/latency schedule the paper derives from its DAG):
+ * The extensions of Cabezas and Püschel (2014), as far as counters allow (they cannot give the
+ * per-node-type issue/latency schedule Cabezas and Püschel derive from its DAG):
  *  - utilization roofs U * roof, where U is the measured fraction of time
  *    the resource was busy (e.g. cycles with L1D misses outstanding): if
  *    traffic only flows while the resource is busy, Q_x <= U_x * beta_x * T
@@ -352,7 +352,7 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 	if (r->binding >= 0)
 		r->attainable = r->roofs[r->binding].bound;
 
-	/* paper 003: utilization roofs */
+	/* Cabezas and Püschel 2014: utilization roofs */
 	for (int u = 0; u < TD_RL_NR_RESOURCE; u++) {
 		double U = in->v[TD_RL_Q_UTIL + u];
 		int base = u == TD_RL_U_FP ? fp : level_roof[u - TD_RL_U_L1];
@@ -382,7 +382,7 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 			  "U x roof: the resource delivers its peak whenever it is busy, and only then");
 	}
 
-	/* paper 003: stall roofs */
+	/* Cabezas and Püschel 2014: stall roofs */
 	for (int s = 0; s < TD_RL_NR_BUFFER; s++) {
 		double stalled = in->v[TD_RL_Q_STALL + s], f;
 		struct td_rl_roof *roof;

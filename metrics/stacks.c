@@ -1,5 +1,5 @@
 /*
- * Cycle stacks (papers 000 and 001): the Top-Down CPI stack, the
+ * Cycle stacks (Eyerman et al. 2018 and Forte 2021): the Top-Down CPI stack, the
  * multi-stage CPI stacks, the FLOPS and IPC stacks, and the frontend
  * delivery analysis.
  *
@@ -364,7 +364,7 @@ out:
 	strbuf_release(&sum_text);
 }
 
-/* Per-component min and max over the stages that have it (paper 000, Fig. 3). */
+/* Per-component min and max over the stages that have it (Eyerman et al. 2018, Fig. 3). */
 static void build_ranges(struct td_stacks *s)
 {
 	int c, st;
@@ -388,7 +388,7 @@ static void build_ranges(struct td_stacks *s)
 /*
  * The stage whose mix splits cycles that counters cannot attribute by
  * themselves (FLOPS stack) and that the IPC stack is drawn from: the
- * execute stage (the paper's issue stage, where FLOPS stacks live), else
+ * execute stage (Eyerman et al.'s issue stage, where FLOPS stacks live), else
  * allocation, else retire; it must be complete.  -1 when none is.
  */
 static int pick_mix_stage(const struct td_stacks *s)
@@ -413,7 +413,7 @@ static int pick_mix_stage(const struct td_stacks *s)
 
 /*
  * The mix stage's components divided by cycles and multiplied by the
- * maximum IPC (paper 000, section V-B): the base is the achieved uops per
+ * maximum IPC (Eyerman et al. 2018, section V-B): the base is the achieved uops per
  * cycle, the height the pipeline width.
  */
 static void build_ipc(const struct td_stack_input *in, struct td_stacks *s, int mix)
@@ -454,7 +454,7 @@ static void build_ipc(const struct td_stack_input *in, struct td_stacks *s, int 
 /* ---- FLOPS stack ---- */
 
 /*
- * Paper 000, Table III, with counters.  Each cycle contributes exactly 1:
+ * Eyerman et al. 2018, Table III, with counters.  Each cycle contributes exactly 1:
  * base = FLOPs / M (width-equivalent when both precisions occur), the
  * measurable losses (narrow vectors, non-FMA) come from table metrics, and
  * the cycles left (FP units idle) are split by the mix stage: its base,
@@ -650,7 +650,7 @@ static void build_flops(const struct td_stack_input *in, struct td_stacks *s, in
 	}
 }
 
-/* ---- frontend delivery (thesis 001) ---- */
+/* ---- frontend delivery (Forte 2021) ---- */
 
 static double fe_param(const struct td_stack_input *in, const char *key, double dflt)
 {

@@ -20,7 +20,7 @@
  * Imbalance is the part of the "region" a thread was not alive for: the
  * region spans the threads that do the work (first start to last end), so
  * a thread starting late or ending early is charged the difference, as in
- * the paper.  Following the paper, threads that spent more than half of
+ * Heirman et al. 2011.  Following them, threads that spent more than half of
  * their life in sync (typically a main thread waiting in pthread_join) are
  * shown but left out of the aggregate and of the region.
  *
@@ -630,7 +630,7 @@ static void add_notes(struct td_threads *b, struct td_threads_result *r)
 			 "left out of the aggregate");
 	else if (excluded)
 		add_note(r, "%zu thread%s spent more than half of %s time in sync and %s left out "
-			 "of the aggregate and the region (as in the paper)", excluded,
+			 "of the aggregate and the region (as in Heirman et al. 2011)", excluded,
 			 excluded == 1 ? "" : "s", excluded == 1 ? "its" : "their",
 			 excluded == 1 ? "is" : "are");
 }

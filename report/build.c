@@ -1391,6 +1391,27 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 	return doc;
 }
 
+/*
+ * An input imported on the fly has no run directory: of the files that
+ * 'tdperf import' would write (meta.json, table.json, input/...) none
+ * exists.  The run lists the one file there is, as it was named.
+ */
+static void only_the_input_file(json_t *doc, const char *path)
+{
+	json_t *run = json_object_get(doc, "run"), *files, *f, *input = NULL;
+	size_t i;
+
+	files = json_object_get(run, "files");
+	json_array_foreach(files, i, f)
+		if (td_json_str(f, "role") && !strcmp(td_json_str(f, "role"), "input"))
+			input = f;
+	if (!json_is_object(run) || !input)
+		return;
+	input = json_pack("{s:s, s:s, s:O}", "name", path, "role", "input",
+			  "format", json_object_get(input, "format") ? json_object_get(input, "format") : json_null());
+	json_object_set_new(run, "files", json_pack("[o]", input));
+}
+
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err)
 {
@@ -1403,8 +1424,12 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 		return td_report_job_doc(run_or_file, opts, err);
 	if (td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
 		return td_report_sweep_doc(run_or_file, err);
-	if (td_is_dir(run_or_file))
+	int on_the_fly = !td_is_dir(run_or_file);
+
+	if (!on_the_fly)
 		r = td_run_load(run_or_file, opts, &imp, err);
+	else if (opts->argv)
+		r = td_import_load(run_or_file, opts, opts->argc, opts->argv, &imp, err);
 	else
 		r = td_import_load(run_or_file, opts, 3, argv, &imp, err);
 	if (r < 0) {
@@ -1413,6 +1438,8 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 	}
 	doc = td_report_build(&imp, opts);
 	td_import_release(&imp);
+	if (doc && on_the_fly)
+		only_the_input_file(doc, run_or_file);
 	if (doc)
 		td_report_threads_or_warn(doc, run_or_file); /* threads work: report/threads-json.c */
 	/*

@@ -33,12 +33,16 @@ static json_t *side_scope(json_t *diff, const char *tag, json_t *entries, const 
 		/* absent on this side: left out; present but not computable: kept as null */
 		if (only && strcmp(only, tag))
 			continue;
-		json_array_append_new(nodes, json_pack("{s:O, s:O, s:O, s:O, s:O, s:b}", "id", json_object_get(e, "id"),
+		json_t *why = json_object_get(e, !strcmp(tag, "a") ? "a_reason" : "b_reason");
+
+		/* the side's reason goes with it: the chart notes say why a value is missing */
+		json_array_append_new(nodes, json_pack("{s:O, s:O, s:O, s:O, s:O, s:b, s:O}", "id", json_object_get(e, "id"),
 						       "name", json_object_get(e, "name"),
 						       "parent", json_object_get(e, "parent") ? json_object_get(e, "parent") : json_null(),
 						       "level", json_object_get(e, "level") ? json_object_get(e, "level") : json_null(),
 						       "value", v ? v : json_null(),
-						       "approximate", json_is_true(json_object_get(e, !strcmp(tag, "a") ? "a_approximate" : "b_approximate"))));
+						       "approximate", json_is_true(json_object_get(e, !strcmp(tag, "a") ? "a_approximate" : "b_approximate")),
+						       "reason", why ? why : json_null()));
 	}
 	side_label(&label, diff, tag);
 	scope = json_pack("{s:s, s:s, s:s, s:o}", "id", tag, "kind", "total", "label", label.buf, "nodes", nodes);

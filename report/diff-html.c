@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "report/report.h"
+#include "report/report-int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -368,9 +369,13 @@ int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err)
 	td_template_set_html(t, "summary", sb.buf);
 
 	strbuf_reset(&sb);
-	fig_or_note(&sb, &hc, "compare-l1", &noted);
-	td_html_figure(&sb, &hc, "compare-l2");
-	nodes_table(&sb, diff);
+	if (!json_is_false(json_object_get(diff, "topdown_measured"))) {
+		fig_or_note(&sb, &hc, "compare-l1", &noted);
+		td_html_figure(&sb, &hc, "compare-l2");
+		nodes_table(&sb, diff);
+	} else {
+		td_diff_render_counts_html(&sb, diff); /* in Top-Down's place: report/diff-counts.c */
+	}
 	td_template_set_html(t, "levels", sb.buf);
 
 	strbuf_reset(&sb);
@@ -388,6 +393,8 @@ int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err)
 
 	strbuf_reset(&sb);
 	details(&sb, diff);
+	if (!json_is_false(json_object_get(diff, "topdown_measured")))
+		td_diff_render_counts_html(&sb, diff);
 	td_template_set_html(t, "details", sb.buf);
 
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));

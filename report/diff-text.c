@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "report/report.h"
+#include "report/report-int.h"
 
 #include <math.h>
 #include <string.h>
@@ -30,12 +31,20 @@ static void side_line(FILE *out, const char *tag, json_t *s)
 		fprintf(out, "     bottleneck: %s\n", td_json_str(s, "bottleneck"));
 }
 
+/*
+ * One fraction in a column 9 wide: "~" (approximate) goes right before its
+ * own number, so that it is never read as belonging to the column left of
+ * it.
+ */
 static void pct_cell(FILE *out, double v, int approx)
 {
+	char cell[32];
+
 	if (isnan(v))
-		fprintf(out, " %9s", "n/a");
+		snprintf(cell, sizeof(cell), "n/a");
 	else
-		fprintf(out, " %s%7.1f%%", approx ? "~" : " ", v * 100);
+		snprintf(cell, sizeof(cell), "%s%.1f%%", approx ? "~" : "", v * 100);
+	fprintf(out, " %9s", cell);
 }
 
 static void nodes_table(FILE *out, json_t *diff)
@@ -141,16 +150,23 @@ void td_diff_render_text(json_t *diff, FILE *out)
 	fprintf(out, "tdperf diff\n");
 	side_line(out, "A", json_object_get(diff, "a"));
 	side_line(out, "B", json_object_get(diff, "b"));
-	nodes_table(out, diff);
-	json_array_foreach(json_object_get(diff, "cpi_stacks"), i, st) {
-		char title[96];
+	if (json_is_false(json_object_get(diff, "topdown_measured"))) {
+		/* no hardware counts on either side: no table of n/a, what they have instead */
+		fprintf(out, "\nTop-Down: not measured on either side (no hardware counters); compared instead:\n"
+			     "elapsed time, the counts both sides have, per-thread stacks\n");
+	} else {
+		nodes_table(out, diff);
+		json_array_foreach(json_object_get(diff, "cpi_stacks"), i, st) {
+			char title[96];
 
-		snprintf(title, sizeof(title), "CPI stack, Level %d (cycles per instruction, CPI x fraction)",
-			 td_json_int(json_object_get(st, "level"), 0));
-		attribution_table(out, st, title, " %12.4g");
+			snprintf(title, sizeof(title), "CPI stack, Level %d (cycles per instruction, CPI x fraction)",
+				 td_json_int(json_object_get(st, "level"), 0));
+			attribution_table(out, st, title, " %12.4g");
+		}
+		attribution_table(out, json_object_get(diff, "cycles"),
+				  "Cycles by component (instructions x CPI stack)", " %12.4g");
 	}
-	attribution_table(out, json_object_get(diff, "cycles"), "Cycles by component (instructions x CPI stack)",
-			  " %12.4g");
+	td_diff_render_counts_text(diff, out);
 	if (json_array_size(json_object_get(diff, "only_in_a")) || json_array_size(json_object_get(diff, "only_in_b"))) {
 		fprintf(out, "\nNodes on one side only\n");
 		id_list(out, "only in A", json_object_get(diff, "only_in_a"));

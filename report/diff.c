@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "report/report.h"
+#include "report/report-int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -375,7 +376,8 @@ static void add_warnings(json_t *diff)
 	} else if (td_json_num(json_object_get(ma, "multiplexed"))) {
 		json_array_append_new(w, json_string("both sides were multiplexed: ratios mix counts from different time windows"));
 	}
-	if (json_is_null(json_object_get(a, "cpi")) || json_is_null(json_object_get(b, "cpi")))
+	if (json_is_true(json_object_get(diff, "topdown_measured")) &&
+	    (json_is_null(json_object_get(a, "cpi")) || json_is_null(json_object_get(b, "cpi"))))
 		json_array_append_new(w, json_string("the CPI of one side is unknown: the change is compared in fractions only"));
 	json_object_set_new(diff, "warnings", w);
 	strbuf_release(&sb);
@@ -406,6 +408,7 @@ json_t *td_diff_build(json_t *a, const char *label_a, const char *scope_a,
 	}
 	json_object_set_new(diff, "cpi_stacks", stacks);
 	json_object_set_new(diff, "cycles", cycle_attribution(sa, sb, 1));
+	td_diff_add_counts(diff, a, sa, b, sb);
 	add_warnings(diff);
 	return diff;
 }

@@ -120,7 +120,7 @@ static void threads_part(struct strbuf *sb, json_t *threads, const struct td_htm
 		strbuf_add_html(sb, td_json_str_or(t, "name", "?"));
 		if (json_is_true(json_object_get(t, "excluded")))
 			strbuf_addf(sb, " <span class=\"badge\" title=\"more than half of its time in sync: "
-				    "left out of the aggregate, as in paper 002\">excluded, %.0f%% sync</span>",
+				    "left out of the aggregate, as in Heirman et al. 2011\">excluded, %.0f%% sync</span>",
 				    100 * td_json_num(json_object_get(t, "sync_fraction")));
 		strbuf_addstr(sb, "</td>");
 		num_cell(sb, "%.0f", td_json_num(json_object_get(t, "tid")));

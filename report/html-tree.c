@@ -252,8 +252,18 @@ void td_html_events(struct strbuf *sb, json_t *scope)
 				    run >= 100.0 ? "full" : "", fmin(fmax(run, 0), 100), run);
 			if (mux)
 				strbuf_addstr(sb, " <span class=\"badge mux\">multiplexed, scaled</span>");
+		} else if (ok) {
+			/*
+			 * perf stat's text output gives the share of time counted only
+			 * when it is below 100 % (running < enabled): an event counted
+			 * without one ran all the time.  Said in words, not as a number
+			 * perf did not print.
+			 */
+			strbuf_addstr(sb, "<span class=\"runbar\"><i class=\"full\" style=\"width:100%\"></i></span>"
+				      "all the time <span class=\"muted\">(perf printed no share: it prints one "
+				      "only for an event counted part of the time)</span>");
 		} else {
-			strbuf_addstr(sb, "<span class=\"muted\">not reported</span>");
+			strbuf_addstr(sb, "<span class=\"muted\">not counted</span>");
 		}
 		strbuf_addstr(sb, "</td><td class=\"num\">");
 		if (!isnan(var))

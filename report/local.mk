@@ -6,7 +6,8 @@ libtdperf_a_SOURCES += report/report.h report/report-int.h report/build.c report
 # charts (gnuplot), HTML report and diff
 libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c \
 	report/html.c report/html-template.c report/html-parts.c report/html-tree.c report/html-threads.c report/html-stacks.c \
-	report/diff.c report/diff-text.c report/diff-html.c report/diff-charts.c
+	report/diff.c report/diff-text.c report/diff-html.c report/diff-charts.c \
+	report/diff-counts.c
 # threads: the document's "threads"/"sweep" objects and their text (threads work)
 libtdperf_a_SOURCES += report/threads-load.c report/threads-json.c report/text-threads.c
 # jobs: the merged report of a job directory (one run directory per rank)

@@ -3,7 +3,7 @@
  * object.  Lines: one roof per memory level (min(beta * I, highest peak))
  * and every calibrated compute peak; points: the run at each level's
  * intensity (same performance, one point per level, as in the
- * hierarchical roofline) and the intervals, small; the paper-003 roofs
+ * hierarchical roofline) and the intervals, small; the roofs of Cabezas and Püschel 2014
  * (utilization, stalls) as dashed segments at the run's point; the binding
  * roof named in the title and next to the point.
  */
@@ -151,7 +151,7 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 			    "with points pt 7 ps 1.6 lc rgb variable title \"run at each level's intensity\", \\\n"
 			    "     $run using 1:2:3 with labels offset 0,1.2 notitle",
 			    n_plot++ ? ", \\\n     " : "plot ");
-		/* paper 003 roofs at the point, dashed */
+		/* Cabezas and Püschel 2014 roofs at the point, dashed */
 		json_array_foreach(json_object_get(run, "bounds"), i, x) {
 			const char *kind = td_json_str(x, "kind");
 			double v = td_json_num(json_object_get(x, "bound"));

@@ -1,7 +1,7 @@
 /*
  * Charts of the main scope's stacks (report/stacks.c): the multi-stage CPI
- * stacks side by side (one bar per pipeline stage, paper 000 Fig. 3) and
- * the IPC and FLOPS stacks side by side (paper 000 Fig. 5), as td_chart
+ * stacks side by side (one bar per pipeline stage, Eyerman et al. 2018 Fig. 3) and
+ * the IPC and FLOPS stacks side by side (Eyerman et al. 2018 Fig. 5), as td_chart
  * data that report/plot.c turns into gnuplot scripts.  Components a CPU
  * cannot measure are NAN with a note, never zero.
  */
@@ -90,7 +90,7 @@ static struct td_chart *multistage_chart(json_t *ms)
 
 	if (!json_is_object(ms))
 		return NULL;
-	c = td_chart_new("multistage-stack", "Multi-stage CPI stacks (stage / the paper's name)",
+	c = td_chart_new("multistage-stack", "Multi-stage CPI stacks (stage / Eyerman et al.'s name)",
 			 TD_CHART_STACKED);
 	c->ylabel = xstrdup("cycles per instruction");
 	json_array_foreach(json_object_get(ms, "components"), i, comp)

@@ -1,5 +1,5 @@
 /*
- * Charts of the thread analysis (paper 002), from the report document's
+ * Charts of the thread analysis (Heirman et al. 2011), from the report document's
  * "threads" and "sweep" objects (docs/report-schema.md):
  *
  *   threads         one stacked bar per thread: its time in the region as
@@ -107,7 +107,7 @@ static struct td_chart *threads_chart(json_t *threads)
 		json_array_foreach(list, i, t)
 			if (json_is_true(json_object_get(t, "excluded"))) {
 				chart_note(c, "%s", "*: more than half of the thread's time in sync: shown, but left out of "
-				     "the aggregate (as in paper 002)");
+				     "the aggregate (as in Heirman et al. 2011)");
 				break;
 			}
 	} else {

@@ -21,6 +21,8 @@ struct td_report_opts {
 	const char *smt;      /* --smt on|off override, or NULL */
 	const char *table;    /* --table FILE override, or NULL */
 	int max_level;        /* --level N, 0 = all */
+	int argc;             /* the command line, as typed, for the run's */
+	char **argv;          /* "command line" of an input imported on the fly */
 };
 
 /*
@@ -257,7 +259,7 @@ void td_charts_threads(json_t *doc, struct td_chart_list *out);
 /* "#rrggbb" of a thread-stack component id (running, runnable, sync, ...). */
 const char *td_thread_colour(const char *id);
 
-/* ---- the thread analysis: per-thread stacks and sweeps (paper 002) ---- */
+/* ---- the thread analysis: per-thread stacks and sweeps (Heirman et al. 2011) ---- */
 struct td_threads_result;
 /*
  * Read the sched events of a perf.data file into the thread analysis

@@ -112,10 +112,10 @@ static json_t *multistage_json(const struct td_stacks *s)
 		json_object_set_new(sj, "sum", sg->available ? num(sg->sum_cpi) : json_null());
 		json_object_set_new(sj, "parts", parts_json(sg->parts, TD_SC__NR));
 		json_array_append_new(stages, sj);
-		strbuf_addf(&voc, "%s%s = the paper's \"%s\" = %s", st ? "; " : "",
+		strbuf_addf(&voc, "%s%s = Eyerman et al.'s \"%s\" = %s", st ? "; " : "",
 			    sg->id, sg->paper_term, sg->vendor_term);
 	}
-	strbuf_addstr(&voc, ". Paper 000 calls the allocation point \"dispatch\" and the start of "
+	strbuf_addstr(&voc, ". Eyerman et al. (2018) call the allocation point \"dispatch\" and the start of "
 		      "execution \"issue\"; Intel calls them the other way round (UOPS_ISSUED at "
 		      "allocation, UOPS_DISPATCHED at execution).");
 	json_object_set_new(o, "vocabulary", json_string(voc.buf));

@@ -209,6 +209,18 @@ static int stages_computed(json_t *stages)
 	return 0;
 }
 
+/* Whether some stage has every component, so a total: a stack to read. */
+static int stages_complete(json_t *stages)
+{
+	json_t *st;
+	size_t i;
+
+	json_array_foreach(stages, i, st)
+		if (td_stack_stage_computed(st) && !isnan(jnum(st, "sum")))
+			return 1;
+	return 0;
+}
+
 /* Why a stage shows nothing: its parts' reasons, each missing count once. */
 static char *stage_missing(json_t *st)
 {
@@ -229,7 +241,7 @@ static char *stage_missing(json_t *st)
 	return r;
 }
 
-static void multistage_section(struct strbuf *sb, json_t *ms)
+static void multistage_section(struct strbuf *sb, json_t *ms, int verbose)
 {
 	json_t *stages = json_object_get(ms, "stages"), *comp, *st;
 	struct notes nt = { NULL, NULL, 0 };
@@ -240,6 +252,12 @@ static void multistage_section(struct strbuf *sb, json_t *ms)
 	if (!stages_computed(stages)) {
 		strbuf_addstr(sb, "\nMulti-stage CPI stacks: no stage computable from these counts "
 			      "(tdperf record --stacks multistage measures them)\n");
+		return;
+	}
+	/* a table of '?' with no stage total tells nothing: one line, the table with -v */
+	if (!stages_complete(stages) && !verbose) {
+		strbuf_addstr(sb, "\nMulti-stage CPI stacks: no stage complete from these counts "
+			      "(tdperf record --stacks multistage measures them; -v shows the partial table)\n");
 		return;
 	}
 	strbuf_addstr(sb, "\nMulti-stage CPI stacks (cycles per instruction)\n");
@@ -444,7 +462,7 @@ void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose)
 		return;
 	strbuf_addch(sb, '\n');
 	cpi_section(sb, json_object_get(stacks, "cpi"), verbose);
-	multistage_section(sb, json_object_get(stacks, "multistage"));
+	multistage_section(sb, json_object_get(stacks, "multistage"), verbose);
 	ipc_flops_section(sb, json_object_get(stacks, "ipc"), json_object_get(stacks, "flops"));
 	frontend_section(sb, json_object_get(stacks, "frontend"));
 	json_array_foreach(json_object_get(stacks, "warnings"), i, w)

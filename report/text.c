@@ -446,6 +446,10 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 	size_t i, k;
 
 	print_header(&o, doc);
+	/* warnings on the input as a whole (several sessions in one file, ...)
+	 * come before what they qualify, not after pages of it */
+	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+		fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET), jget_str(w, "text"));
 	json_array_foreach(sessions, i, sess) {
 		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
 		double el = jget_num(sess, "elapsed_s");
@@ -503,8 +507,6 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		}
 	}
 	td_report_text_threads_file(doc, f); /* threads work: report/text-threads.c */
-	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-		fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET), jget_str(w, "text"));
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"
 		   " ? not decided (the error bar spans the threshold), x out of range (see the line below it),"
 		   " n/a not computable; perf: the value perf printed (* differs by more than 0.06 points)\n");

@@ -500,6 +500,12 @@ static void print_schedule(const struct record *r)
 			else
 				printf("  %-40s %s\n", ev->name, "no counter (PERF_METRICS)");
 		}
+		if (!gr->nr_metrics) {
+			/* never an empty list: say what the group is for */
+			printf("  no formula whole here%s\n",
+			       s->nr_split ? ": its events serve formulas split over groups" : "");
+			continue;
+		}
 		printf("  formulas whole here:");
 		for (m = 0; m < gr->nr_metrics; m++)
 			printf(" %s", gr->metrics[m]);
@@ -1110,7 +1116,7 @@ static int forwarded_status(const struct td_run_result *res)
 static int record_run_all(struct record *r)
 {
 	size_t i;
-	int ret = 0;
+	int ret = 0, had_previous;
 
 	if (td_rundir_begin(&r->rd, r->o.output) < 0) {
 		error("cannot create the run directory next to '%s': %s", r->o.output, strerror(errno));
@@ -1142,6 +1148,7 @@ static int record_run_all(struct record *r)
 	else if (r->last.exited && r->last.exit_status)
 		add_warning(r, "the workload exited with status %d", r->last.exit_status);
 	check_comparable(r);
+	had_previous = td_file_exists(r->o.output);
 	if (record_finish(r) < 0 || td_rundir_commit(&r->rd) < 0) {
 		error("cannot write the run directory '%s': %s", r->o.output, strerror(errno));
 		td_rundir_abort(&r->rd);
@@ -1149,8 +1156,11 @@ static int record_run_all(struct record *r)
 	}
 	if (!ret)
 		ret = forwarded_status(&r->last);
-	if (td_verbose || isatty(2))
-		note("wrote %s (%zu run%s)", r->o.output, r->nr_runs, r->nr_runs > 1 ? "s" : "");
+	/* always said: where the run went, and that the previous one was kept */
+	note("wrote %s (%zu run%s)%s%s%s; see it with: tdperf report%s%s", r->o.output, r->nr_runs,
+	     r->nr_runs > 1 ? "s" : "", had_previous ? "; the previous run is kept as " : "",
+	     had_previous ? r->o.output : "", had_previous ? ".old" : "",
+	     strcmp(r->o.output, TD_RUN_DEFAULT) ? " " : "", strcmp(r->o.output, TD_RUN_DEFAULT) ? r->o.output : "");
 	return ret;
 }
 

@@ -67,9 +67,14 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0, html_default = 0, is_job = 0;
+	int c, ret = 0, html_default = 0, format_given = 0, is_job = 0;
 	char *end;
+	char *typed[argc + 2];
 
+	/* the command line as typed, before getopt reorders argv */
+	typed[0] = "tdperf";
+	memcpy(typed + 1, argv, argc * sizeof(*argv));
+	typed[argc + 1] = NULL;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vo:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -77,6 +82,7 @@ int cmd_report(int argc, char **argv)
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
 				return td_usage_error(usage, "--format takes text, json or csv, not '%s'", optarg);
 			format = optarg;
+			format_given = 1;
 			break;
 		case O_HTML:
 			html = optarg ? optarg : "tdperf.html";
@@ -132,6 +138,8 @@ int cmd_report(int argc, char **argv)
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
+	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
+	opts.argv = typed;
 	doc = td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);
@@ -148,14 +156,17 @@ int cmd_report(int argc, char **argv)
 	topts.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !outpath && isatty(1) &&
 						   !getenv("NO_COLOR"));
 	is_job = json_is_array(json_object_get(doc, "ranks")); /* a job directory: report/job*.c */
-	if (!strcmp(format, "json"))
-		td_report_render_json(doc, out);
-	else if (!strcmp(format, "csv"))
-		is_job ? td_report_job_csv(doc, out) : td_report_render_csv(doc, out);
-	else if (is_job)
-		td_report_job_text(doc, out);
-	else
-		td_report_render_text(doc, &topts, out);
+	/* with --html or --plot alone, the files are the output: no text as well */
+	if (!((html || plot) && !format_given && !outpath)) {
+		if (!strcmp(format, "json"))
+			td_report_render_json(doc, out);
+		else if (!strcmp(format, "csv"))
+			is_job ? td_report_job_csv(doc, out) : td_report_render_csv(doc, out);
+		else if (is_job)
+			td_report_job_text(doc, out);
+		else
+			td_report_render_text(doc, &topts, out);
+	}
 	if (out != stdout) {
 		fclose(out);
 		if (td_write_file_atomic(outpath, membuf, memlen) < 0) {
@@ -167,6 +178,8 @@ int cmd_report(int argc, char **argv)
 	if (html && (is_job ? td_report_job_html(doc, html, &err) : td_report_render_html(doc, html, &err)) < 0) {
 		error("%s", err.buf);
 		ret = 2;
+	} else if (html) {
+		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file)\n", html);
 	}
 	strbuf_reset(&err);
 	if (plot && is_job) {
@@ -175,6 +188,8 @@ int cmd_report(int argc, char **argv)
 	} else if (plot && td_report_plot(doc, plot, plotfmt, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;
+	} else if (plot) {
+		fprintf(stderr, "tdperf: wrote the charts into %s/\n", plot);
 	}
 done:
 	json_decref(doc);

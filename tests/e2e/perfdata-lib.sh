@@ -106,39 +106,54 @@ compare_stat() {
 	test -s a && diff -u a b
 }
 
+# FIELDS_AWK: awk functions for compare_fields.  fields(S) turns the
+# "name=value ..." text of a tracepoint into " name=value" items, numbers
+# as numbers, prev_state left out (perf prints it as letters).  A value
+# runs up to the next " name=": task names may hold spaces ("dconf
+# worker"), so splitting on blanks would compare half a name.
+FIELDS_AWK='
+function fields(s,    out, k, v) {
+	gsub(/ ==> /, " ", s)
+	out = ""
+	while (match(s, /^[A-Za-z_][A-Za-z_0-9]*=/)) {
+		k = substr(s, 1, RLENGTH - 1)
+		s = substr(s, RLENGTH + 1)
+		if (match(s, / [A-Za-z_][A-Za-z_0-9]*=/)) {
+			v = substr(s, 1, RSTART - 1)
+			s = substr(s, RSTART + 1)
+		} else {
+			v = s
+			s = ""
+		}
+		if (k == "prev_state") continue
+		if (v ~ /^-?[0-9]+$/) v = v + 0
+		out = out " " k "=" v
+	}
+	return out
+}'
+
 # compare_fields FILE: the tracepoint fields read through the reader API
 # (tests/tools/perfdata-fields) equal perf script's, sample by sample:
 # pid, tid, cpu, time (to the microsecond perf prints) and every
 # "name=value" field perf prints (not prev_state, which perf prints as
 # letters), numbers compared as numbers.
 compare_fields() {
-	"$PERF" script -F pid,tid,cpu,time,event,trace -i "$1" 2>/dev/null | awk '
+	"$PERF" script -F pid,tid,cpu,time,event,trace -i "$1" 2>/dev/null | awk "$FIELDS_AWK"'
 		{
 			split($1, pt, "/"); cpu = $2; gsub(/[][]/, "", cpu)
 			t = $3; sub(/:$/, "", t); ev = $4; sub(/:$/, "", ev)
-			out = ev " " pt[1] " " pt[2] " " cpu + 0 " " t
-			for (i = 5; i <= NF; i++) {
-				if (index($i, "=") < 2) continue
-				k = substr($i, 1, index($i, "=") - 1); v = substr($i, index($i, "=") + 1)
-				if (k == "prev_state") continue
-				if (v ~ /^-?[0-9]+$/) v = v + 0
-				out = out " " k "=" v
-			}
-			print out
+			rest = $0
+			sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ */, "", rest)
+			print ev " " pt[1] " " pt[2] " " cpu + 0 " " t fields(rest)
 		}' >perf.fields &&
-	"$TD_BUILDDIR/tests/tools/perfdata-fields" "$1" | awk '
+	"$TD_BUILDDIR/tests/tools/perfdata-fields" "$1" | awk "$FIELDS_AWK"'
 		{
 			ev = $1; split($2, a, "="); split($3, b, "="); split($4, c, "=")
 			split($5, d, "="); ns = d[2]
 			t = sprintf("%d.%06d", int(ns / 1e9), int(ns / 1000) % 1000000)
-			out = ev " " a[2] " " b[2] " " c[2] " " t
-			for (i = 6; i <= NF; i++) {
-				k = substr($i, 1, index($i, "=") - 1); v = substr($i, index($i, "=") + 1)
-				if (k == "prev_state") continue
-				if (v ~ /^-?[0-9]+$/) v = v + 0
-				out = out " " k "=" v
-			}
-			print out
+			rest = $0
+			sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ ?/, "", rest)
+			print ev " " a[2] " " b[2] " " c[2] " " t fields(rest)
 		}' >td.fields &&
 	test -s perf.fields && diff -u perf.fields td.fields >fields.diff || {
 		head -n 20 fields.diff; return 1; }

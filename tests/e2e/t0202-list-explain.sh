@@ -90,6 +90,16 @@ test_expect_success 'explain NODE RUN names an out-of-range value (case 44)' '
 	"$TDPERF" explain backend_bound $PUB/case-44-*.txt >o.txt &&
 	grep -q "^out of range: below 0: Backend Bound = -1780.4 %" o.txt &&
 	grep -q "^report:      -1780.4 % of slots" o.txt
+test_expect_success 'papers are cited by authors and year, each listed in docs/references.md' '
+	"$TDPERF" explain stack_alloc_branch --cpu skylake >explain.txt &&
+	test_grep "Eyerman et al. 2018 count it in the branch component" explain.txt &&
+	"$TDPERF" report -v "$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt" >report.txt &&
+	test_grep -q "Eyerman et al. (2018) call the allocation point" report.txt &&
+	cat explain.txt report.txt "$TD_SRCDIR"/metrics/tables/*.json >all.txt &&
+	! grep -n -i -E "(paper|thesis)[ -]?0[0-9][0-9]" all.txt &&
+	for cite in "Yasin 2014" "Eyerman et al. 2018" "Forte 2021" "Heirman et al. 2011" "Cabezas and Püschel 2014"; do
+		test_grep -q "^- \*\*$cite\*\*: " "$TD_SRCDIR/docs/references.md" || exit 1
+	done
 '
 
 test_done

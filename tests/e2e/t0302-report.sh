@@ -31,7 +31,7 @@ test_expect_success 'legacy --topdown (case 10): divided by the sum of the four 
 	"$TDPERF" report --format json $PUB/case-10-*.txt >d.json &&
 	jq -e ".sessions[0].legacy_topdown == true" d.json &&
 	ret=$(jq ".scopes[0].nodes[] | select(.id == \"retiring\") | .value" d.json) &&
-	approx_eq "$ret" "$(echo "1546523722 / (1546523722 + 287984603 + 192997631 + 731352157)" | bc -l)" 1e-9 &&
+	approx_eq "$ret" "$(calc "1546523722 / (1546523722 + 287984603 + 192997631 + 731352157)")" 1e-9 &&
 	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"taken as 0\")] == [true]" d.json
 '
 
@@ -44,7 +44,7 @@ test_expect_success 'legacy --topdown without slots: the sum of the four stands 
 	"$TDPERF" report --format json noslots.txt >d.json &&
 	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .value != null] | all" d.json &&
 	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
-	approx_eq "$fe" "$(echo "8018664899041 / (7377211958188 + 3145247374138 + 8018664899041 + 4167103609622)" | bc -l)" 1e-9 &&
+	approx_eq "$fe" "$(calc "8018664899041 / (7377211958188 + 3145247374138 + 8018664899041 + 4167103609622)")" 1e-9 &&
 	jq -e "[.scopes[0].nodes[] | select(.id == \"frontend_bound\") | .reason | test(\"sum of the four\")] == [true]" d.json &&
 	jq -e ".scopes[0].bottleneck.path == [\"frontend_bound\"]" d.json
 '
@@ -56,9 +56,9 @@ test_expect_success 'pre-Ice Lake --topdown events: Level 1 as perf computed it,
 	jq -e ".run.cpu.microarchitecture != \"icelake\" and (.run.cpu.name | test(\"^Intel before Ice Lake\"))" d.json &&
 	jq -e ".run.cpu.confidence | test(\"pre-Ice Lake topdown events\")" d.json &&
 	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
-	approx_eq "$fe" "$(echo "2356235 / 194420" | bc -l)" 1e-9 &&
+	approx_eq "$fe" "$(calc "2356235 / 194420")" 1e-9 &&
 	bs=$(jq ".scopes[0].nodes[] | select(.id == \"bad_speculation\") | .value" d.json) &&
-	approx_eq "$bs" "$(echo "(1073595 - 944133 + 226132) / 194420" | bc -l)" 1e-9 &&
+	approx_eq "$bs" "$(calc "(1073595 - 944133 + 226132) / 194420")" 1e-9 &&
 	test "$(checked $PUB/case-44-*.txt)" = "2 0" &&
 	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .reason | test(\"pre-Ice Lake topdown events\")] | all" d.json
 '
@@ -71,7 +71,7 @@ test_expect_success 'E-core perf ids: tma_base, tma_ms_uops, tma_resource_bound 
 	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .nodes[] | select(.perf_name == \"tma_ms_uops\") | [.id, .perf_value]] == [[\"heavy_operations\", 0.025]]" d.json &&
 	jq -e "[.scopes[] | select(.pmu == \"cpu_atom\") | .metrics[] | select(.perf_name == \"tma_resource_bound\") | .perf_value] == [37.9]" d.json &&
 	rb=$(jq ".scopes[] | select(.pmu == \"cpu_atom\") | .metrics[] | select(.id == \"resource_bound\") | .value" d.json) &&
-	approx_eq "$rb" "$(echo "100 * 222579768 / (5 * 117323055)" | bc -l)" 1e-6 &&
+	approx_eq "$rb" "$(calc "100 * 222579768 / (5 * 117323055)")" 1e-6 &&
 	"$TDPERF" explain tma_ms_uops --cpu alderlake_atom >e.txt &&
 	grep -q "^heavy_operations: Heavy Operations" e.txt
 '
@@ -96,15 +96,15 @@ test_expect_success 'case 11 (Zen 4): each node on the group holding its events'
 	"$TDPERF" report --format json $PUB/case-11-*.txt >d.json &&
 	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .group] == [2]" d.json &&
 	be=$(jq ".scopes[0].nodes[] | select(.id == \"backend_bound\") | .value" d.json) &&
-	approx_eq "$be" "$(echo "2266091111 / (6 * 30840562367)" | bc -l)" 1e-9 &&
+	approx_eq "$be" "$(calc "2266091111 / (6 * 30840562367)")" 1e-9 &&
 	fe=$(jq ".scopes[0].nodes[] | select(.id == \"frontend_bound\") | .value" d.json) &&
-	approx_eq "$fe" "$(echo "120535278946 / (6 * 30882682226)" | bc -l)" 1e-9
+	approx_eq "$fe" "$(calc "120535278946 / (6 * 30882682226)")" 1e-9
 '
 
 test_expect_success 'Zen 4 PipelineL2 (case 43): Level-2 nodes on their own group cycles, as perf printed' '
 	"$TDPERF" report --format json $PUB/case-43-*.txt >d.json &&
 	mc=$(jq ".scopes[0].nodes[] | select(.id == \"heavy_operations\") | .value" d.json) &&
-	approx_eq "$mc" "$(echo "54989538537 / (6 * 30905255222)" | bc -l)" 1e-9 &&
+	approx_eq "$mc" "$(calc "54989538537 / (6 * 30905255222)")" 1e-9 &&
 	jq -e "[.scopes[0].nodes[] | select(.id == \"heavy_operations\") | .perf_value] == [0.297]" d.json
 '
 
@@ -112,7 +112,7 @@ test_expect_success 'Zen 4 PipelineL2 with --pid (case 42): four groups, ex_ret_
 	"$TDPERF" report --format json $PUB/case-42-*.txt >d.json &&
 	jq -e "[.scopes[0].nodes[] | select(.perf_value != null) | .group] | unique == [0, 1, 2, 3]" d.json &&
 	mb=$(jq ".scopes[1].nodes[] | select(.id == \"memory_bound\") | .value" d.json) &&
-	approx_eq "$mb" "$(echo "183033146655 / (6 * 35701299051) * 24476941257 / 28126848218" | bc -l)" 1e-9
+	approx_eq "$mb" "$(calc "183033146655 / (6 * 35701299051) * 24476941257 / 28126848218")" 1e-9
 '
 
 test_expect_success 'case 17 run C: tma_retiring from the second cpu_core group, as perf did' '
@@ -286,5 +286,12 @@ if perf stat -a -e task-clock true >/dev/null 2>&1; then
 		"$TDPERF" report --format json th.txt | jq -e "[.scopes[] | select(.kind == \"thread\")] | length > 1"
 	'
 fi
+
+test_expect_success 'case 23: the warning that the file holds 3 sessions comes before the first one' '
+	"$TDPERF" report $PUB/case-23-*.txt >t3 &&
+	w=$(grep -n "^warning: .* holds 3 perf stat sessions" t3 | cut -d: -f1) &&
+	s1=$(grep -n "^== session 1: " t3 | cut -d: -f1) &&
+	test -n "$w" && test -n "$s1" && test "$w" -lt "$s1"
+'
 
 test_done

@@ -17,8 +17,8 @@ test_expect_success 'setup: case 40 (Ice Lake-SP, perf stat -r 5) as JSON' '
 # over independent counts: x df/dx = f (1 - f) for r, -f x / S for the others.
 test_expect_success 'Retiring: uncertainty equals the first-order propagation of the four spreads' '
 	r=7377211958188 b=3145247374138 f=8018664899041 k=4167103609622 &&
-	want=$(printf "%s\n" "tt = $r + $b + $f + $k" "qq = $r / tt" \
-		"sqrt((qq * (1 - qq) * 0.0002)^2 + (qq * $b / tt * 0.0027)^2 + (qq * $f / tt * 0.0007)^2 + (qq * $k / tt * 0.0009)^2)" | bc -l) &&
+	tt="($r + $b + $f + $k)" && qq="($r / $tt)" &&
+	want=$(calc "sqrt(($qq * (1 - $qq) * 0.0002)^2 + ($qq * $b / $tt * 0.0027)^2 + ($qq * $f / $tt * 0.0007)^2 + ($qq * $k / $tt * 0.0009)^2)") &&
 	got=$(jq ".scopes[0].nodes[] | select(.id == \"retiring\") | .uncertainty" d.json) &&
 	approx_eq "$got" "$want" 1e-7
 '

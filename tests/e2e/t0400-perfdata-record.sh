@@ -9,10 +9,15 @@ if ! perf_can_record; then
 	test_done
 fi
 
+# The workload's sleeps run as "tw sleeper" (comm holds 15 characters): task names may hold
+# blanks (GLib's "dconf worker", "gmain"), and every recording here has
+# some by construction, not only when such a program happens to run.
+cp "$(command -v sleep)" "./tw sleeper"
+
 check_file() {
 	# check_file NAME DESCRIPTION PERF-RECORD-ARGS...
 	name=$1 desc=$2; shift 2
-	"$PERF" record -q "$@" -- sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done' >"$name.log" 2>&1
+	"$PERF" record -q "$@" -- sh -c 'for i in 1 2 3 4 5 6 7 8; do "./tw sleeper" 0.01; done' >"$name.log" 2>&1
 	test_expect_success "$desc: record counts equal perf report -D" "
 		compare_counts $name
 	"
@@ -25,6 +30,10 @@ check_file swg.data 'sched_switch+wakeup -g' -e sched:sched_switch -e sched:sche
 test_expect_success 'sched_switch+wakeup -g: fields equal perf script' 'compare_trace swg.data'
 test_expect_success 'sched_switch+wakeup -g: fields read through the API equal perf script' '
 	compare_fields swg.data
+'
+test_expect_success 'task names with spaces are compared whole' '
+	test_grep -q "prev_comm=tw sleeper prev_pid=" perf.fields &&
+	test_grep -q "prev_comm=tw sleeper prev_pid=" td.fields
 '
 test_expect_success 'sched_switch+wakeup -g: samples carry callchains' '
 	"$TDPERF" dump swg.data >dump &&

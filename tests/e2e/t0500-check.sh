@@ -106,4 +106,9 @@ test_expect_success 'an unknown option is a usage error' '
 	test_grep "frobnicate" err
 '
 
+test_expect_success 'the manual says when check exits 1 (as it does above without perf)' '
+	sed -n "/^\.SH EXIT STATUS/,/^\.SH FILES/p" "$TD_SRCDIR/man/tdperf.1" >exit-status &&
+	test_grep -A1 "^\.B tdperf check" exit-status | test_grep "exits 1 when it finds a problem"
+'
+
 test_done

@@ -29,6 +29,7 @@ csv_value() { # csv_value FILE EVENT: the count perf printed
 
 test_expect_success 'record writes a complete run directory' '
 	"$TDPERF" record -- sh -c "$busy" >out 2>err &&
+	test_grep "^tdperf: note: wrote tdperf.data (1 run); see it with: tdperf report$" err &&
 	test -d tdperf.data && ! ls -d tdperf.data.tmp-* 2>/dev/null &&
 	jq -e ".format == \"tdperf-run\" and .version == 1 and .kind == \"record\"" tdperf.data/meta.json &&
 	jq -e ".exit_status == 0 and .signal == null" tdperf.data/meta.json &&
@@ -40,6 +41,15 @@ test_expect_success 'record writes a complete run directory' '
 		test "$f" = meta.json || jq -e --arg f "$f" "any(.files[]; .name == \$f)" tdperf.data/meta.json >/dev/null ||
 			{ echo "not listed in meta.json: $f"; exit 1; }
 	done
+'
+
+test_expect_success 'record again: says that the previous run is kept as .old' '
+	"$TDPERF" record -o again.data -- true 2>err1 &&
+	test_grep "^tdperf: note: wrote again.data (1 run); see it with: tdperf report again.data$" err1 &&
+	cp again.data/meta.json first-meta.json &&
+	"$TDPERF" record -o again.data -- true 2>err2 &&
+	test_grep "^tdperf: note: wrote again.data (1 run); the previous run is kept as again.data.old;" err2 &&
+	cmp first-meta.json again.data.old/meta.json
 '
 
 test_expect_success 'perf stat counted the software events of the workload' '

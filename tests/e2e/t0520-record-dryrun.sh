@@ -12,6 +12,12 @@ perf_groups() { grep "^run 1: " "$1" | head -1 | tr -cd '{' | wc -c | tr -d ' ';
 said_groups() { sed -n 's/^groups: \([0-9]*\),.*/\1/p' "$1"; }
 said_runs() { sed -n 's/^groups: [0-9]*, runs: \([0-9]*\).*/\1/p' "$1"; }
 
+test_expect_success 'skylake L2: a group serving only split formulas says so' '
+	"$TDPERF" record --dry-run --cpu skylake -l 2 -- ./app >out &&
+	test_grep "^formulas split over groups (too many events for one group): memory_bound" out &&
+	test_grep "^  no formula whole here: its events serve formulas split over groups$" out
+'
+
 test_expect_success 'every table: the groups printed are the groups in the perf command' '
 	n=0
 	for t in $tables; do
@@ -25,6 +31,7 @@ test_expect_success 'every table: the groups printed are the groups in the perf 
 				{ echo "$t L$l: said $g groups, command has $(perf_groups out)"; exit 1; }
 			test "$(grep -c "^group [0-9]* (" out)" = "$g" || { echo "$t L$l: group lines"; exit 1; }
 			test "$(said_runs out)" = 1 || { echo "$t L$l: more than one run"; exit 1; }
+			! grep -n "formulas whole here: *$" out || { echo "$t L$l: an empty formula list"; exit 1; }
 			n=$((n + 1))
 		done
 	done

@@ -52,10 +52,42 @@ else
 	test_skip 'the diff page loads in Chromium' 'chromium or node not installed'
 fi
 
+if have_report && have_prog gnuplot; then
+	test_expect_success 'diff --html of real outputs: the chart notes give each side its reason' '
+		"$TDPERF" diff --html real-diff.html "$PUB/case-05-skl-irogers-topdownL1-systemwide.txt" \
+			"$PUB/case-10-icl-tgl-ffmpeg-aac-4runs.txt" >/dev/null &&
+		! test_grep "no reason given" real-diff.html &&
+		test_grep "A: skylake: Fetch Latency not computable: IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE not measured" real-diff.html &&
+		test_grep "B: icelake: Branch Mispredicts not computable: [A-Z_.]* not measured" real-diff.html
+	'
+else
+	test_skip 'diff --html chart notes of real outputs' 'gnuplot not installed'
+fi
+
 if have_report; then
 	test_expect_success 'report --html on a real perf output (the README demo, case 23)' '
-		"$TDPERF" report --html demo.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" &&
-		test -s demo.html && self_contained demo.html && ! test_grep "<script" demo.html
+		"$TDPERF" report --html demo.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >out 2>err &&
+		test -s demo.html && self_contained demo.html && ! test_grep "<script" demo.html &&
+		test_grep "^tdperf: wrote demo.html (one self-contained HTML file)$" err &&
+		test_line_count = 0 out
+	'
+	test_expect_success 'case 23: the raw events table says an event perf gave no share for was counted all the time' '
+		tr -d "\n" <demo.html | grep -o "<table class=\"data events\">.*" | sed "s|</table>.*||" >events &&
+		! test_grep "not reported" events &&
+		test_grep -o "IDQ_UOPS_NOT_DELIVERED.CORE</td><td></td><td class=\"num\">[^<]*</td><td><span class=\"badge ok\">ok</span></td><td><span class=\"runbar\"><i class=\"full\" style=\"width:100%\"></i></span>all the time" events
+	'
+	test_expect_success 'case 23 Run section: the command line as typed, --html kept; only the file that exists' '
+		tr -d "\n" <demo.html | grep -o "<dl class=\"meta\">.*</dl>" | sed "s|</dl>.*||; s|</dd>|&\n|g" >meta &&
+		test_grep "<dt>command line</dt><dd>tdperf report --html demo.html $PUB/case-23-cml-multidim-topdownL1-L2-L3.txt</dd>" meta &&
+		grep -o "<dt>files</dt>.*" meta >files-rows &&
+		test_line_count = 1 files-rows &&
+		test_grep "<dd>$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt (input)</dd>" files-rows &&
+		! test_grep "meta.json\|table.json" meta
+	'
+	test_expect_success 'report --html with --format: the text is printed as asked, beside the file' '
+		"$TDPERF" report --format text --html demo2.html "$PUB/case-23-cml-multidim-topdownL1-L2-L3.txt" >out &&
+		test_grep "^== session 2: perf stat" out &&
+		test_grep -q "<dd>tdperf report --format text --html demo2.html " demo2.html
 	'
 	test_expect_success 'case 23: the summary shows session 2 (L1+L2), the most complete, and names the others' '
 		test_grep "summary shows the most complete one, session 2 (perf stat ./benchmark, line 35)" demo.html &&

@@ -67,8 +67,14 @@ test_expect_success 'report: stacks of a real Comet Lake perf stat output' '
 	test "$(part alloc dependence approximate)" = true
 '
 
-test_expect_success 'report text: the stages side by side, what is missing said once' '
-	"$TDPERF" report "$CML" >out.txt &&
+test_expect_success 'report text: no stage complete on imported case 23, so one line saying what to record' '
+	"$TDPERF" report "$CML" >short.txt &&
+	test "$(grep -c "^Multi-stage CPI stacks: no stage complete from these counts (tdperf record --stacks multistage measures them; -v shows the partial table)$" short.txt)" = 2 &&
+	! grep -q "Data cache / memory" short.txt
+'
+
+test_expect_success 'report -v text: the stages side by side, what is missing said once' '
+	"$TDPERF" report -v "$CML" >out.txt &&
 	grep -q "Data cache / memory          0.305      0.342           -    0.305 -   0.342" out.txt &&
 	grep -q "retire stage: not computable from these counts: UOPS_RETIRED.STALL_CYCLES, RS_EVENTS.EMPTY_CYCLES, ARITH.DIVIDER_ACTIVE not measured" out.txt &&
 	grep -q "execute frontend, execute branch: RS_EVENTS.EMPTY_CYCLES not measured" out.txt

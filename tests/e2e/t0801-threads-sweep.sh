@@ -1,5 +1,5 @@
 #!/bin/sh
-# The scaling view (paper 002): the same workload at several thread counts.
+# The scaling view (Heirman et al. 2011): the same workload at several thread counts.
 # The sweep directory is laid out by hand here as 'tdperf record --sweep'
 # lays it out (docs/run-format.md: sweep.json plus one run directory per
 # value, each with its perf.data), so that the report side is tested on
@@ -51,19 +51,20 @@ test_expect_success 'the single-thread run has no sync' '
 	jq -e ".sweep.growing.component_own | type == \"string\"" sweep.json.out
 '
 
-# Which component grows is a verdict on the workload; on an oversubscribed
-# machine waiting turns into runnable time (see t0800), so no verdict then.
-load=$(cut -d" " -f1 /proc/loadavg 2>/dev/null || echo 0)
-ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-if awk -v l="$load" -v n="$ncpu" "BEGIN { exit !(l > 2 * n) }"; then
-	test_skip 'sync is what grows with threads' "machine oversubscribed (load $load on $ncpu CPUs): no verdict"
-else
-	test_expect_success 'sync is what grows with threads' '
-		jq .sweep.growing sweep.json.out &&
-		jq -e ".sweep.growing.component_own == \"sync\"" sweep.json.out &&
-		jq -e ".sweep.runs[2].normalized.sync > .sweep.runs[1].normalized.sync" sweep.json.out
-	'
-fi
+# Which component grows is a verdict on the workload: the lock workload
+# takes turns, so each added thread adds waiting for its turn (sync) by
+# construction, loaded machine or not (runnable time, which load adds, is
+# not an "own" component).  Compared with the single thread, which never
+# waits for a turn: between 2 and 4 threads the summed sync also depends
+# on how long each turn holder was preempted, which load decides (a run
+# at load 12 on 2 CPUs had more sync at 2 threads than at 4).
+test_expect_success 'sync is what grows with threads' '
+	cat /proc/loadavg &&
+	jq .sweep.growing sweep.json.out &&
+	jq -e ".sweep.growing.component_own == \"sync\"" sweep.json.out &&
+	jq -e ".sweep.runs[2].normalized.sync > .sweep.runs[0].normalized.sync + 0.05" sweep.json.out &&
+	jq -e ".sweep.runs[1].normalized.sync > .sweep.runs[0].normalized.sync" sweep.json.out
+'
 
 test_expect_success 'the per-thread detail is the largest run' '
 	jq -e ".threads.run == \"threads-4\"" sweep.json.out &&

@@ -61,4 +61,19 @@ test_expect_success 'record --sweep with a bad list is a usage error and writes 
 	! test -e bad
 '
 
+test_expect_success 'diff of two thread recordings: the per-thread stacks side by side, each as its report gives it' '
+	ASAN_OPTIONS=detect_leaks=0 "$TDPERF" record --threads -o lock -- "$W/tw-lock" 4 2>err &&
+	"$TDPERF" diff barrier lock >diff.txt &&
+	"$TDPERF" diff --format json barrier lock >diff.json &&
+	"$TDPERF" report --format json barrier >a.json && "$TDPERF" report --format json lock >b.json &&
+	test_grep "^Per-thread stacks, time share" diff.txt &&
+	test_grep "^  sync  *[0-9.]*%  *[0-9.]*%  *[-+][0-9.]* pts$" diff.txt &&
+	for c in running sync; do
+		jq -e --arg c $c --slurpfile a a.json --slurpfile b b.json "
+			.thread_fractions[] | select(.name == \$c) |
+			.a == \$a[0].threads.aggregate.fractions[\$c] and .b == \$b[0].threads.aggregate.fractions[\$c]" diff.json || exit 1
+	done &&
+	jq -e --slurpfile a a.json ".elapsed.a == \$a[0].sessions[0].elapsed_s" diff.json
+'
+
 test_done

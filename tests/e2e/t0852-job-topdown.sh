@@ -52,7 +52,7 @@ test_expect_success 'each rank has the Level-1 values perf printed and its cycle
 test_expect_success 'the job-wide tree weights each rank by its cycles' '
 	for pair in retiring:0.142:0.337 frontend_bound:0.411:0.651 backend_bound:0.362:0.012; do
 		node=${pair%%:*} rest=${pair#*:} skl=${rest%%:*} zen=${rest#*:}
-		want=$(echo "($skl * 2402640337 + $zen * 30857165236) / (2402640337 + 30857165236)" | bc -l) &&
+		want=$(calc "($skl * 2402640337 + $zen * 30857165236) / (2402640337 + 30857165236)") &&
 		jq -e --argjson w "$want" ".job.tree.$node - \$w | fabs < 0.0006" job.json || { echo "$node: want $want"; exit 1; }
 	done &&
 	"$TDPERF" report JOB | grep "^Job-wide Top-Down (ranks weighted by cycles):"

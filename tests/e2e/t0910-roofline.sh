@@ -88,7 +88,7 @@ test_expect_success 'the run is placed: performance, intensities, binding roof' 
 	approx_eq "$(pt total "(.bounds[] | select(.id == \"bw_L2\") | .bound)")" 156.25 1e-9
 '
 
-test_expect_success 'paper-003 stall roof from RESOURCE_STALLS.SB is the tightest' '
+test_expect_success 'Cabezas and Püschel stall roof from RESOURCE_STALLS.SB is the tightest' '
 	approx_eq "$(pt total "(.bounds[] | select(.id == \"stall_sb\") | .bound)")" 11.71875 1e-9 &&
 	test "$(pt total .tightest.id)" = stall_sb &&
 	test "$(pt total "(.bounds[] | select(.id == \"stall_sb\") | .kind)")" = stall

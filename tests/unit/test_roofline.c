@@ -70,7 +70,7 @@ static int has_note(const struct td_rl_result *r, const char *part)
  *   SB full 5.7e9 -> 0.05 * 30 = 1.5 < 5: violated.
  *   tightest = lowest roof not violated = stall_rob at 7.5.
  */
-static void dram_bound_run_with_paper003_roofs(void **state)
+static void dram_bound_run_with_cabezas_roofs(void **state)
 {
 	struct td_peaks pk;
 	struct td_rl_input in;
@@ -503,7 +503,7 @@ static void formulas_file_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(dram_bound_run_with_paper003_roofs),
+		cmocka_unit_test(dram_bound_run_with_cabezas_roofs),
 		cmocka_unit_test(compute_bound_single_kind),
 		cmocka_unit_test(total_flops_only_uses_highest_peak),
 		cmocka_unit_test(no_flops_no_point),

@@ -3,7 +3,7 @@
  *
  * Part 1 feeds the stack arithmetic hand-made metric values (as a table's
  * "stack_*" metrics would evaluate) and checks every stack against values
- * worked out by hand in the comments, plus the paper's identities: each
+ * worked out by hand in the comments, plus Eyerman et al.'s identities: each
  * stage sums to CPI, each FLOPS-stack cycle contributes exactly 1 (the
  * stack sums to the cycles, its height is the peak), the IPC stack's
  * height is the pipeline width.
@@ -586,7 +586,7 @@ static void text_rendering_shows_stages_side_by_side(void **state)
 	assert_non_null(strstr(sb.buf, "[1] execute long_latency: not measurable on this CPU: "
 			       "test: no divider cycles"));
 	assert_non_null(strstr(sb.buf, "total                        1.250      1.250           -"));
-	assert_non_null(strstr(sb.buf, "the paper's \"issue\""));
+	assert_non_null(strstr(sb.buf, "Eyerman et al.'s \"issue\""));
 	assert_non_null(strstr(sb.buf, "ceiling (~): 4.00 uops/cycle"));
 	assert_non_null(strstr(sb.buf, "FLOPS stack: GFLOP/s, dp peak 64"));
 	strbuf_release(&sb);
