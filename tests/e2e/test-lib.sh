@@ -64,13 +64,12 @@ test_skip() {
 }
 
 # test_skip_busy DESCRIPTION REASON: a measurement that this machine is
-# too busy to make (calibrate's benchmarks, every attempt preempted).  Not
-# a missing prerequisite, so a skip even under CI=true, counted as one in
-# .ci/run's summary.  Only for figures that measure the machine itself:
-# verdicts on a workload must hold under load.
+# too busy to make (calibrate's benchmarks, every attempt preempted).  The
+# suite runs such a test alone, after all others (collect/local.mk), so
+# under CI=true "too busy" means something else is loading the machine:
+# a failure like any other skip, never a quiet pass.
 test_skip_busy() {
-	test_count=$((test_count + 1))
-	echo "ok $test_count - $1 # SKIP $2"
+	test_skip "$@"
 }
 
 # Assertions usable inside tests (they print what went wrong).
