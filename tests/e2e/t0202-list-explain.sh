@@ -90,6 +90,8 @@ test_expect_success 'explain NODE RUN names an out-of-range value (case 44)' '
 	"$TDPERF" explain backend_bound $PUB/case-44-*.txt >o.txt &&
 	grep -q "^out of range: below 0: Backend Bound = -1780.4 %" o.txt &&
 	grep -q "^report:      -1780.4 % of slots" o.txt
+'
+
 test_expect_success 'papers are cited by authors and year, each listed in docs/references.md' '
 	"$TDPERF" explain stack_alloc_branch --cpu skylake >explain.txt &&
 	test_grep "Eyerman et al. 2018 count it in the branch component" explain.txt &&
