@@ -31,3 +31,6 @@ libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c
 # import and report of perf stat outputs (the stat work)
 TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
+# labels from the input never reach gnuplot as commands (hostile inputs work)
+TESTS += tests/e2e/t1501-hostile-labels.sh
+EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh

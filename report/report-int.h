@@ -48,4 +48,9 @@ void td_nohw_reason(struct strbuf *sb, json_t *meta);
 /* perf stat's derived software figures (CPUs utilized, rates per task second). */
 json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s);
 
+/* gnuplot script text from input strings (report/plot.c): a literal that
+ * gnuplot never interprets, and comment lines. */
+void td_gp_string(struct strbuf *sb, const char *s);
+void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text);
+
 #endif
