@@ -150,6 +150,10 @@ int cmd_diff(int argc, char **argv)
 	if (argc - optind != 2)
 		return td_usage_error(usage, "diff takes two runs, A and B");
 
+	for (c = 0; c < 2; c++)
+		if (td_refuse_input_as_output(output, argv[optind + c]) ||
+		    td_refuse_input_as_output(html, argv[optind + c]))
+			return 2;
 	a = load_side(argv[optind], cpu_a, &err);
 	if (!a) {
 		error("%s", err.buf);

@@ -132,6 +132,8 @@ int cmd_report(int argc, char **argv)
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
+	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html, input))
+		return 2;
 	doc = td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);

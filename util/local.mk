@@ -6,3 +6,6 @@ TESTS += tests/unit/test_util
 tests_unit_test_util_LDADD = $(UNIT_LIBS)
 tests_unit_test_util_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# outputs onto devices, FIFOs, symbolic links and inputs (hostile inputs work)
+TESTS += tests/e2e/t1503-output-paths.sh
+EXTRA_DIST += tests/e2e/t1503-output-paths.sh

@@ -82,9 +82,16 @@ int td_read_file(struct strbuf *sb, const char *path);
 int td_read_stream(struct strbuf *sb, FILE *f);
 /*
  * Write data to path atomically: a temporary file in the same directory,
- * fsync'ed, then renamed over path.  Returns 0 or -1 (errno set).
+ * fsync'ed, then renamed over path; an existing file keeps its mode.  A
+ * symbolic link is followed (the file it names is replaced; a dangling one
+ * is refused with ENOENT); a device, FIFO or socket is written as a stream,
+ * never replaced; a directory is EISDIR.  Returns 0 or -1 (errno set).
  */
 int td_write_file_atomic(const char *path, const void *data, size_t len);
+/* Do both paths name the same existing file (an output that is an input)? */
+int td_same_file(const char *a, const char *b);
+/* Say so and return -1 when the output file 'out' is the input 'in'. */
+int td_refuse_input_as_output(const char *out, const char *in);
 /* Join a directory and a name into a new string. */
 char *td_path_join(const char *dir, const char *name);
 int td_mkdir_p(const char *path);
