@@ -73,9 +73,9 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 
 	strbuf_addstr(gp, "# tdperf roofline chart (report/plot-roofline.c)\n"
 		      "if (!exists(\"fmt\")) fmt = \"svg\"\n"
-		      "if (fmt eq \"png\") { set terminal pngcairo size 900,600 noenhanced font \"sans,10\"; set output \"roofline.png\" } "
-		      "else { set terminal svg size 900,600 dynamic noenhanced font \"sans,11\" background \"#ffffff\"; "
-		      "set output \"roofline.svg\" }\n"
+		      "if (fmt eq \"png\") { set terminal pngcairo size 900,600 noenhanced font \"sans,10\" } "
+		      "else { set terminal svg size 900,600 dynamic noenhanced font \"sans,11\" background \"#ffffff\" }\n"
+		      "if (!exists(\"to_stdout\")) set output \"roofline.\" . fmt\n"
 		      "set logscale xy\n"
 		      "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\n"
 		      "set key outside right top box\n"
@@ -211,7 +211,7 @@ int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, st
 	struct strbuf gp = STRBUF_INIT;
 	struct td_chart_list list = { 0 };
 	char *path;
-	int ret;
+	int ret, created = !td_is_dir(dir);
 
 	if (td_roofline_script(doc, &gp, NULL) < 0) {
 		strbuf_addstr(err, "no roofline to draw: no calibrated roofs in the document");
@@ -228,6 +228,8 @@ int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, st
 		strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
 		free(path);
 		strbuf_release(&gp);
+		if (created)
+			td_remove_tree(dir);
 		return -1;
 	}
 	free(path);
@@ -235,6 +237,8 @@ int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, st
 	/* the charts' runner executes STEM.gp in dir with fmt set */
 	td_chart_list_add(&list, td_chart_new("roofline", "Roofline", TD_CHART_STACKED));
 	ret = td_charts_render(&list, dir, format ? format : "svg", err);
+	if (ret < 0)
+		td_charts_remove(&list, dir, created);
 	td_chart_list_release(&list);
 	return ret;
 }

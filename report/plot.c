@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * A label as one data field: no tabs or line breaks, never a comment, and
@@ -154,12 +155,12 @@ static void chart_terminal(struct strbuf *sb, const struct td_chart *c, const ch
 	strbuf_addf(sb,
 		    "if (fmt eq \"png\") {\n"
 		    "    set terminal pngcairo size %d,%d noenhanced font \"sans,10\" background rgb \"#ffffff\"\n"
-		    "    set output \"%s.png\"\n"
 		    "} else {\n"
 		    "    set terminal svg size %d,%d dynamic noenhanced font \"sans,12\" background rgb \"#ffffff\"\n"
-		    "    set output \"%s.svg\"\n"
-		    "}\n",
-		    width, height, c->stem, width, height, c->stem);
+		    "}\n"
+		    "# tdperf sets to_stdout, reads the image and writes the file itself, checked\n"
+		    "if (!exists(\"to_stdout\")) set output \"%s.\" . fmt\n",
+		    width, height, width, height, c->stem);
 }
 
 static void chart_frame(struct strbuf *sb, const struct td_chart *c)
@@ -339,12 +340,35 @@ int td_chart_write(const struct td_chart *c, const char *dir, const char *format
 	return ret;
 }
 
+void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created)
+{
+	static const char *const exts[] = { "dat", "gp", "svg", "png" };
+	struct strbuf name = STRBUF_INIT;
+	size_t i, k;
+
+	if (created) {
+		td_remove_tree(dir);
+		return;
+	}
+	for (i = 0; i < charts->nr; i++)
+		for (k = 0; k < TD_ARRAY_SIZE(exts); k++) {
+			char *path;
+
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s.%s", charts->items[i]->stem, exts[k]);
+			path = td_path_join(dir, name.buf);
+			unlink(path);
+			free(path);
+		}
+	strbuf_release(&name);
+}
+
 int td_report_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err)
 {
 	struct td_chart_list charts = { 0 };
 	struct strbuf why = STRBUF_INIT;
 	size_t i;
-	int ret = 0;
+	int ret = 0, created;
 
 	if (!format)
 		format = "svg";
@@ -352,13 +376,15 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 		strbuf_addf(err, "unknown chart format '%s' (use svg or png)", format);
 		return -1;
 	}
-	if (td_mkdir_p(dir) < 0) {
-		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
-		return -1;
-	}
 	td_charts_for_report(doc, &charts);
 	if (!charts.nr) {
 		strbuf_addstr(err, "nothing to chart: the report has no Top-Down values and no thread analysis");
+		return -1;
+	}
+	created = !td_is_dir(dir);
+	if (td_mkdir_p(dir) < 0) {
+		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
+		td_chart_list_release(&charts);
 		return -1;
 	}
 	for (i = 0; i < charts.nr && !ret; i++)
@@ -373,6 +399,8 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 			ret = -1;
 		}
 	}
+	if (ret < 0)
+		td_charts_remove(&charts, dir, created);
 	td_chart_list_release(&charts);
 	strbuf_release(&why);
 	return ret;

@@ -168,6 +168,11 @@ int td_chart_width(const struct td_chart *c);
 /* Write chart data (STEM.dat) and gnuplot script (STEM.gp) into dir. */
 int td_chart_write(const struct td_chart *c, const char *dir, const char *format, struct strbuf *err);
 /*
+ * After a failed chart run, remove what it wrote so nothing is left cut:
+ * the directory when the run created it, else each chart's files.
+ */
+void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created);
+/*
  * Run gnuplot on each chart's script in dir (fork/exec, no shell).  Returns
  * 0; 1 when gnuplot is not installed (err says so); -1 on failure.
  */

@@ -88,7 +88,7 @@ static int write_plots(json_t *diff, const char *dir)
 	struct td_chart_list charts = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	size_t i;
-	int ret = 0, r = 0;
+	int ret = 0, r = 0, created = !td_is_dir(dir);
 
 	if (td_mkdir_p(dir) < 0) {
 		ret = error("%s: cannot create directory: %s", dir, strerror(errno));
@@ -103,6 +103,8 @@ static int write_plots(json_t *diff, const char *dir)
 		warning("%s: wrote chart data and gnuplot scripts only", err.buf);
 	else if (r < 0)
 		ret = error("%s", err.buf);
+	if (ret < 0)
+		td_charts_remove(&charts, dir, created);
 out:
 	td_chart_list_release(&charts);
 	strbuf_release(&err);

@@ -111,16 +111,16 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("tdperf version %s\n", PACKAGE_VERSION);
-		return 0;
+		return td_finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		list_commands(stdout);
-		return 0;
+		return td_finish_stdout(0);
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		error("'%s' is not a tdperf command; see 'tdperf help'", argv[1]);
 		return 2;
 	}
-	return cmd->fn(argc - 1, argv + 1);
+	return td_finish_stdout(cmd->fn(argc - 1, argv + 1));
 }

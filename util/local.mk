@@ -9,3 +9,6 @@ endif
 # outputs onto devices, FIFOs, symbolic links and inputs (hostile inputs work)
 TESTS += tests/e2e/t1503-output-paths.sh
 EXTRA_DIST += tests/e2e/t1503-output-paths.sh
+# write errors: stdout on /dev/full, a full or read-only disk (hostile inputs work)
+TESTS += tests/e2e/t1504-write-errors.sh
+EXTRA_DIST += tests/e2e/t1504-write-errors.sh

@@ -153,3 +153,30 @@ void td_format_count(struct strbuf *sb, double v)
 		strbuf_addch(sb, digits[i]);
 	}
 }
+
+/*
+ * Flush and close standard output at the end of a command.  stdio reports
+ * a failed write (a full disk, /dev/full, a closed pipe's EPIPE aside) only
+ * through ferror() or the final flush; unchecked, a report cut short would
+ * exit 0.  A command that already said what failed (status 2) keeps its
+ * message; any other status (check's 1, a workload's) becomes 2 with ours.
+ */
+int td_finish_stdout(int status)
+{
+	int failed, saved;
+
+	errno = 0;
+	failed = fflush(stdout) != 0 || ferror(stdout);
+	saved = errno;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (!failed || status == 2)
+		return status;
+	if (saved)
+		error("standard output: cannot write: %s", strerror(saved));
+	else
+		error("standard output: cannot write (an earlier write failed)");
+	return 2;
+}

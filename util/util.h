@@ -67,6 +67,8 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 __attribute__((noreturn)) void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Flush and close stdout; 2 with one message when a write to it failed. */
+int td_finish_stdout(int status);
 /* Report that a command exists but is not built yet; returns exit code 2. */
 int td_not_built(const char *command);
 /* Verbosity shared by all commands (-v increments it). */
