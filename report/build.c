@@ -877,14 +877,22 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err)
 {
+	return td_report_load_data(run_or_file, NULL, opts, err);
+}
+
+json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
+			    const struct td_report_opts *opts, struct strbuf *err)
+{
 	struct td_import imp;
 	json_t *doc;
 	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
 	int r;
 
-	if (td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
+	if (data)
+		r = td_import_data(run_or_file, data, opts, 3, argv, &imp, err);
+	else if (td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
 		return td_report_sweep_doc(run_or_file, err);
-	if (td_is_dir(run_or_file))
+	else if (td_is_dir(run_or_file))
 		r = td_run_load(run_or_file, opts, &imp, err);
 	else
 		r = td_import_load(run_or_file, opts, 3, argv, &imp, err);

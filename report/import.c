@@ -15,12 +15,15 @@
 #include "report/report-int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 void td_import_release(struct td_import *imp)
 {
@@ -291,18 +294,92 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 	return m;
 }
 
+/*
+ * The most text a perf stat output may hold: the parsers keep all of it and
+ * its lines in memory, so an endless stream (yes(1), a growing log) ends
+ * with an error at this size instead of exhausting memory.
+ */
+#define MAX_TEXT_INPUT ((size_t)1 << 30)
+
+/*
+ * Read an input (path "-": stdin) into sb, opening it once: a FIFO or a
+ * pipe cannot be opened twice.  Text is checked as it arrives, so binary
+ * data (/dev/zero, a sparse file) is refused at its first NUL byte, within
+ * the first block, and text stops at MAX_TEXT_INPUT; a perf.data file
+ * (binary by nature, known by its first 8 bytes) is read whole.
+ */
+int td_read_input(struct strbuf *sb, const char *path, struct strbuf *err)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0, binary = -1;
+	size_t checked = 0;
+	struct stat st;
+	char buf[65536];
+
+	if (fd < 0 || (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && (errno = EISDIR))) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		goto fail;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		const char *nul;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+			goto fail;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+		if (binary < 0 && (sb->len >= 8 || !n))
+			binary = td_pd_is_perf_data(sb->buf, sb->len);
+		if (!binary && (nul = memchr(sb->buf + checked, '\0', sb->len - checked))) {
+			strbuf_addf(err, "%s: offset %zu: binary data (a NUL byte), not perf stat output",
+				    path, (size_t)(nul - sb->buf));
+			goto fail;
+		}
+		if (!binary) {
+			checked = sb->len;
+			if (sb->len > MAX_TEXT_INPUT) {
+				strbuf_addf(err, "%s: more than %zu MiB of text: not a perf stat output tdperf reads"
+					    " (split it, or record with perf stat record)", path, MAX_TEXT_INPUT >> 20);
+				goto fail;
+			}
+		}
+		if (!n)
+			break;
+	}
+	if (fd > 0)
+		close(fd);
+	return 0;
+fail:
+	if (fd > 0)
+		close(fd);
+	return -1;
+}
+
 int td_import_load(const char *path, const struct td_report_opts *opts, int argc, char **argv,
 		   struct td_import *imp, struct strbuf *err)
 {
-	memset(imp, 0, sizeof(*imp));
-	strbuf_init(&imp->data, 0);
-	imp->path = xstrdup(path);
-	if (td_read_file(&imp->data, path) < 0) {
-		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+	struct strbuf data = STRBUF_INIT;
+
+	if (td_read_input(&data, path, err) < 0) {
+		memset(imp, 0, sizeof(*imp));
+		strbuf_init(&imp->data, 0);
+		strbuf_release(&data);
 		return -1;
 	}
+	return td_import_data(path, &data, opts, argc, argv, imp, err);
+}
+
+int td_import_data(const char *path, struct strbuf *data, const struct td_report_opts *opts, int argc,
+		   char **argv, struct td_import *imp, struct strbuf *err)
+{
+	memset(imp, 0, sizeof(*imp));
+	imp->data = *data;
+	strbuf_init(data, 0);
+	imp->path = xstrdup(path);
 	if (td_pd_is_perf_data(imp->data.buf, imp->data.len)) {
-		imp->stat = td_pd_read_stat(path, err);
+		imp->stat = td_pd_read_stat_mem(imp->data.buf, imp->data.len, path, err);
 		imp->format = "perf.data";
 	} else {
 		imp->stat = td_stat_parse(imp->data.buf, imp->data.len, path, err);
@@ -484,13 +561,12 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 			continue;
 		p = td_path_join(dir, name);
 		strbuf_reset(&imp->data);
-		if (td_read_file(&imp->data, p) < 0) {
-			strbuf_addf(err, "%s: cannot read: %s", p, strerror(errno));
+		if (td_read_input(&imp->data, p, err) < 0) {
 			free(p);
 			return -1;
 		}
 		if (td_pd_is_perf_data(imp->data.buf, imp->data.len))
-			sf = td_pd_read_stat(p, err);
+			sf = td_pd_read_stat_mem(imp->data.buf, imp->data.len, p, err);
 		else
 			sf = td_stat_parse(imp->data.buf, imp->data.len, p, err);
 		free(p);

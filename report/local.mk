@@ -34,3 +34,6 @@ EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 # labels from the input never reach gnuplot as commands (hostile inputs work)
 TESTS += tests/e2e/t1501-hostile-labels.sh
 EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh
+# endless, binary and piped inputs (hostile inputs work)
+TESTS += tests/e2e/t1505-endless-inputs.sh
+EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh

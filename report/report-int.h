@@ -28,6 +28,9 @@ struct td_import {
 /* Import a perf stat output / perf.data file (argv: the command line, for meta.json). */
 int td_import_load(const char *path, const struct td_report_opts *opts, int argc, char **argv,
 		   struct td_import *imp, struct strbuf *err);
+/* The same from its bytes, already read (taken from 'data'). */
+int td_import_data(const char *path, struct strbuf *data, const struct td_report_opts *opts, int argc,
+		   char **argv, struct td_import *imp, struct strbuf *err);
 /* Load a run directory. */
 int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
 		struct strbuf *err);

@@ -30,6 +30,15 @@ struct td_report_opts {
  */
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err);
+/* The same for a file whose bytes were read already (taken from 'data'). */
+json_t *td_report_load_data(const char *file, struct strbuf *data, const struct td_report_opts *opts,
+			    struct strbuf *err);
+/*
+ * Read an input file or stream ("-": stdin) once: binary data is refused at
+ * its first NUL byte, text beyond 1 GiB; perf.data is read whole.  -1 with a
+ * one-line message in err.
+ */
+int td_read_input(struct strbuf *sb, const char *path, struct strbuf *err);
 
 /* Version of the document's schema (docs/report-schema.md). */
 #define TD_REPORT_SCHEMA_VERSION 1

@@ -127,7 +127,7 @@ int cmd_report(int argc, char **argv)
 		return td_usage_error(usage, "report takes one RUN or FILE");
 	if (optind == argc - 1)
 		input = argv[optind];
-	if (!td_file_exists(input)) {
+	if (strcmp(input, "-") && !td_file_exists(input)) {
 		error("%s: no such run or file%s", input,
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;

@@ -101,6 +101,7 @@ int td_mkdir_p(const char *path);
 int td_remove_tree(const char *path);
 int td_is_dir(const char *path);
 int td_file_exists(const char *path);
+int td_is_regular_file(const char *path);
 
 /* ---- run directories (format documented in docs/run-format.md) ---- */
 #define TD_RUN_FORMAT_VERSION 1
