@@ -477,6 +477,70 @@ fail:
 
 /* ---- run directories ---- */
 
+/*
+ * meta.json's version and files: a version that is not a positive integer
+ * (a string "1", 1e308, -1) is named as found, not as "missing" or "newer";
+ * "files" must be an array of objects whose names are strings.
+ */
+static int check_meta(json_t *meta, const char *metapath, struct strbuf *err)
+{
+	json_t *v = json_object_get(meta, "version"), *files = json_object_get(meta, "files"), *f;
+	size_t i;
+
+	if (!v) {
+		strbuf_addf(err, "%s: no run format version (\"version\" is missing)", metapath);
+		return -1;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		strbuf_addf(err, "%s: run format version %.40s is not a version number (an integer from 1)",
+			    metapath, text ? text : "?");
+		free(text);
+		return -1;
+	}
+	if (json_integer_value(v) > TD_RUN_FORMAT_VERSION) {
+		strbuf_addf(err, "%s: run format version %lld is newer than this tdperf understands (%d)",
+			    metapath, (long long)json_integer_value(v), TD_RUN_FORMAT_VERSION);
+		return -1;
+	}
+	if (files && !json_is_array(files)) {
+		strbuf_addf(err, "%s: \"files\" is not an array", metapath);
+		return -1;
+	}
+	json_array_foreach(files, i, f) {
+		json_t *name = json_object_get(f, "name"), *role = json_object_get(f, "role");
+
+		if (!json_is_object(f) || !json_is_string(name) || (role && !json_is_string(role))) {
+			strbuf_addf(err, "%s: files[%zu] is not an object with a string \"name\" and \"role\"",
+				    metapath, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A file a run's meta.json names must lie inside the run directory: a name
+ * like "../../etc/passwd" or a symbolic link out of the run would make a
+ * report read (and quote) any file on the machine.
+ */
+static int inside_run(const char *dir, const char *path, const char *name, size_t i, struct strbuf *err)
+{
+	char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+	size_t n = rd ? strlen(rd) : 0;
+	int ok = rd && (!rp || (!strncmp(rp, rd, n) && rp[n] == '/'));
+
+	if (name[0] == '/' || !strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
+	    (strlen(name) >= 3 && !strcmp(name + strlen(name) - 3, "/..")))
+		ok = 0;
+	if (!ok)
+		strbuf_addf(err, "%s: meta.json files[%zu] names a file outside the run directory", dir, i);
+	free(rd);
+	free(rp);
+	return ok ? 0 : -1;
+}
+
 /* Append the sessions of one more perf-stat file of a recorded run. */
 static void merge_stat(struct td_stat_file *into, struct td_stat_file *more)
 {
@@ -537,15 +601,7 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		free(metapath);
 		return -1;
 	}
-	v = json_object_get(imp->meta, "version");
-	if (!json_is_integer(v) || json_integer_value(v) > TD_RUN_FORMAT_VERSION) {
-		strbuf_addf(err, "%s: run format version %s is newer than this tdperf understands (%d)",
-			    metapath, json_is_integer(v) ? "" : "(missing)", TD_RUN_FORMAT_VERSION);
-		if (json_is_integer(v)) {
-			strbuf_reset(err);
-			strbuf_addf(err, "%s: run format version %lld is newer than this tdperf understands (%d)",
-				    metapath, (long long)json_integer_value(v), TD_RUN_FORMAT_VERSION);
-		}
+	if (check_meta(imp->meta, metapath, err) < 0) {
 		free(metapath);
 		return -1;
 	}
@@ -560,6 +616,10 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		if (!role || !name || (strcmp(role, "input") && strcmp(role, "perf-stat")))
 			continue;
 		p = td_path_join(dir, name);
+		if (inside_run(dir, p, name, i, err) < 0) {
+			free(p);
+			return -1;
+		}
 		strbuf_reset(&imp->data);
 		if (td_read_input(&imp->data, p, err) < 0) {
 			free(p);

@@ -37,3 +37,6 @@ EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh
 # endless, binary and piped inputs (hostile inputs work)
 TESTS += tests/e2e/t1505-endless-inputs.sh
 EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh
+# cut perf stat texts and spoiled run directories (hostile inputs work)
+TESTS += tests/e2e/t1506-bad-runs.sh
+EXTRA_DIST += tests/e2e/t1506-bad-runs.sh
