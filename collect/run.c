@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -230,6 +231,7 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 	struct strbuf pidarg = STRBUF_INIT, ctlarg = STRBUF_INIT;
 	char **argv;
 	size_t n = 0, i;
+	pid_t parent;
 
 	for (n = 0; job->argv[n]; n++)
 		;
@@ -254,6 +256,7 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 	argv[n++] = "-1";
 	argv[n] = NULL;
 
+	parent = getpid();
 	job->pid = fork();
 	if (job->pid < 0) {
 		strbuf_addf(err, "cannot fork: %s", strerror(errno));
@@ -264,6 +267,14 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 		int devnull = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
+		/*
+		 * perf runs in its own process group (a terminal's ^C reaches
+		 * tdperf only); should tdperf be killed outright (SIGKILL),
+		 * perf must not count on for ever: it gets SIGTERM with it.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
 		child_reset_signals();
 		close(ctl[1]);
 		close(ack[0]);

@@ -12,3 +12,6 @@ EXTRA_DIST += tests/e2e/t1503-output-paths.sh
 # write errors: stdout on /dev/full, a full or read-only disk (hostile inputs work)
 TESTS += tests/e2e/t1504-write-errors.sh
 EXTRA_DIST += tests/e2e/t1504-write-errors.sh
+# fault injection: cut fixtures, killed and concurrent records (hostile inputs work)
+TESTS += tests/e2e/t1500-faults.sh
+EXTRA_DIST += tests/e2e/t1500-faults.sh
