@@ -40,3 +40,5 @@ EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh
 # cut perf stat texts and spoiled run directories (hostile inputs work)
 TESTS += tests/e2e/t1506-bad-runs.sh
 EXTRA_DIST += tests/e2e/t1506-bad-runs.sh
+# fuzz harnesses: gnuplot scripts from hostile strings, run directories (tests/fuzz/run-brief)
+EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
