@@ -27,6 +27,7 @@
 #include "metrics/expr-int.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,11 +205,18 @@ static void next(struct parser *ps)
 
 		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 			ps->num = (double)strtoull(p, &end, 16);
-		else
+		else {
+			errno = 0;
 			ps->num = strtod(p, &end);
+		}
 		if (end != p && !isalpha((unsigned char)*end) && *end != '_') {
 			ps->p = end;
 			ps->tok = T_NUM;
+			/* 1e999 would be inf and 1e-400 a silent 0: not the number written */
+			if (errno == ERANGE && (isinf(ps->num) || ps->num == 0)) {
+				ps->tok = T_ERROR;
+				fail(ps, "number out of the range of a double");
+			}
 			return;
 		}
 		if (end == p || (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))) {

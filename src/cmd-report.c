@@ -83,7 +83,12 @@ int cmd_report(int argc, char **argv)
 			html_default = !optarg;
 			break;
 		case O_PLOT: plot = optarg; break;
-		case O_PLOTFMT: plotfmt = optarg; break;
+		case O_PLOTFMT:
+			/* refused before the report is printed, not after */
+			if (strcmp(optarg, "svg") && strcmp(optarg, "png"))
+				return td_usage_error(usage, "--plot-format takes svg or png, not '%s'", optarg);
+			plotfmt = optarg;
+			break;
 		case O_LEVEL:
 			opts.max_level = (int)strtol(optarg, &end, 10);
 			if (*end || opts.max_level < 1)
