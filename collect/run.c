@@ -132,6 +132,12 @@ void td_last_line(const char *path, struct strbuf *sb)
 		strbuf_release(&all);
 		return;
 	}
+	if (strstr(all.buf, "Usage:")) {
+		/* "Problems finding threads of monitor" then perf's usage: the first line */
+		strbuf_add(sb, all.buf, strcspn(all.buf, "\n"));
+		strbuf_release(&all);
+		return;
+	}
 	end = all.buf + all.len;
 	start = end;
 	while (start > all.buf && start[-1] != '\n')
@@ -318,7 +324,7 @@ fail:
 static int enable_job(struct td_perf_job *job, struct strbuf *err)
 {
 	char buf[64];
-	size_t got = 0;
+	size_t got = 0, len;
 
 	signal(SIGPIPE, SIG_IGN);
 	if (write_all(job->ctl_fd, "enable\n", 7) < 0)
@@ -337,7 +343,22 @@ static int enable_job(struct td_perf_job *job, struct strbuf *err)
 	}
 died:
 	strbuf_addf(err, "%s did not start: ", job->argv[0]);
+	len = err->len;
 	td_last_line(job->stderr_path, err);
+	if (err->len == len) {
+		/* it printed nothing: its exit says what little there is */
+		int status;
+
+		if (waitpid(job->pid, &status, 0) == job->pid) {
+			job->pid = 0;
+			if (WIFEXITED(status))
+				strbuf_addf(err, "it exited with status %d without a message", WEXITSTATUS(status));
+			else if (WIFSIGNALED(status))
+				strbuf_addf(err, "it was killed by signal %d", WTERMSIG(status));
+		} else {
+			strbuf_addstr(err, "it ended without a message");
+		}
+	}
 	return -1;
 }
 

@@ -15,3 +15,6 @@ EXTRA_DIST += tests/e2e/t1504-write-errors.sh
 # fault injection: cut fixtures, killed and concurrent records (hostile inputs work)
 TESTS += tests/e2e/t1500-faults.sh
 EXTRA_DIST += tests/e2e/t1500-faults.sh
+# messages and numbers of the hostile-inputs probe
+TESTS += tests/e2e/t1507-messages.sh
+EXTRA_DIST += tests/e2e/t1507-messages.sh
