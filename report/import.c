@@ -429,7 +429,10 @@ int td_import_write_run(const struct td_import *imp, const char *dir, struct str
 	struct strbuf name = STRBUF_INIT;
 
 	if (td_rundir_begin(&rd, dir) < 0) {
-		strbuf_addf(err, "%s: cannot create the run directory: %s", dir, strerror(errno));
+		if (errno == EBUSY)
+			strbuf_addf(err, "%s: another tdperf is writing this run now (%s.tmp-PID exists)", dir, dir);
+		else
+			strbuf_addf(err, "%s: cannot create the run directory: %s", dir, strerror(errno));
 		free(base);
 		return -1;
 	}

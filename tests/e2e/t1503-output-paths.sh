@@ -85,9 +85,13 @@ test_expect_success 'record -o onto a device: refused, nothing renamed' '
 
 test_expect_success 'a temporary run directory of a dead process is removed, a live one kept' '
 	dead=$(sh -c "echo \$\$") &&
-	mkdir -p "run.tmp-$dead" "run.tmp-$$" &&
+	mkdir -p "run.tmp-$dead" &&
 	"$TDPERF" import -o run "$IN" >/dev/null &&
-	test -d run && test ! -e "run.tmp-$dead" && test -d "run.tmp-$$"
+	test -d run && test ! -e "run.tmp-$dead" &&
+	mkdir "run.tmp-$$" &&
+	test_exit_code 2 "$TDPERF" import -o run "$IN" 2>err &&
+	test_line_count = 1 err && grep -q "another tdperf is writing this run now" err &&
+	test -d "run.tmp-$$"
 '
 
 test_done
