@@ -11,14 +11,33 @@
 
 int td_verbose;
 
+/*
+ * A message stays one line whatever it quotes: a file name holding a
+ * newline or a terminal escape sequence (ESC [ ...) is shown with each
+ * control character as \xNN, never sent raw to the terminal.
+ */
+static void add_printable(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch < 0x20 || ch == 0x7f)
+			strbuf_addf(sb, "\\x%02x", ch);
+		else
+			strbuf_addch(sb, ch);
+	}
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "tdperf: ");
 	strbuf_addstr(&sb, prefix);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
+	add_printable(&sb, msg.buf);
 	strbuf_addch(&sb, '\n');
+	strbuf_release(&msg);
 	fflush(stdout);
 	fputs(sb.buf, stderr);
 	strbuf_release(&sb);

@@ -36,6 +36,14 @@ test_expect_success 'TDPERF_PERF=/bin/false: check says NO, record says how perf
 	test ! -e r
 '
 
+test_expect_success 'a file name with a newline and an escape sequence is printed escaped, on one line' '
+	bad=$(printf "in\nput\033[31m.txt") &&
+	test_exit_code 2 "$TDPERF" report "$bad" 2>err &&
+	test_line_count = 1 err &&
+	grep -q "^tdperf: in\\\\x0aput\\\\x1b\[31m.txt: no such run or file$" err &&
+	! grep -q "$(printf "\033")" err
+'
+
 if have_prog perf && perf stat -e task-clock -o probe.txt true 2>/dev/null; then
 	test_expect_success 'record -p of no process and -C of no CPU: perf'"'"'s error, not its usage' '
 		test_exit_code 2 "$TDPERF" record -p 999999 -o r 2>err &&
