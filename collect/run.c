@@ -276,9 +276,11 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 		/*
 		 * perf runs in its own process group (a terminal's ^C reaches
 		 * tdperf only); should tdperf be killed outright (SIGKILL),
-		 * perf must not count on for ever: it gets SIGTERM with it.
+		 * perf must not count on for ever.  Its output would only land
+		 * in the dead run's temporary directory, so it is killed too,
+		 * at once (SIGTERM left perf record flushing for seconds).
 		 */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
 		child_reset_signals();

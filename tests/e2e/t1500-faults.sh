@@ -67,7 +67,8 @@ for sig in INT TERM KILL; do
 			{ ASAN_OPTIONS=detect_leaks=0 "$TDPERF" record -a -o rec -- sleep 5 >/dev/null 2>err & } &&
 			pid=$! && sleep '$at' &&
 			kill -'$sig' $pid && st=0 && { wait $pid || st=$?; } &&
-			sleep 0.5 && test -z "$(perf_of "rec.tmp-$pid")" &&
+			n=0 && while [ -n "$(perf_of "rec.tmp-$pid")" ] && [ $n -lt 20 ]; do sleep 0.25; n=$((n + 1)); done &&
+			test -z "$(perf_of "rec.tmp-$pid")" &&
 			if [ '$sig' = KILL ]; then
 				# the next record of the same name removes the dead one'"'"'s directory
 				"$TDPERF" record -o rec -- true >/dev/null 2>&1 &&
