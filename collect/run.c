@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -131,6 +132,12 @@ void td_last_line(const char *path, struct strbuf *sb)
 		strbuf_release(&all);
 		return;
 	}
+	if (strstr(all.buf, "Usage:")) {
+		/* "Problems finding threads of monitor" then perf's usage: the first line */
+		strbuf_add(sb, all.buf, strcspn(all.buf, "\n"));
+		strbuf_release(&all);
+		return;
+	}
 	end = all.buf + all.len;
 	start = end;
 	while (start > all.buf && start[-1] != '\n')
@@ -230,6 +237,7 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 	struct strbuf pidarg = STRBUF_INIT, ctlarg = STRBUF_INIT;
 	char **argv;
 	size_t n = 0, i;
+	pid_t parent;
 
 	for (n = 0; job->argv[n]; n++)
 		;
@@ -254,6 +262,7 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 	argv[n++] = "-1";
 	argv[n] = NULL;
 
+	parent = getpid();
 	job->pid = fork();
 	if (job->pid < 0) {
 		strbuf_addf(err, "cannot fork: %s", strerror(errno));
@@ -264,6 +273,16 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 		int devnull = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
+		/*
+		 * perf runs in its own process group (a terminal's ^C reaches
+		 * tdperf only); should tdperf be killed outright (SIGKILL),
+		 * perf must not count on for ever.  Its output would only land
+		 * in the dead run's temporary directory, so it is killed too,
+		 * at once (SIGTERM left perf record flushing for seconds).
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		child_reset_signals();
 		close(ctl[1]);
 		close(ack[0]);
@@ -307,7 +326,7 @@ fail:
 static int enable_job(struct td_perf_job *job, struct strbuf *err)
 {
 	char buf[64];
-	size_t got = 0;
+	size_t got = 0, len;
 
 	signal(SIGPIPE, SIG_IGN);
 	if (write_all(job->ctl_fd, "enable\n", 7) < 0)
@@ -326,7 +345,22 @@ static int enable_job(struct td_perf_job *job, struct strbuf *err)
 	}
 died:
 	strbuf_addf(err, "%s did not start: ", job->argv[0]);
+	len = err->len;
 	td_last_line(job->stderr_path, err);
+	if (err->len == len) {
+		/* it printed nothing: its exit says what little there is */
+		int status;
+
+		if (waitpid(job->pid, &status, 0) == job->pid) {
+			job->pid = 0;
+			if (WIFEXITED(status))
+				strbuf_addf(err, "it exited with status %d without a message", WEXITSTATUS(status));
+			else if (WIFSIGNALED(status))
+				strbuf_addf(err, "it was killed by signal %d", WTERMSIG(status));
+		} else {
+			strbuf_addstr(err, "it ended without a message");
+		}
+	}
 	return -1;
 }
 

@@ -28,7 +28,16 @@ struct td_expr {
 	int correction;          /* TD_OP_NAME: a correction-only term (0 when missing) */
 	int slot;                /* TD_OP_NAME: per-table input slot for the lookup cache, -1 none */
 	struct td_expr *kid[3];
+	int height;              /* longest path to a leaf, set by the parser */
 };
+
+/*
+ * The evaluator, printer and walkers recurse over the tree, one stack frame
+ * per level: the parser refuses deeper trees, so that a 100,000-term sum in a
+ * table file is a one-line error instead of a stack overflow.  Real formulas
+ * (Intel's TMA, perf's metrics) stay below 40.
+ */
+#define TD_EXPR_MAX_HEIGHT 2000
 
 /*
  * State of one evaluation, for the tree evaluator: it resolves bound

@@ -27,6 +27,7 @@
 #include "metrics/expr-int.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,14 +83,27 @@ struct parser {
 	int depth;
 };
 
+/*
+ * Say what is wrong and where.  A long expression (a table's formula can be
+ * megabytes) is not repeated: the message names the offset and quotes the
+ * text there, so it stays one readable line.
+ */
 static void fail(struct parser *ps, const char *what)
 {
+	size_t len, at;
+
 	if (ps->failed)
 		return;
 	ps->failed = 1;
-	if (ps->err)
-		strbuf_addf(ps->err, "%s at offset %d in '%s'", what,
-			    (int)(ps->tok_start - ps->text), ps->text);
+	if (!ps->err)
+		return;
+	len = strlen(ps->text);
+	at = (size_t)(ps->tok_start - ps->text);
+	if (len <= 160)
+		strbuf_addf(ps->err, "%s at offset %zu in '%s'", what, at, ps->text);
+	else
+		strbuf_addf(ps->err, "%s at offset %zu of a %zu-character expression, near '%.40s%s'",
+			    what, at, len, ps->tok_start, len - at > 40 ? "..." : "");
 }
 
 static int name_start(int c)
@@ -191,11 +205,18 @@ static void next(struct parser *ps)
 
 		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 			ps->num = (double)strtoull(p, &end, 16);
-		else
+		else {
+			errno = 0;
 			ps->num = strtod(p, &end);
+		}
 		if (end != p && !isalpha((unsigned char)*end) && *end != '_') {
 			ps->p = end;
 			ps->tok = T_NUM;
+			/* 1e999 would be inf and 1e-400 a silent 0: not the number written */
+			if (errno == ERANGE && (isinf(ps->num) || ps->num == 0)) {
+				ps->tok = T_ERROR;
+				fail(ps, "number out of the range of a double");
+			}
 			return;
 		}
 		if (end == p || (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))) {
@@ -227,13 +248,37 @@ static void next(struct parser *ps)
 
 static struct td_expr *parse_expr(struct parser *ps);
 
-static struct td_expr *binary(enum td_op op, struct td_expr *a, struct td_expr *b)
+/*
+ * Set e's height from its children's; NULL with an error when the tree got
+ * deeper than the walkers may recurse (TD_EXPR_MAX_HEIGHT), e freed.
+ */
+static struct td_expr *grown(struct parser *ps, struct td_expr *e)
+{
+	int i;
+
+	e->height = 0;
+	for (i = 0; i < 3; i++)
+		if (e->kid[i] && e->kid[i]->height + 1 > e->height)
+			e->height = e->kid[i]->height + 1;
+	if (e->height > TD_EXPR_MAX_HEIGHT) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "expression too deep (more than %d operators in a chain)",
+			 TD_EXPR_MAX_HEIGHT);
+		fail(ps, what);
+		td_expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static struct td_expr *binary(struct parser *ps, enum td_op op, struct td_expr *a, struct td_expr *b)
 {
 	struct td_expr *e = td_expr_new(op);
 
 	e->kid[0] = a;
 	e->kid[1] = b;
-	return e;
+	return grown(ps, e);
 }
 
 static struct td_expr *name_node(struct parser *ps)
@@ -298,6 +343,7 @@ static struct td_expr *parse_primary(struct parser *ps)
 		if (!(e->kid[0] = parse_expr(ps)) || expect(ps, T_COMMA, "expected ','") ||
 		    !(e->kid[1] = parse_expr(ps)) || expect(ps, T_RP, "expected ')'"))
 			goto bad;
+		e = grown(ps, e);
 		break;
 	}
 	case T_SOURCE_COUNT: case T_HAS_EVENT: {
@@ -351,7 +397,7 @@ static struct td_expr *parse_unary(struct parser *ps)
 			return k;
 		e = td_expr_new(t == T_MINUS ? TD_OP_NEG : TD_OP_NOT);
 		e->kid[0] = k;
-		return e;
+		return grown(ps, e);
 	}
 	return parse_primary(ps);
 }
@@ -394,7 +440,7 @@ static struct td_expr *parse_level(struct parser *ps, int lvl)
 			td_expr_free(e);
 			return NULL;
 		}
-		e = binary(l[found].op, e, r);
+		e = binary(ps, l[found].op, e, r);
 	}
 	return e;
 }
@@ -428,7 +474,7 @@ static struct td_expr *parse_expr(struct parser *ps)
 		n->kid[0] = e;
 		n->kid[1] = c;
 		n->kid[2] = f;
-		e = n;
+		e = grown(ps, n);
 	}
 	ps->depth--;
 	return e;

@@ -80,3 +80,6 @@ tests_unit_test_stacks_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 TESTS += tests/e2e/t0700-stacks.sh
 EXTRA_DIST += tests/e2e/t0700-stacks.sh
+# formulas too deep for the evaluator's recursion are refused (hostile inputs work)
+TESTS += tests/e2e/t1502-deep-formulas.sh
+EXTRA_DIST += tests/e2e/t1502-deep-formulas.sh

@@ -156,39 +156,72 @@ static void bind_names(struct td_table *t, struct td_expr *e, json_t *correction
 
 /* ---- cycle check ---- */
 
-static int refs_visit(struct td_table *t, int m, char *state, struct strbuf *err);
+/*
+ * Metric references resolve recursively (the evaluator computes a metric
+ * when a formula first uses it), a few stack frames per reference: a chain
+ * of references longer than this is refused at load time rather than
+ * overflowing the stack in whichever order the metrics are evaluated.
+ * perf's and Intel's tables chain fewer than 20.
+ */
+#define MAX_REF_DEPTH 1000
 
-static int refs_walk(struct td_table *t, const struct td_expr *e, char *state, struct strbuf *err)
+static int refs_visit(struct td_table *t, int m, int *height, int depth, struct strbuf *err);
+
+/* The longest chain of references below e (0: none), or -1 with err set. */
+static int refs_walk(struct td_table *t, const struct td_expr *e, int *height, int depth,
+		     struct strbuf *err)
 {
-	int i;
+	int i, h = 0, k;
 
 	if (!e)
 		return 0;
 	if (e->op == TD_OP_NAME && e->metric >= 0)
-		return refs_visit(t, e->metric, state, err);
-	for (i = 0; i < 3; i++)
-		if (refs_walk(t, e->kid[i], state, err))
+		return refs_visit(t, e->metric, height, depth + 1, err);
+	for (i = 0; i < 3; i++) {
+		if ((k = refs_walk(t, e->kid[i], height, depth, err)) < 0)
 			return -1;
-	return 0;
+		if (k > h)
+			h = k;
+	}
+	return h;
 }
 
-static int refs_visit(struct td_table *t, int m, char *state, struct strbuf *err)
+/*
+ * Metric m's reference height (1 + the longest chain of metrics it uses),
+ * memoized in height[] (0 not yet known, -1 being visited), or -1 with err
+ * set on a cycle or a chain deeper than MAX_REF_DEPTH.  The recursion stops
+ * at that depth, so checking cannot overflow the stack either.
+ */
+static int refs_visit(struct td_table *t, int m, int *height, int depth, struct strbuf *err)
 {
 	size_t j;
+	int h = 0, k;
 
-	if (state[m] == 2)
-		return 0;
-	if (state[m] == 1) {
+	if (height[m] > 0)
+		return height[m];
+	if (height[m] < 0) {
 		strbuf_addf(err, "metric '%s' refers to itself through other metrics",
 			    t->metrics[m].id);
 		return -1;
 	}
-	state[m] = 1;
-	for (j = 0; j < t->metrics[m].nr_formulas; j++)
-		if (refs_walk(t, t->metrics[m].formulas[j].expr, state, err))
+	if (depth > MAX_REF_DEPTH) {
+		strbuf_addf(err, "metric '%s' is reached through more than %d metric references in a chain",
+			    t->metrics[m].id, MAX_REF_DEPTH);
+		return -1;
+	}
+	height[m] = -1;
+	for (j = 0; j < t->metrics[m].nr_formulas; j++) {
+		if ((k = refs_walk(t, t->metrics[m].formulas[j].expr, height, depth, err)) < 0)
 			return -1;
-	state[m] = 2;
-	return 0;
+		if (k > h)
+			h = k;
+	}
+	if (h + 1 > MAX_REF_DEPTH) {
+		strbuf_addf(err, "metric '%s' uses a chain of more than %d metric references",
+			    t->metrics[m].id, MAX_REF_DEPTH);
+		return -1;
+	}
+	return height[m] = h + 1;
 }
 
 /* ---- tree order ---- */
@@ -423,7 +456,7 @@ static int load_body(struct td_table *t, struct strbuf *err)
 {
 	json_t *root = t->root, *evs, *ms, *ctr;
 	size_t i;
-	char *state;
+	int *height;
 
 	if (!json_is_object(root)) {
 		strbuf_addstr(err, "not a JSON object");
@@ -504,13 +537,13 @@ static int load_body(struct td_table *t, struct strbuf *err)
 			bind_names(t, (struct td_expr *)t->metrics[i].formulas[j].expr, corr);
 		bind_names(t, (struct td_expr *)t->metrics[i].threshold_expr, NULL);
 	}
-	state = xcalloc(t->nr_metrics + 1, 1);
+	height = xcalloc(t->nr_metrics + 1, sizeof(*height));
 	for (i = 0; i < t->nr_metrics; i++)
-		if (refs_visit(t, (int)i, state, err)) {
-			free(state);
+		if (refs_visit(t, (int)i, height, 0, err) < 0) {
+			free(height);
 			return -1;
 		}
-	free(state);
+	free(height);
 	return build_tree(t, err);
 }
 

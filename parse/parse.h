@@ -478,6 +478,9 @@ int td_pd_is_perf_data(const void *data, size_t len);
  * "FILE: offset N: what is wrong" in err on failure.
  */
 struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err);
+/* The same from data already read (a pipe or FIFO cannot be opened twice). */
+struct td_stat_file *td_pd_read_stat_mem(const void *data, size_t len, const char *name,
+					 struct strbuf *err);
 /* PERF_DATA_READER_API_END */
 
 #endif /* TD_PARSE_H */

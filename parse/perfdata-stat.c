@@ -244,9 +244,9 @@ static int read_thread_map(struct td_pd *pd, struct stat_state *s, const struct 
 	return 0;
 }
 
-struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err)
+/* The counts of the open perf.data 'pd' (named 'path' in the model); closes pd. */
+static struct td_stat_file *read_stat(struct td_pd *pd, const char *path, struct strbuf *err)
 {
-	struct td_pd *pd = td_pd_open(path, TD_PD_FILE_ORDER, err);
 	struct stat_state s;
 	struct td_stat_file *f;
 	struct td_stat *st;
@@ -336,4 +336,15 @@ struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err)
 	}
 	td_pd_close(pd);
 	return f;
+}
+
+struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err)
+{
+	return read_stat(td_pd_open(path, TD_PD_FILE_ORDER, err), path, err);
+}
+
+struct td_stat_file *td_pd_read_stat_mem(const void *data, size_t len, const char *name,
+					 struct strbuf *err)
+{
+	return read_stat(td_pd_open_mem(data, len, name, TD_PD_FILE_ORDER, err), name, err);
 }

@@ -405,6 +405,17 @@ struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *nam
 	if (build(&b, recs, lines, nr, unterminated, err) < 0) {
 		td_stat_file_free(f);
 		f = NULL;
+	} else if (f->nr_sessions && unterminated && recs[nr - 1].kind != R_BLANK &&
+		   recs[nr - 1].kind != R_COMMENT && recs[nr - 1].line > f->sessions[0].line) {
+		/*
+		 * perf ends every line it prints with a newline: a last line
+		 * without one inside perf's output was cut (a copy interrupted,
+		 * a disk filled), and what it held is lost.
+		 */
+		strbuf_addf(err, "%s:%d: the file ends in the middle of this line (perf ends every line; "
+			    "the output was cut)", name, recs[nr - 1].line);
+		td_stat_file_free(f);
+		f = NULL;
 	} else if (!f->nr_sessions) {
 		size_t first = 0;
 		while (first < nr && recs[first].kind == R_BLANK)

@@ -1415,18 +1415,28 @@ static void only_the_input_file(json_t *doc, const char *path)
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err)
 {
+	return td_report_load_data(run_or_file, NULL, opts, err);
+}
+
+json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
+			    const struct td_report_opts *opts, struct strbuf *err)
+{
 	struct td_import imp;
 	json_t *doc;
 	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
 	int r;
 
-	if (td_report_is_job(run_or_file)) /* srun/mpirun: report/job.c */
-		return td_report_job_doc(run_or_file, opts, err);
-	if (td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
-		return td_report_sweep_doc(run_or_file, err);
-	int on_the_fly = !td_is_dir(run_or_file);
+	int on_the_fly;
 
-	if (!on_the_fly)
+	if (!data && td_report_is_job(run_or_file)) /* srun/mpirun: report/job.c */
+		return td_report_job_doc(run_or_file, opts, err);
+	if (!data && td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
+		return td_report_sweep_doc(run_or_file, err);
+	on_the_fly = data || !td_is_dir(run_or_file);
+	if (data)
+		r = opts->argv ? td_import_data(run_or_file, data, opts, opts->argc, opts->argv, &imp, err)
+			       : td_import_data(run_or_file, data, opts, 3, argv, &imp, err);
+	else if (!on_the_fly)
 		r = td_run_load(run_or_file, opts, &imp, err);
 	else if (opts->argv)
 		r = td_import_load(run_or_file, opts, opts->argc, opts->argv, &imp, err);

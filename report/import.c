@@ -15,12 +15,15 @@
 #include "report/report-int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 void td_import_release(struct td_import *imp)
 {
@@ -352,18 +355,92 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 	return m;
 }
 
+/*
+ * The most text a perf stat output may hold: the parsers keep all of it and
+ * its lines in memory, so an endless stream (yes(1), a growing log) ends
+ * with an error at this size instead of exhausting memory.
+ */
+#define MAX_TEXT_INPUT ((size_t)1 << 30)
+
+/*
+ * Read an input (path "-": stdin) into sb, opening it once: a FIFO or a
+ * pipe cannot be opened twice.  Text is checked as it arrives, so binary
+ * data (/dev/zero, a sparse file) is refused at its first NUL byte, within
+ * the first block, and text stops at MAX_TEXT_INPUT; a perf.data file
+ * (binary by nature, known by its first 8 bytes) is read whole.
+ */
+int td_read_input(struct strbuf *sb, const char *path, struct strbuf *err)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0, binary = -1;
+	size_t checked = 0;
+	struct stat st;
+	char buf[65536];
+
+	if (fd < 0 || (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && (errno = EISDIR))) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		goto fail;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		const char *nul;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+			goto fail;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+		if (binary < 0 && (sb->len >= 8 || !n))
+			binary = td_pd_is_perf_data(sb->buf, sb->len);
+		if (!binary && (nul = memchr(sb->buf + checked, '\0', sb->len - checked))) {
+			strbuf_addf(err, "%s: offset %zu: binary data (a NUL byte), not perf stat output",
+				    path, (size_t)(nul - sb->buf));
+			goto fail;
+		}
+		if (!binary) {
+			checked = sb->len;
+			if (sb->len > MAX_TEXT_INPUT) {
+				strbuf_addf(err, "%s: more than %zu MiB of text: not a perf stat output tdperf reads"
+					    " (split it, or record with perf stat record)", path, MAX_TEXT_INPUT >> 20);
+				goto fail;
+			}
+		}
+		if (!n)
+			break;
+	}
+	if (fd > 0)
+		close(fd);
+	return 0;
+fail:
+	if (fd > 0)
+		close(fd);
+	return -1;
+}
+
 int td_import_load(const char *path, const struct td_report_opts *opts, int argc, char **argv,
 		   struct td_import *imp, struct strbuf *err)
 {
-	memset(imp, 0, sizeof(*imp));
-	strbuf_init(&imp->data, 0);
-	imp->path = xstrdup(path);
-	if (td_read_file(&imp->data, path) < 0) {
-		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+	struct strbuf data = STRBUF_INIT;
+
+	if (td_read_input(&data, path, err) < 0) {
+		memset(imp, 0, sizeof(*imp));
+		strbuf_init(&imp->data, 0);
+		strbuf_release(&data);
 		return -1;
 	}
+	return td_import_data(path, &data, opts, argc, argv, imp, err);
+}
+
+int td_import_data(const char *path, struct strbuf *data, const struct td_report_opts *opts, int argc,
+		   char **argv, struct td_import *imp, struct strbuf *err)
+{
+	memset(imp, 0, sizeof(*imp));
+	imp->data = *data;
+	strbuf_init(data, 0);
+	imp->path = xstrdup(path);
 	if (td_pd_is_perf_data(imp->data.buf, imp->data.len)) {
-		imp->stat = td_pd_read_stat(path, err);
+		imp->stat = td_pd_read_stat_mem(imp->data.buf, imp->data.len, path, err);
 		imp->format = "perf.data";
 		if (imp->stat)
 			read_header_cpu(imp, path);
@@ -415,7 +492,10 @@ int td_import_write_run(const struct td_import *imp, const char *dir, struct str
 	struct strbuf name = STRBUF_INIT;
 
 	if (td_rundir_begin(&rd, dir) < 0) {
-		strbuf_addf(err, "%s: cannot create the run directory: %s", dir, strerror(errno));
+		if (errno == EBUSY)
+			strbuf_addf(err, "%s: another tdperf is writing this run now (%s.tmp-PID exists)", dir, dir);
+		else
+			strbuf_addf(err, "%s: cannot create the run directory: %s", dir, strerror(errno));
 		free(base);
 		return -1;
 	}
@@ -462,6 +542,70 @@ fail:
 }
 
 /* ---- run directories ---- */
+
+/*
+ * meta.json's version and files: a version that is not a positive integer
+ * (a string "1", 1e308, -1) is named as found, not as "missing" or "newer";
+ * "files" must be an array of objects whose names are strings.
+ */
+static int check_meta(json_t *meta, const char *metapath, struct strbuf *err)
+{
+	json_t *v = json_object_get(meta, "version"), *files = json_object_get(meta, "files"), *f;
+	size_t i;
+
+	if (!v) {
+		strbuf_addf(err, "%s: no run format version (\"version\" is missing)", metapath);
+		return -1;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		strbuf_addf(err, "%s: run format version %.40s is not a version number (an integer from 1)",
+			    metapath, text ? text : "?");
+		free(text);
+		return -1;
+	}
+	if (json_integer_value(v) > TD_RUN_FORMAT_VERSION) {
+		strbuf_addf(err, "%s: run format version %lld is newer than this tdperf understands (%d)",
+			    metapath, (long long)json_integer_value(v), TD_RUN_FORMAT_VERSION);
+		return -1;
+	}
+	if (files && !json_is_array(files)) {
+		strbuf_addf(err, "%s: \"files\" is not an array", metapath);
+		return -1;
+	}
+	json_array_foreach(files, i, f) {
+		json_t *name = json_object_get(f, "name"), *role = json_object_get(f, "role");
+
+		if (!json_is_object(f) || !json_is_string(name) || (role && !json_is_string(role))) {
+			strbuf_addf(err, "%s: files[%zu] is not an object with a string \"name\" and \"role\"",
+				    metapath, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A file a run's meta.json names must lie inside the run directory: a name
+ * like "../../etc/passwd" or a symbolic link out of the run would make a
+ * report read (and quote) any file on the machine.
+ */
+static int inside_run(const char *dir, const char *path, const char *name, size_t i, struct strbuf *err)
+{
+	char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+	size_t n = rd ? strlen(rd) : 0;
+	int ok = rd && (!rp || (!strncmp(rp, rd, n) && rp[n] == '/'));
+
+	if (name[0] == '/' || !strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
+	    (strlen(name) >= 3 && !strcmp(name + strlen(name) - 3, "/..")))
+		ok = 0;
+	if (!ok)
+		strbuf_addf(err, "%s: meta.json files[%zu] names a file outside the run directory", dir, i);
+	free(rd);
+	free(rp);
+	return ok ? 0 : -1;
+}
 
 /* Append the sessions of one more perf-stat file of a recorded run. */
 static void merge_stat(struct td_stat_file *into, struct td_stat_file *more)
@@ -523,15 +667,7 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		free(metapath);
 		return -1;
 	}
-	v = json_object_get(imp->meta, "version");
-	if (!json_is_integer(v) || json_integer_value(v) > TD_RUN_FORMAT_VERSION) {
-		strbuf_addf(err, "%s: run format version %s is newer than this tdperf understands (%d)",
-			    metapath, json_is_integer(v) ? "" : "(missing)", TD_RUN_FORMAT_VERSION);
-		if (json_is_integer(v)) {
-			strbuf_reset(err);
-			strbuf_addf(err, "%s: run format version %lld is newer than this tdperf understands (%d)",
-				    metapath, (long long)json_integer_value(v), TD_RUN_FORMAT_VERSION);
-		}
+	if (check_meta(imp->meta, metapath, err) < 0) {
 		free(metapath);
 		return -1;
 	}
@@ -546,14 +682,17 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		if (!role || !name || (strcmp(role, "input") && strcmp(role, "perf-stat")))
 			continue;
 		p = td_path_join(dir, name);
+		if (inside_run(dir, p, name, i, err) < 0) {
+			free(p);
+			return -1;
+		}
 		strbuf_reset(&imp->data);
-		if (td_read_file(&imp->data, p) < 0) {
-			strbuf_addf(err, "%s: cannot read: %s", p, strerror(errno));
+		if (td_read_input(&imp->data, p, err) < 0) {
 			free(p);
 			return -1;
 		}
 		if (td_pd_is_perf_data(imp->data.buf, imp->data.len))
-			sf = td_pd_read_stat(p, err);
+			sf = td_pd_read_stat_mem(imp->data.buf, imp->data.len, p, err);
 		else
 			sf = td_stat_parse(imp->data.buf, imp->data.len, p, err);
 		free(p);

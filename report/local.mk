@@ -40,3 +40,14 @@ libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c
 # import and report of perf stat outputs (the stat work)
 TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
+# labels from the input never reach gnuplot as commands (hostile inputs work)
+TESTS += tests/e2e/t1501-hostile-labels.sh
+EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh
+# endless, binary and piped inputs (hostile inputs work)
+TESTS += tests/e2e/t1505-endless-inputs.sh
+EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh
+# cut perf stat texts and spoiled run directories (hostile inputs work)
+TESTS += tests/e2e/t1506-bad-runs.sh
+EXTRA_DIST += tests/e2e/t1506-bad-runs.sh
+# fuzz harnesses: gnuplot scripts from hostile strings, run directories (tests/fuzz/run-brief)
+EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "report/report.h"
+#include "report/report-int.h"
 #include "metrics/metrics.h"
 
 #include <errno.h>
@@ -17,13 +18,6 @@
 #include <string.h>
 
 static const char *const level_colour[] = { "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728" };
-
-/* gnuplot string literal contents: no quotes or backslashes inside. */
-static void add_gp_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++)
-		strbuf_addch(sb, *s == '"' || *s == '\\' ? '\'' : *s);
-}
 
 /* The run's point: the first non-interval point with a performance. */
 static json_t *main_point(json_t *points)
@@ -45,7 +39,7 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 	double top = 0, xmin = 0.01, xmax = 100, ymin = INFINITY, ymax = 0, P;
 	size_t i, n_plot = 0;
 	const char *binding_label = NULL;
-	struct strbuf plot = STRBUF_INIT;
+	struct strbuf plot = STRBUF_INIT, text = STRBUF_INIT;
 
 	if (!json_is_array(roofs) || !json_array_size(roofs))
 		return -1;
@@ -79,9 +73,9 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 
 	strbuf_addstr(gp, "# tdperf roofline chart (report/plot-roofline.c)\n"
 		      "if (!exists(\"fmt\")) fmt = \"svg\"\n"
-		      "if (fmt eq \"png\") { set terminal pngcairo size 900,600 noenhanced font \"sans,10\"; set output \"roofline.png\" } "
-		      "else { set terminal svg size 900,600 dynamic noenhanced font \"sans,11\" background \"#ffffff\"; "
-		      "set output \"roofline.svg\" }\n"
+		      "if (fmt eq \"png\") { set terminal pngcairo size 900,600 noenhanced font \"sans,10\" } "
+		      "else { set terminal svg size 900,600 dynamic noenhanced font \"sans,11\" background \"#ffffff\" }\n"
+		      "if (!exists(\"to_stdout\")) set output \"roofline.\" . fmt\n"
 		      "set logscale xy\n"
 		      "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\n"
 		      "set key outside right top box\n"
@@ -93,14 +87,13 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 		b = json_object_get(run, "binding");
 		binding_label = td_json_str(b, "label");
 	}
-	strbuf_addstr(gp, "set title \"Roofline");
-	if (binding_label) {
-		strbuf_addstr(gp, ": bound by ");
-		add_gp_text(gp, binding_label);
-		strbuf_addf(gp, " (%.3g GFLOP/s attainable, run at %.3g)",
+	strbuf_addstr(&text, "Roofline");
+	if (binding_label)
+		strbuf_addf(&text, ": bound by %s (%.3g GFLOP/s attainable, run at %.3g)", binding_label,
 			    td_json_num(json_object_get(b, "bound")), td_json_num(json_object_get(run, "gflops")));
-	}
-	strbuf_addstr(gp, "\"\n");
+	strbuf_addstr(gp, "set title ");
+	td_gp_string(gp, text.buf);
+	strbuf_addstr(gp, "\n");
 
 	/* memory roofs up to the highest peak, each level in its colour */
 	json_array_foreach(roofs, i, x) {
@@ -121,10 +114,11 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 		double v = td_json_num(json_object_get(x, "value"));
 		if (strcmp(td_json_str(x, "kind"), "compute") || !(v > 0))
 			continue;
-		strbuf_addf(&plot, "%s%g with lines lw %d dt %d lc rgb \"#444444\" title \"",
+		strbuf_addf(&plot, "%s%g with lines lw %d dt %d lc rgb \"#444444\" title ",
 			    n_plot++ ? ", \\\n     " : "plot ", v, v == top ? 2 : 1, v == top ? 1 : 3);
-		add_gp_text(&plot, td_json_str(x, "label"));
-		strbuf_addf(&plot, " %.3g GFLOP/s\"", v);
+		strbuf_reset(&text);
+		strbuf_addf(&text, "%s %.3g GFLOP/s", td_json_str(x, "label") ? td_json_str(x, "label") : "", v);
+		td_gp_string(&plot, text.buf);
 	}
 
 	/* the run's own compute roof (its mix of precisions and widths) */
@@ -163,14 +157,19 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 			strbuf_addf(gp, "set arrow from %g,%g to %g,%g nohead dt 2 lw 1.5 lc rgb \"%s\"\n",
 				    I / 3, v, I * 3, v,
 				    json_is_true(json_object_get(x, "violated")) ? "#bbbbbb" : "#9467bd");
-			strbuf_addf(gp, "set label \"%s%s\" at %g,%g left offset 0.5,0.4 font \",9\" tc rgb \"#9467bd\"\n",
-				    td_json_str(x, "id"), json_is_true(json_object_get(x, "violated")) ? " (violated)" : "",
-				    I * 3, v);
+			strbuf_reset(&text);
+			strbuf_addf(&text, "%s%s", td_json_str(x, "id") ? td_json_str(x, "id") : "",
+				    json_is_true(json_object_get(x, "violated")) ? " (violated)" : "");
+			strbuf_addstr(gp, "set label ");
+			td_gp_string(gp, text.buf);
+			strbuf_addf(gp, " at %g,%g left offset 0.5,0.4 font \",9\" tc rgb \"#9467bd\"\n", I * 3, v);
 		}
 		if (binding_label) {
-			strbuf_addstr(gp, "set label \"binding: ");
-			add_gp_text(gp, binding_label);
-			strbuf_addf(gp, "\" at graph 0.02, graph 0.95 font \",11\"\n");
+			strbuf_reset(&text);
+			strbuf_addf(&text, "binding: %s", binding_label);
+			strbuf_addstr(gp, "set label ");
+			td_gp_string(gp, text.buf);
+			strbuf_addstr(gp, " at graph 0.02, graph 0.95 font \",11\"\n");
 		}
 	}
 	/* intervals: small points at each level's intensity */
@@ -203,6 +202,7 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 			strbuf_addf(notes, "%s\n", json_string_value(x));
 	}
 	strbuf_release(&plot);
+	strbuf_release(&text);
 	return 0;
 }
 
@@ -211,7 +211,7 @@ int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, st
 	struct strbuf gp = STRBUF_INIT;
 	struct td_chart_list list = { 0 };
 	char *path;
-	int ret;
+	int ret, created = !td_is_dir(dir);
 
 	if (td_roofline_script(doc, &gp, NULL) < 0) {
 		strbuf_addstr(err, "no roofline to draw: no calibrated roofs in the document");
@@ -228,6 +228,8 @@ int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, st
 		strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
 		free(path);
 		strbuf_release(&gp);
+		if (created)
+			td_remove_tree(dir);
 		return -1;
 	}
 	free(path);
@@ -235,6 +237,8 @@ int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, st
 	/* the charts' runner executes STEM.gp in dir with fmt set */
 	td_chart_list_add(&list, td_chart_new("roofline", "Roofline", TD_CHART_STACKED));
 	ret = td_charts_render(&list, dir, format ? format : "svg", err);
+	if (ret < 0)
+		td_charts_remove(&list, dir, created);
 	td_chart_list_release(&list);
 	return ret;
 }

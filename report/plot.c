@@ -9,10 +9,12 @@
  */
 #include "config.h"
 #include "report/report.h"
+#include "report/report-int.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * A label as one data field: no tabs or line breaks, never a comment, and
@@ -34,52 +36,77 @@ static void add_number(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.6g", v);
 }
 
-/* A gnuplot double-quoted string literal. */
-static void add_gp_string(struct strbuf *sb, const char *s)
+/*
+ * A gnuplot string literal holding 's' as plain text.  Labels come from the
+ * input (a thread names itself with prctl(PR_SET_NAME), a run directory
+ * carries its own table.json), so nothing in them may reach gnuplot's
+ * command line processing: inside single quotes gnuplot performs no backtick
+ * command substitution, no @macro expansion and no backslash escapes; a single
+ * quote is written twice.  A control character would end the script line and
+ * becomes a space.  The terminals are noenhanced, so {}^_@ are shown as is.
+ */
+void td_gp_string(struct strbuf *sb, const char *s)
 {
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			strbuf_addch(sb, '\\');
-		if (*s == '\n' || *s == '\r' || *s == '\t')
-			strbuf_addch(sb, ' ');
+	strbuf_addch(sb, '\'');
+	for (; s && *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '\'')
+			strbuf_addstr(sb, "''");
 		else
-			strbuf_addch(sb, *s);
+			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
 	}
-	strbuf_addch(sb, '"');
+	strbuf_addch(sb, '\'');
+}
+
+/*
+ * 'text' as comment lines starting with 'prefix', one per line of text.
+ * Control characters become spaces, and a backslash never ends a line:
+ * gnuplot continues a comment that ends with one onto the next line, which
+ * would swallow the script's next command.
+ */
+void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
+{
+	const char *p = text ? text : "";
+
+	do {
+		const char *nl = strchrnul(p, '\n');
+
+		strbuf_addstr(sb, prefix);
+		for (; p < nl; p++) {
+			unsigned char ch = *p;
+
+			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
+		}
+		while (sb->len && sb->buf[sb->len - 1] == '\\')
+			sb->buf[sb->len - 1] = '/';
+		strbuf_addch(sb, '\n');
+		p = *nl ? nl + 1 : nl;
+	} while (*p);
 }
 
 /* Lines of c->notes as comment lines with 'prefix'. */
 static void add_notes(struct strbuf *sb, const struct td_chart *c, const char *prefix)
 {
-	const char *p = c->notes.buf;
-
-	while (*p) {
-		const char *nl = strchrnul(p, '\n');
-
-		strbuf_addstr(sb, prefix);
-		strbuf_add(sb, p, nl - p);
-		strbuf_addch(sb, '\n');
-		p = *nl ? nl + 1 : nl;
-	}
+	if (c->notes.len)
+		td_gp_comment(sb, prefix, c->notes.buf);
 }
 
 static void chart_data(struct strbuf *sb, const struct td_chart *c)
 {
+	struct strbuf head = STRBUF_INIT;
 	size_t i, j;
 
-	strbuf_addstr(sb, "# tdperf chart data: ");
-	strbuf_addstr(sb, c->title);
-	strbuf_addstr(sb, "\n# tab-separated columns: ");
-	strbuf_addstr(sb, c->kind == TD_CHART_AREA ? "time (s)" : c->kind == TD_CHART_LINE ?
-		      (c->xlabel ? c->xlabel : "x") : "label");
-	for (j = 0; j < c->nseries; j++) {
-		strbuf_addstr(sb, " | ");
-		strbuf_addstr(sb, c->series[j].name);
-	}
+	strbuf_addf(&head, "tdperf chart data: %s\ntab-separated columns: %s", c->title,
+		    c->kind == TD_CHART_AREA ? "time (s)" : c->kind == TD_CHART_LINE ?
+		    (c->xlabel ? c->xlabel : "x") : "label");
+	for (j = 0; j < c->nseries; j++)
+		strbuf_addf(&head, " | %s", c->series[j].name);
 	if (c->kind == TD_CHART_SIGNED)
-		strbuf_addstr(sb, " | colour (0xRRGGBB)");
-	strbuf_addf(sb, "\n# values in %s; ? = not computable\n", c->ylabel ? c->ylabel : "units");
+		strbuf_addstr(&head, " | colour (0xRRGGBB)");
+	strbuf_addf(&head, "\nvalues in %s; ? = not computable", c->ylabel ? c->ylabel : "units");
+	td_gp_comment(sb, "# ", head.buf);
+	strbuf_release(&head);
 	add_notes(sb, c, "# note: ");
 	for (i = 0; i < c->nrows; i++) {
 		const struct td_chart_row *r = &c->rows[i];
@@ -128,12 +155,12 @@ static void chart_terminal(struct strbuf *sb, const struct td_chart *c, const ch
 	strbuf_addf(sb,
 		    "if (fmt eq \"png\") {\n"
 		    "    set terminal pngcairo size %d,%d noenhanced font \"sans,10\" background rgb \"#ffffff\"\n"
-		    "    set output \"%s.png\"\n"
 		    "} else {\n"
 		    "    set terminal svg size %d,%d dynamic noenhanced font \"sans,12\" background rgb \"#ffffff\"\n"
-		    "    set output \"%s.svg\"\n"
-		    "}\n",
-		    width, height, c->stem, width, height, c->stem);
+		    "}\n"
+		    "# tdperf sets to_stdout, reads the image and writes the file itself, checked\n"
+		    "if (!exists(\"to_stdout\")) set output \"%s.\" . fmt\n",
+		    width, height, width, height, c->stem);
 }
 
 static void chart_frame(struct strbuf *sb, const struct td_chart *c)
@@ -147,16 +174,16 @@ static void chart_frame(struct strbuf *sb, const struct td_chart *c)
 		      "set ytics nomirror textcolor rgb \"#333333\"\n"
 		      "set key outside right top vertical invert Left reverse samplen 1.5 spacing 1.2 noenhanced\n");
 	strbuf_addstr(sb, "set title ");
-	add_gp_string(sb, c->title);
+	td_gp_string(sb, c->title);
 	strbuf_addstr(sb, " font \",14\" textcolor rgb \"#222222\"\n");
 	if (c->ylabel) {
 		strbuf_addstr(sb, "set ylabel ");
-		add_gp_string(sb, c->ylabel);
+		td_gp_string(sb, c->ylabel);
 		strbuf_addch(sb, '\n');
 	}
 	if (c->xlabel) {
 		strbuf_addstr(sb, "set xlabel ");
-		add_gp_string(sb, c->xlabel);
+		td_gp_string(sb, c->xlabel);
 		strbuf_addch(sb, '\n');
 	}
 	strbuf_addstr(sb, "set yrange [");
@@ -185,7 +212,7 @@ static void plot_stacked(struct strbuf *sb, const struct td_chart *c)
 			strbuf_addf(sb, ", \\\n     \"\" using %zu title ", j + 2);
 		else
 			strbuf_addf(sb, "\"%s.dat\" using 2:xtic(1) title ", c->stem);
-		add_gp_string(sb, c->series[j].name);
+		td_gp_string(sb, c->series[j].name);
 		strbuf_addf(sb, " lc rgb \"%s\"", c->series[j].colour);
 	}
 	strbuf_addch(sb, '\n');
@@ -204,7 +231,7 @@ static void plot_area(struct strbuf *sb, const struct td_chart *c)
 		else
 			strbuf_addf(sb, "\"%s.dat\"", c->stem);
 		strbuf_addf(sb, " using 1:(%s):(%s+$%zu) with filledcurves title ", below.buf, below.buf, j + 2);
-		add_gp_string(sb, c->series[j].name);
+		td_gp_string(sb, c->series[j].name);
 		strbuf_addf(sb, " lc rgb \"%s\"", c->series[j].colour);
 		strbuf_addf(&below, "+$%zu", j + 2);
 	}
@@ -247,20 +274,20 @@ static void plot_line(struct strbuf *sb, const struct td_chart *c)
 		else
 			strbuf_addstr(sb, " pointtype 7 pointsize 0.9");
 		strbuf_addf(sb, " linewidth 2 lc rgb \"%s\" title ", c->series[j].colour);
-		add_gp_string(sb, c->series[j].name);
+		td_gp_string(sb, c->series[j].name);
 	}
 	strbuf_addch(sb, '\n');
 }
 
 static void chart_script(struct strbuf *sb, const struct td_chart *c, const char *format)
 {
+	td_gp_comment(sb, "# tdperf chart: ", c->title);
 	strbuf_addf(sb,
-		    "# tdperf chart: %s\n"
 		    "# Written by tdperf; edit freely.  Data: %s.dat (tab-separated, ? = not computable).\n"
 		    "# Render:  gnuplot %s.gp            (SVG)\n"
 		    "#          gnuplot -e 'fmt=\"png\"' %s.gp   (PNG)\n"
 		    "# Component colours are tdperf's fixed Top-Down palette.\n",
-		    c->title, c->stem, c->stem, c->stem);
+		    c->stem, c->stem, c->stem);
 	add_notes(sb, c, "# note: ");
 	chart_terminal(sb, c, format);
 	chart_frame(sb, c);
@@ -313,12 +340,35 @@ int td_chart_write(const struct td_chart *c, const char *dir, const char *format
 	return ret;
 }
 
+void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created)
+{
+	static const char *const exts[] = { "dat", "gp", "svg", "png" };
+	struct strbuf name = STRBUF_INIT;
+	size_t i, k;
+
+	if (created) {
+		td_remove_tree(dir);
+		return;
+	}
+	for (i = 0; i < charts->nr; i++)
+		for (k = 0; k < TD_ARRAY_SIZE(exts); k++) {
+			char *path;
+
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s.%s", charts->items[i]->stem, exts[k]);
+			path = td_path_join(dir, name.buf);
+			unlink(path);
+			free(path);
+		}
+	strbuf_release(&name);
+}
+
 int td_report_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err)
 {
 	struct td_chart_list charts = { 0 };
 	struct strbuf why = STRBUF_INIT;
 	size_t i;
-	int ret = 0;
+	int ret = 0, created;
 
 	if (!format)
 		format = "svg";
@@ -326,13 +376,15 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 		strbuf_addf(err, "unknown chart format '%s' (use svg or png)", format);
 		return -1;
 	}
-	if (td_mkdir_p(dir) < 0) {
-		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
-		return -1;
-	}
 	td_charts_for_report(doc, &charts);
 	if (!charts.nr) {
 		strbuf_addstr(err, "nothing to chart: the report has no Top-Down values and no thread analysis");
+		return -1;
+	}
+	created = !td_is_dir(dir);
+	if (td_mkdir_p(dir) < 0) {
+		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
+		td_chart_list_release(&charts);
 		return -1;
 	}
 	for (i = 0; i < charts.nr && !ret; i++)
@@ -347,6 +399,8 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 			ret = -1;
 		}
 	}
+	if (ret < 0)
+		td_charts_remove(&charts, dir, created);
 	td_chart_list_release(&charts);
 	strbuf_release(&why);
 	return ret;

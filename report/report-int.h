@@ -32,6 +32,9 @@ struct td_import {
 /* Import a perf stat output / perf.data file (argv: the command line, for meta.json). */
 int td_import_load(const char *path, const struct td_report_opts *opts, int argc, char **argv,
 		   struct td_import *imp, struct strbuf *err);
+/* The same from its bytes, already read (taken from 'data'). */
+int td_import_data(const char *path, struct strbuf *data, const struct td_report_opts *opts, int argc,
+		   char **argv, struct td_import *imp, struct strbuf *err);
 /* Load a run directory. */
 int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
 		struct strbuf *err);
@@ -145,5 +148,9 @@ double td_job_rank_value(json_t *rank, const char *metric);
 void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *sb);
 void td_diff_render_counts_text(json_t *diff, FILE *out);
 void td_diff_render_counts_html(struct strbuf *sb, json_t *diff);
+/* gnuplot script text from input strings (report/plot.c): a literal that
+ * gnuplot never interprets, and comment lines. */
+void td_gp_string(struct strbuf *sb, const char *s);
+void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text);
 
 #endif

@@ -32,6 +32,15 @@ struct td_report_opts {
  */
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err);
+/* The same for a file whose bytes were read already (taken from 'data'). */
+json_t *td_report_load_data(const char *file, struct strbuf *data, const struct td_report_opts *opts,
+			    struct strbuf *err);
+/*
+ * Read an input file or stream ("-": stdin) once: binary data is refused at
+ * its first NUL byte, text beyond 1 GiB; perf.data is read whole.  -1 with a
+ * one-line message in err.
+ */
+int td_read_input(struct strbuf *sb, const char *path, struct strbuf *err);
 
 /* Version of the document's schema (docs/report-schema.md). */
 #define TD_REPORT_SCHEMA_VERSION 1
@@ -169,6 +178,11 @@ int td_json_int(json_t *v, int fallback);
 int td_chart_width(const struct td_chart *c);
 /* Write chart data (STEM.dat) and gnuplot script (STEM.gp) into dir. */
 int td_chart_write(const struct td_chart *c, const char *dir, const char *format, struct strbuf *err);
+/*
+ * After a failed chart run, remove what it wrote so nothing is left cut:
+ * the directory when the run created it, else each chart's files.
+ */
+void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created);
 /*
  * Run gnuplot on each chart's script in dir (fork/exec, no shell).  Returns
  * 0; 1 when gnuplot is not installed (err says so); -1 on failure.

@@ -376,7 +376,8 @@ int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *e
 			return 0;
 		}
 	} else {
-		if (!looks_like_perf_data(run_or_file))
+		/* a FIFO or pipe was read once already; it has no threads to give */
+		if (!td_is_regular_file(run_or_file) || !looks_like_perf_data(run_or_file))
 			return 0; /* perf stat output or other input: no threads */
 		pd = xstrdup(run_or_file);
 	}

@@ -101,8 +101,15 @@ static void check_perf(const struct td_cpu_info *ci, struct check *c)
 			    "sudo apt-get install linux-perf   (or set TDPERF_PERF=/path/to/perf)");
 		return;
 	}
-	line("ok", "perf", "%s, version %s", ci->perf_path,
-	     ci->perf_version ? ci->perf_version : "unknown ('perf --version' failed)");
+	if (!ci->perf_version) {
+		/* TDPERF_PERF=/bin/false is found, but is no perf */
+		line("NO", "perf", "%s does not run as perf ('%s --version' failed)", ci->perf_path,
+		     ci->perf_path);
+		add_problem(c, "the perf program does not run", NULL,
+			    "sudo apt-get install linux-perf   (or set TDPERF_PERF=/path/to/perf)");
+		return;
+	}
+	line("ok", "perf", "%s, version %s", ci->perf_path, ci->perf_version);
 }
 
 static void check_paranoid(const struct td_cpu_info *ci, struct check *c)

@@ -37,8 +37,19 @@ static const char usage[] =
 static json_t *load_side(const char *path, const char *cpu, struct strbuf *err)
 {
 	struct td_report_opts opts = { 0 };
-	json_t *doc = json_load_file(path, 0, NULL);
-	const char *schema = doc ? td_json_str(doc, "schema") : NULL;
+	struct strbuf data = STRBUF_INIT;
+	json_t *doc = NULL;
+	const char *schema;
+
+	/* a file is read once (a FIFO or pipe has no second reading) */
+	if (!td_is_dir(path)) {
+		if (td_read_input(&data, path, err) < 0) {
+			strbuf_release(&data);
+			return NULL;
+		}
+		doc = json_loadb(data.buf, data.len, 0, NULL);
+	}
+	schema = doc ? td_json_str(doc, "schema") : NULL;
 
 	if (schema && !strcmp(schema, "tdperf-report")) {
 		double v = td_json_num(json_object_get(doc, "version"));
@@ -46,13 +57,16 @@ static json_t *load_side(const char *path, const char *cpu, struct strbuf *err)
 		if (!(v == 1)) {
 			strbuf_addf(err, "%s: report document version %g is not supported (this tdperf reads 1)", path, v);
 			json_decref(doc);
+			strbuf_release(&data);
 			return NULL;
 		}
+		strbuf_release(&data);
 		return doc;
 	}
 	json_decref(doc);
 	opts.cpu = cpu;
-	doc = td_report_load(path, &opts, err);
+	doc = td_is_dir(path) ? td_report_load(path, &opts, err) : td_report_load_data(path, &data, &opts, err);
+	strbuf_release(&data);
 	if (!doc && !strstr(err->buf, path)) {
 		/* every message names the input it is about */
 		struct strbuf msg = STRBUF_INIT;
@@ -88,7 +102,7 @@ static int write_plots(json_t *diff, const char *dir)
 	struct td_chart_list charts = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	size_t i;
-	int ret = 0, r = 0;
+	int ret = 0, r = 0, created = !td_is_dir(dir);
 
 	if (td_mkdir_p(dir) < 0) {
 		ret = error("%s: cannot create directory: %s", dir, strerror(errno));
@@ -103,6 +117,8 @@ static int write_plots(json_t *diff, const char *dir)
 		warning("%s: wrote chart data and gnuplot scripts only", err.buf);
 	else if (r < 0)
 		ret = error("%s", err.buf);
+	if (ret < 0)
+		td_charts_remove(&charts, dir, created);
 out:
 	td_chart_list_release(&charts);
 	strbuf_release(&err);
@@ -150,6 +166,10 @@ int cmd_diff(int argc, char **argv)
 	if (argc - optind != 2)
 		return td_usage_error(usage, "diff takes two runs, A and B");
 
+	for (c = 0; c < 2; c++)
+		if (td_refuse_input_as_output(output, argv[optind + c]) ||
+		    td_refuse_input_as_output(html, argv[optind + c]))
+			return 2;
 	a = load_side(argv[optind], cpu_a, &err);
 	if (!a) {
 		error("%s", err.buf);

@@ -169,7 +169,12 @@ int cmd_expr(int argc, char **argv)
 		if (isnan(v)) {
 			printf("not computable: %s\n", why.len ? why.buf : "NaN");
 			rc = 1;
+		} else if (isinf(v)) {
+			printf("not computable: the result overflows a double (%s)\n", v > 0 ? "+inf" : "-inf");
+			rc = 1;
 		} else {
+			if (v == 0)
+				v = 0; /* -0 (0 * -1) prints as 0 */
 			printf("%.10g", v);
 			if (approx)
 				printf("  (approximate: %s)", why.len ? why.buf : "approximate formula");

@@ -1119,7 +1119,11 @@ static int record_run_all(struct record *r)
 	int ret = 0, had_previous;
 
 	if (td_rundir_begin(&r->rd, r->o.output) < 0) {
-		error("cannot create the run directory next to '%s': %s", r->o.output, strerror(errno));
+		if (errno == EBUSY)
+			error("%s: another tdperf is writing this run now (%s.tmp-PID exists); "
+			      "wait for it or record into another -o", r->o.output, r->o.output);
+		else
+			error("cannot create the run directory next to '%s': %s", r->o.output, strerror(errno));
 		return 2;
 	}
 	for (i = 0; i < r->nr_runs; i++) {

@@ -89,7 +89,12 @@ int cmd_report(int argc, char **argv)
 			html_default = !optarg;
 			break;
 		case O_PLOT: plot = optarg; break;
-		case O_PLOTFMT: plotfmt = optarg; break;
+		case O_PLOTFMT:
+			/* refused before the report is printed, not after */
+			if (strcmp(optarg, "svg") && strcmp(optarg, "png"))
+				return td_usage_error(usage, "--plot-format takes svg or png, not '%s'", optarg);
+			plotfmt = optarg;
+			break;
 		case O_LEVEL:
 			opts.max_level = (int)strtol(optarg, &end, 10);
 			if (*end || opts.max_level < 1)
@@ -133,13 +138,15 @@ int cmd_report(int argc, char **argv)
 		return td_usage_error(usage, "report takes one RUN or FILE");
 	if (optind == argc - 1)
 		input = argv[optind];
-	if (!td_file_exists(input)) {
+	if (strcmp(input, "-") && !td_file_exists(input)) {
 		error("%s: no such run or file%s", input,
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
 	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
 	opts.argv = typed;
+	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html, input))
+		return 2;
 	doc = td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
 	const char *name;
@@ -63,19 +64,39 @@ int td_usage_ok(const char *usage)
 	return 0;
 }
 
+/* The running command's arguments, for usage errors. */
+static char **cmd_argv;
+static int cmd_argc;
+
+/*
+ * A usage error is one line: what is wrong and where the help is (the
+ * whole usage text, 14 to 41 lines, buried the message).  With fmt NULL
+ * getopt has said what is wrong; only the pointer to the help follows.
+ */
 int td_usage_error(const char *usage, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
+	const char *p = strstr(usage, "tdperf ");
 	va_list ap;
 
+	if (p) {
+		p += 7;
+		strbuf_add(&cmd, p, strcspn(p, " \n["));
+	}
 	if (fmt) {
 		va_start(ap, fmt);
 		strbuf_vaddf(&sb, fmt, ap);
 		va_end(ap);
-		error("%s", sb.buf);
-		strbuf_release(&sb);
+	} else if (cmd_argv && optind > 1 && optind - 1 < cmd_argc) {
+		/* getopt is silent (opterr = 0): name the word it stopped at */
+		strbuf_addf(&sb, "unknown option or missing value: '%s'", cmd_argv[optind - 1]);
 	}
-	fputs(usage, stderr);
+	if (cmd.len)
+		error("%s%ssee 'tdperf help %s'", sb.buf, sb.len ? "; " : "", cmd.buf);
+	else
+		error("%s%ssee 'tdperf help'", sb.buf, sb.len ? "; " : "");
+	strbuf_release(&sb);
+	strbuf_release(&cmd);
 	return 2;
 }
 
@@ -111,16 +132,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("tdperf version %s\n", PACKAGE_VERSION);
-		return 0;
+		return td_finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		list_commands(stdout);
-		return 0;
+		return td_finish_stdout(0);
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		error("'%s' is not a tdperf command; see 'tdperf help'", argv[1]);
 		return 2;
 	}
-	return cmd->fn(argc - 1, argv + 1);
+	opterr = 0; /* td_usage_error() says what is wrong, in our format */
+	cmd_argv = argv + 1;
+	cmd_argc = argc - 1;
+	return td_finish_stdout(cmd->fn(argc - 1, argv + 1));
 }

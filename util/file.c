@@ -1,7 +1,8 @@
 /*
- * Whole-file reads and atomic writes.  Every output tdperf writes goes
+ * Whole-file reads and atomic writes.  Every regular file tdperf writes goes
  * through a temporary file and a rename, so an interrupted run never
- * leaves a half-written report behind.
+ * leaves a half-written report behind.  Special files (devices, FIFOs) are
+ * written as streams; symbolic links are followed.
  */
 #include "util/util.h"
 
@@ -56,10 +57,54 @@ char *td_path_join(const char *dir, const char *name)
 	return strbuf_detach(&sb, NULL);
 }
 
-int td_write_file_atomic(const char *path, const void *data, size_t len)
+/* Write all of data to fd (a short write or EINTR is retried). */
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * A device, FIFO or socket as the output (/dev/stdout of a pipe, a terminal,
+ * /dev/null): the data are streamed into it.  Renaming a temporary file
+ * over it would replace the special file itself with a regular file.
+ */
+static int write_stream(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), saved;
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * Replace the regular file 'path' (or create it) through a temporary file
+ * in the same directory and a rename.  An existing file keeps its mode and,
+ * where we may, its owner: overwriting a 0600 report does not publish it.
+ */
+static int replace_regular(const char *path, const struct stat *old, const void *data, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT;
-	const char *p = data;
+	mode_t mode = old ? old->st_mode & 07777 : 0644;
 	int fd, saved;
 
 	strbuf_addf(&tmp, "%s.tmp.XXXXXX", path);
@@ -68,18 +113,12 @@ int td_write_file_atomic(const char *path, const void *data, size_t len)
 		strbuf_release(&tmp);
 		return -1;
 	}
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+	if (write_all(fd, data, len) < 0)
+		goto fail;
+	/* another user's file keeps its owner where we may (root); else it becomes ours */
+	if (old && (old->st_uid != geteuid() || old->st_gid != getegid()))
+		(void)!fchown(fd, old->st_uid, old->st_gid);
+	if (fchmod(fd, mode) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -97,6 +136,51 @@ fail:
 	unlink(tmp.buf);
 	strbuf_release(&tmp);
 	errno = saved;
+	return -1;
+}
+
+int td_write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct stat st, lst;
+	char *real;
+	int ret;
+
+	if (stat(path, &st) < 0) {
+		/* a symbolic link to nothing: refused, never replaced by a file */
+		if (errno == ENOENT && lstat(path, &lst) == 0)
+			return errno = ENOENT, -1;
+		return errno == ENOENT ? replace_regular(path, NULL, data, len) : -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		return errno = EISDIR, -1;
+	if (!S_ISREG(st.st_mode))
+		return write_stream(path, data, len);
+	if (lstat(path, &lst) < 0 || !S_ISLNK(lst.st_mode))
+		return replace_regular(path, &st, data, len);
+	/* a symbolic link is followed: the file it names is replaced, the link stays */
+	real = realpath(path, NULL);
+	if (!real)
+		return -1;
+	ret = replace_regular(real, &st, data, len);
+	free(real);
+	return ret;
+}
+
+int td_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int td_refuse_input_as_output(const char *out, const char *in)
+{
+	struct stat st;
+
+	/* a regular file only: /dev/stdout as both is a stream, never overwritten */
+	if (!out || !in || stat(out, &st) < 0 || !S_ISREG(st.st_mode) || !td_same_file(out, in))
+		return 0;
+	error("%s: is the input %s; refusing to overwrite it", out, in);
 	return -1;
 }
 
@@ -153,6 +237,13 @@ int td_is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int td_is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 int td_file_exists(const char *path)

@@ -6,3 +6,15 @@ TESTS += tests/unit/test_util
 tests_unit_test_util_LDADD = $(UNIT_LIBS)
 tests_unit_test_util_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# outputs onto devices, FIFOs, symbolic links and inputs (hostile inputs work)
+TESTS += tests/e2e/t1503-output-paths.sh
+EXTRA_DIST += tests/e2e/t1503-output-paths.sh
+# write errors: stdout on /dev/full, a full or read-only disk (hostile inputs work)
+TESTS += tests/e2e/t1504-write-errors.sh
+EXTRA_DIST += tests/e2e/t1504-write-errors.sh
+# fault injection: cut fixtures, killed and concurrent records (hostile inputs work)
+TESTS += tests/e2e/t1500-faults.sh
+EXTRA_DIST += tests/e2e/t1500-faults.sh
+# messages and numbers of the hostile-inputs probe
+TESTS += tests/e2e/t1507-messages.sh
+EXTRA_DIST += tests/e2e/t1507-messages.sh

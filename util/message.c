@@ -11,14 +11,33 @@
 
 int td_verbose;
 
+/*
+ * A message stays one line whatever it quotes: a file name holding a
+ * newline or a terminal escape sequence (ESC [ ...) is shown with each
+ * control character as \xNN, never sent raw to the terminal.
+ */
+static void add_printable(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch < 0x20 || ch == 0x7f)
+			strbuf_addf(sb, "\\x%02x", ch);
+		else
+			strbuf_addch(sb, ch);
+	}
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "tdperf: ");
 	strbuf_addstr(&sb, prefix);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
+	add_printable(&sb, msg.buf);
 	strbuf_addch(&sb, '\n');
+	strbuf_release(&msg);
 	fflush(stdout);
 	fputs(sb.buf, stderr);
 	strbuf_release(&sb);
@@ -152,4 +171,31 @@ void td_format_count(struct strbuf *sb, double v)
 			strbuf_addch(sb, ',');
 		strbuf_addch(sb, digits[i]);
 	}
+}
+
+/*
+ * Flush and close standard output at the end of a command.  stdio reports
+ * a failed write (a full disk, /dev/full, a closed pipe's EPIPE aside) only
+ * through ferror() or the final flush; unchecked, a report cut short would
+ * exit 0.  A command that already said what failed (status 2) keeps its
+ * message; any other status (check's 1, a workload's) becomes 2 with ours.
+ */
+int td_finish_stdout(int status)
+{
+	int failed, saved;
+
+	errno = 0;
+	failed = fflush(stdout) != 0 || ferror(stdout);
+	saved = errno;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (!failed || status == 2)
+		return status;
+	if (saved)
+		error("standard output: cannot write: %s", strerror(saved));
+	else
+		error("standard output: cannot write (an earlier write failed)");
+	return 2;
 }

@@ -67,6 +67,8 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 __attribute__((noreturn)) void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Flush and close stdout; 2 with one message when a write to it failed. */
+int td_finish_stdout(int status);
 /* Report that a command exists but is not built yet; returns exit code 2. */
 int td_not_built(const char *command);
 /* Verbosity shared by all commands (-v increments it). */
@@ -82,9 +84,16 @@ int td_read_file(struct strbuf *sb, const char *path);
 int td_read_stream(struct strbuf *sb, FILE *f);
 /*
  * Write data to path atomically: a temporary file in the same directory,
- * fsync'ed, then renamed over path.  Returns 0 or -1 (errno set).
+ * fsync'ed, then renamed over path; an existing file keeps its mode.  A
+ * symbolic link is followed (the file it names is replaced; a dangling one
+ * is refused with ENOENT); a device, FIFO or socket is written as a stream,
+ * never replaced; a directory is EISDIR.  Returns 0 or -1 (errno set).
  */
 int td_write_file_atomic(const char *path, const void *data, size_t len);
+/* Do both paths name the same existing file (an output that is an input)? */
+int td_same_file(const char *a, const char *b);
+/* Say so and return -1 when the output file 'out' is the input 'in'. */
+int td_refuse_input_as_output(const char *out, const char *in);
 /* Join a directory and a name into a new string. */
 char *td_path_join(const char *dir, const char *name);
 int td_mkdir_p(const char *path);
@@ -92,6 +101,7 @@ int td_mkdir_p(const char *path);
 int td_remove_tree(const char *path);
 int td_is_dir(const char *path);
 int td_file_exists(const char *path);
+int td_is_regular_file(const char *path);
 
 /* ---- run directories (format documented in docs/run-format.md) ---- */
 #define TD_RUN_FORMAT_VERSION 1

@@ -38,9 +38,9 @@ test_expect_success 'the CPI chart holds CPI x fraction, the delta chart B - A p
 '
 
 test_expect_success 'scripts name their data and use the fixed palette' '
-	test_grep "plot \"compare-l1.dat\" using 2:xtic(1) title \"Retiring\" lc rgb \"#2f9e5a\"" cmp/compare-l1.gp &&
-	test_grep "title \"Backend Bound\" lc rgb \"#3578d4\"" cmp/compare-l1.gp &&
-	test_grep "title \"Memory Bound\" lc rgb \"#1f4f99\"" cmp/compare-l2.gp &&
+	test_grep "plot \"compare-l1.dat\" using 2:xtic(1) title '"'"'Retiring'"'"' lc rgb \"#2f9e5a\"" cmp/compare-l1.gp &&
+	test_grep "title '"'"'Backend Bound'"'"' lc rgb \"#3578d4\"" cmp/compare-l1.gp &&
+	test_grep "title '"'"'Memory Bound'"'"' lc rgb \"#1f4f99\"" cmp/compare-l2.gp &&
 	test_grep "with boxes lc rgb variable" cmp/cpi-delta.gp
 '
 

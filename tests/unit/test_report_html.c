@@ -249,8 +249,8 @@ static void not_computable_stays_missing_with_a_note(void **state)
 	assert_non_null(strstr(dat, "total\t35\t?\t10\t50\n"));
 	assert_non_null(strstr(dat, "# note: total: Bad Speculation not computable"));
 	assert_non_null(strstr(gp, "set datafile missing \"?\""));
-	assert_non_null(strstr(gp, "plot \"topdown-l1.dat\" using 2:xtic(1) title \"Retiring\" lc rgb \"#"));
-	assert_non_null(strstr(gp, "set output \"topdown-l1.svg\""));
+	assert_non_null(strstr(gp, "plot \"topdown-l1.dat\" using 2:xtic(1) title 'Retiring' lc rgb \"#"));
+	assert_non_null(strstr(gp, "if (!exists(\"to_stdout\")) set output \"topdown-l1.\" . fmt"));
 	td_remove_tree(dir);
 	free(dir);
 	free(dat);
@@ -262,7 +262,7 @@ static void not_computable_stays_missing_with_a_note(void **state)
 
 static void chart_labels_cannot_break_the_data_file(void **state)
 {
-	struct td_chart *c = td_chart_new("x", "a \"quoted\" title", TD_CHART_STACKED);
+	struct td_chart *c = td_chart_new("x", "a \"quoted\" 'title' `date` @m\nnext\\", TD_CHART_STACKED);
 	struct td_chart_row *r;
 	struct strbuf err = STRBUF_INIT;
 	char *dir = scratch_dir(), *dat, *gp;
@@ -274,7 +274,10 @@ static void chart_labels_cannot_break_the_data_file(void **state)
 	dat = read_whole(dir, "x.dat");
 	gp = read_whole(dir, "x.gp");
 	assert_non_null(strstr(dat, "\n #comm with 'tab' newline\t1.5\n"));
-	assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\""));
+	/* single quotes: gnuplot substitutes no `command` and expands no @macro there */
+	assert_non_null(strstr(gp, "set title 'a \"quoted\" ''title'' `date` @m next\\' font"));
+	/* the comment stays one line and does not continue onto the next */
+	assert_non_null(strstr(gp, "# tdperf chart: a \"quoted\" 'title' `date` @m\n# tdperf chart: next/\n"));
 	assert_non_null(strstr(gp, "if (!exists(\"fmt\")) fmt = \"png\""));
 	td_remove_tree(dir);
 	free(dir);

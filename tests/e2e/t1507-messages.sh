@@ -1,0 +1,55 @@
+#!/bin/sh
+# Messages and numbers that were wrong: usage errors are one line pointing
+# to the help; --plot-format is refused before any output; expr does not
+# print inf, a silent 0 for 1e-400 or -0; a perf that prints nothing, a
+# pid that does not exist and a perf usage error are named in one line;
+# check does not call /bin/false a working perf.
+. "$(dirname "$0")/test-lib.sh"
+
+IN=$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt
+
+test_expect_success 'usage errors: one line naming the help' '
+	test_exit_code 2 "$TDPERF" report --bogus "$IN" >out 2>err &&
+	test_line_count = 1 err && grep -q "^tdperf: unknown option or missing value: .--bogus.; see .tdperf help report.$" err &&
+	test_exit_code 2 "$TDPERF" diff "$IN" 2>err &&
+	test_line_count = 1 err && grep -q "see .tdperf help diff." err
+'
+
+test_expect_success '--plot-format gif is refused before the report prints' '
+	test_exit_code 2 "$TDPERF" report --plot-format gif --plot c "$IN" >out 2>err &&
+	test ! -s out && test_line_count = 1 err && grep -q "svg or png, not .gif." err && test ! -e c
+'
+
+test_expect_success 'expr: out-of-range literals refused, overflow said, no -0' '
+	test_exit_code 2 "$TDPERF" expr 1e999 2>err && grep -q "out of the range of a double" err &&
+	test_exit_code 2 "$TDPERF" expr 1e-400 2>err && grep -q "out of the range of a double" err &&
+	test "$("$TDPERF" expr "0*-1")" = 0 &&
+	test_exit_code 1 "$TDPERF" expr "1e300*1e300" >out && grep -q "^not computable: the result overflows" out &&
+	test "$("$TDPERF" expr 1e-300)" = 1e-300
+'
+
+test_expect_success 'TDPERF_PERF=/bin/false: check says NO, record says how perf ended' '
+	TDPERF_PERF=/bin/false "$TDPERF" check >out 2>&1 || true &&
+	grep -q "^  NO   perf .*/bin/false does not run as perf" out &&
+	test_exit_code 2 env TDPERF_PERF=/bin/false "$TDPERF" record -o r -- true 2>err &&
+	grep -q "^tdperf: perf failed: /bin/false did not start: it exited with status 1 without a message$" err &&
+	test ! -e r
+'
+
+test_expect_success 'a file name with a newline and an escape sequence is printed escaped, on one line' '
+	bad=$(printf "in\nput\033[31m.txt") &&
+	test_exit_code 2 "$TDPERF" report "$bad" 2>err &&
+	test_line_count = 1 err &&
+	grep -q "^tdperf: in\\\\x0aput\\\\x1b\[31m.txt: no such run or file$" err &&
+	! grep -q "$(printf "\033")" err
+'
+
+if have_prog perf && perf stat -e task-clock -o probe.txt true 2>/dev/null; then
+	test_expect_success 'record -p of no process and -C of no CPU: perf'"'"'s error, not its usage' '
+		test_exit_code 2 "$TDPERF" record -p 999999 -o r 2>err &&
+		tail -n 1 err | grep -q "^tdperf: perf failed: perf did not start: [A-Z]" &&
+		! grep -q "Usage\|-p, --pid" err
+	'
+fi
+
+test_done
