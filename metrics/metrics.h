@@ -711,4 +711,39 @@ void td_stacks_release(struct td_stacks *s);
 const char *td_stack_comp_id(enum td_stack_comp c);
 const char *td_stack_stage_id(enum td_stack_stage s);
 
+/* ==================== hotspots: samples per function and call path ==================== */
+/*
+ * metrics/hotspots.c: a call-path tree fed one sample at a time (frame ids
+ * leaf first, from parse/'s td_sym_resolve), weighted by the sample period;
+ * optional group-count deltas per sample for per-function Top-Down.
+ * Memory grows with distinct call paths, not with samples.
+ */
+struct td_hot;
+struct td_hot_node {
+	int frame, parent;      /* parent node index; the root is node 0, frame -1 */
+	uint64_t self_period, self_samples;
+	uint64_t total_period, total_samples; /* subtree, after td_hot_finish */
+};
+struct td_hot_func {
+	int frame, index;
+	uint64_t self_period, self_samples;
+	uint64_t total_period, total_samples; /* each sample once (recursion) */
+};
+struct td_hot *td_hot_new(size_t nr_counts);
+void td_hot_free(struct td_hot *h);
+void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, const double *counts);
+/* Deltas of a thread's group values since its previous sample: 1 with
+ * deltas set, 0 for the thread's first sample (no interval yet). */
+int td_hot_deltas(struct td_hot *h, uint32_t tid, const uint64_t *values, double *deltas);
+void td_hot_finish(struct td_hot *h);
+uint64_t td_hot_total_period(const struct td_hot *h);
+uint64_t td_hot_total_samples(const struct td_hot *h);
+/* Functions sorted by self period, largest first. */
+size_t td_hot_nr_funcs(const struct td_hot *h);
+const struct td_hot_func *td_hot_func(const struct td_hot *h, size_t i);
+const double *td_hot_func_counts(const struct td_hot *h, size_t i);
+size_t td_hot_nr_nodes(const struct td_hot *h);
+const struct td_hot_node *td_hot_node(const struct td_hot *h, size_t i);
+const double *td_hot_node_counts(const struct td_hot *h, size_t i);
+
 #endif /* TD_METRICS_H */

@@ -458,6 +458,30 @@ int td_pd_is_perf_data(const void *data, size_t len);
  * "FILE: offset N: what is wrong" in err on failure.
  */
 struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err);
+/*
+ * Symbols of sampled addresses (parse/perfdata-symbols.c, elfutils'
+ * libdwfl): feed every record to td_sym_feed so the process maps follow
+ * MMAP/COMM/FORK, then resolve sample and callchain addresses.  Frames are
+ * interned: one td_frame per function (per DSO and offset when unknown),
+ * alive until td_sym_free.
+ */
+struct td_frame {
+	int id;                 /* 0, 1, ... in order of first appearance */
+	const char *name;       /* function, or "[unknown]" */
+	const char *dso;        /* file path, "[kernel.kallsyms]", "[module]",
+	                           "/tmp/perf-PID.map", or "[unknown]" */
+	uint64_t offset;        /* unknown frames: offset in the DSO */
+	const char *source;     /* "file.c:LINE" of the function start, or NULL */
+	int known, kernel, source_tried;
+};
+struct td_symbolizer;
+struct td_symbolizer *td_sym_new(const struct td_pd *pd);
+void td_sym_free(struct td_symbolizer *s);
+void td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r);
+/* The frame of ip in process pid (kernel: a kernel address). */
+const struct td_frame *td_sym_resolve(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
+size_t td_sym_nr_frames(const struct td_symbolizer *s);
+const struct td_frame *td_sym_frame(const struct td_symbolizer *s, size_t id);
 /* PERF_DATA_READER_API_END */
 
 #endif /* TD_PARSE_H */

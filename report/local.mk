@@ -31,3 +31,5 @@ libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c
 # import and report of perf stat outputs (the stat work)
 TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
+# hotspots: samples per function and call path (report/hotspots-*.c)
+libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c

@@ -33,13 +33,16 @@ static const char usage[] =
 	"                          each (default) or shown as full trees\n"
 	"  --color auto|always|never  colours (default auto: only on a terminal)\n"
 	"  --cpu CPU, --table FILE, --smt on|off   as for tdperf import\n"
+	"  --hotspots              functions where the samples of the run's perf.data\n"
+	"                          (or of any perf.data) fall, self and children\n"
+	"  --top N                 with --hotspots: show the top N functions (default 25)\n"
 	"  -o FILE                 write the report to FILE instead of stdout\n"
 	"  -h, --help              this text\n";
 
 int cmd_report(int argc, char **argv)
 {
 	enum { O_FORMAT = 256, O_HTML, O_PLOT, O_PLOTFMT, O_LEVEL, O_COLOR, O_CPU, O_TABLE, O_SMT,
-	       O_SCOPES, O_EVENTS };
+	       O_SCOPES, O_EVENTS, O_HOTSPOTS, O_TOP };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "html", optional_argument, NULL, O_HTML },
@@ -53,6 +56,8 @@ int cmd_report(int argc, char **argv)
 		{ "smt", required_argument, NULL, O_SMT },
 		{ "scopes", required_argument, NULL, O_SCOPES },
 		{ "events", no_argument, NULL, O_EVENTS },
+		{ "hotspots", no_argument, NULL, O_HOTSPOTS },
+		{ "top", required_argument, NULL, O_TOP },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -67,7 +72,7 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0, html_default = 0;
+	int c, ret = 0, html_default = 0, hotspots = 0, top = 25;
 	char *end;
 
 	optind = 1;
@@ -107,6 +112,12 @@ int cmd_report(int argc, char **argv)
 			topts.all_scopes = !strcmp(optarg, "all");
 			break;
 		case O_EVENTS: topts.events = 1; break;
+		case O_HOTSPOTS: hotspots = 1; break;
+		case O_TOP:
+			top = (int)strtol(optarg, &end, 10);
+			if (*end || top < 0)
+				return td_usage_error(usage, "--top takes a number of functions, not '%s'", optarg);
+			break;
 		case 'v': topts.verbose++; break;
 		case 'o': outpath = optarg; break;
 		case 'h': return td_usage_ok(usage);
@@ -125,6 +136,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc - 1)
 		return td_usage_error(usage, "report takes one RUN or FILE");
+	if (hotspots && (html || plot))
+		return td_usage_error(usage, "--hotspots has no HTML or chart output yet");
 	if (optind == argc - 1)
 		input = argv[optind];
 	if (!td_file_exists(input)) {
@@ -132,7 +145,7 @@ int cmd_report(int argc, char **argv)
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
-	doc = td_report_load(input, &opts, &err);
+	doc = hotspots ? td_hotspots_load(input, &err) : td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);
 		strbuf_release(&err);
@@ -147,7 +160,11 @@ int cmd_report(int argc, char **argv)
 	topts.max_level = opts.max_level;
 	topts.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !outpath && isatty(1) &&
 						   !getenv("NO_COLOR"));
-	if (!strcmp(format, "json"))
+	if (hotspots && !strcmp(format, "csv"))
+		td_hotspots_render_csv(doc, out);
+	else if (hotspots && !strcmp(format, "text"))
+		td_hotspots_render_text(doc, top, out);
+	else if (!strcmp(format, "json"))
 		td_report_render_json(doc, out);
 	else if (!strcmp(format, "csv"))
 		td_report_render_csv(doc, out);

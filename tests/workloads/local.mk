@@ -24,3 +24,13 @@ TESTS += tests/e2e/t0800-threads-workloads.sh tests/e2e/t0801-threads-sweep.sh \
 	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh tests/e2e/t0630-threads-charts.sh
 EXTRA_DIST += tests/e2e/t0800-threads-workloads.sh tests/e2e/t0801-threads-sweep.sh \
 	tests/e2e/t0802-threads-record.sh tests/e2e/t0803-threads-systemwide.sh tests/e2e/t0630-threads-charts.sh
+# tw-hot: known hot functions in the executable, a shared library, the
+# kernel and JIT code, for the hotspot tests (debug info and frame
+# pointers so perf record -g and the symbolizer both have what they need)
+check_PROGRAMS += tests/workloads/tw-hot tests/workloads/libtwhot.so
+tests_workloads_tw_hot_SOURCES = tests/workloads/tw-hot.c
+tests_workloads_tw_hot_CFLAGS = -O2 -g -fno-omit-frame-pointer -fno-inline
+tests_workloads_tw_hot_LDADD = -ldl
+tests_workloads_libtwhot_so_SOURCES = tests/workloads/tw-hot-lib.c
+tests_workloads_libtwhot_so_CFLAGS = -O2 -g -fPIC -fno-omit-frame-pointer
+tests_workloads_libtwhot_so_LDFLAGS = -shared

@@ -1,0 +1,316 @@
+/*
+ * The "hotspots" report document: streams a perf.data (of a run directory,
+ * or any file a user recorded with perf record), resolves each sample's
+ * call path to functions (parse/'s symbolizer) and feeds the call-path
+ * tree of metrics/hotspots.c; then writes the per-function shares, the
+ * per-DSO shares and the call-path tree (for flame graphs) as JSON
+ * (docs/report-schema.md, "hotspots").
+ */
+#include "report/report.h"
+#include "parse/parse.h"
+#include "metrics/metrics.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Callchain context markers (PERF_CONTEXT_*), as perf writes them. */
+#define CTX_HV ((uint64_t)-32)
+#define CTX_KERNEL ((uint64_t)-128)
+#define CTX_USER ((uint64_t)-512)
+#define CTX_GUEST_KERNEL ((uint64_t)-2176)
+#define CTX_GUEST_USER ((uint64_t)-2560)
+#define CPUMODE_KERNEL 1
+
+struct hot_load {
+	struct td_pd *pd;
+	struct td_symbolizer *sym;
+	struct td_hot *hot;
+	const struct td_pd_event *leader;
+	size_t nr_counts;
+	const char **count_names;
+	int *frames;
+	size_t alloc_frames;
+	uint64_t *values;
+	double *deltas;
+	uint64_t skipped_other, first_in_thread;
+	int callchains;
+};
+
+/* The frames of a sample, leaf first. */
+static size_t sample_frames(struct hot_load *l, const struct td_pd_record *r)
+{
+	const struct td_pd_sample *s = &r->sample;
+	int kernel = (r->misc & 7) == CPUMODE_KERNEL;
+	size_t n = 0, i;
+
+	if (!(s->fields & TD_PD_S_CALLCHAIN) || !s->callchain_nr) {
+		td_grow((void **)&l->frames, &l->alloc_frames, 1, sizeof(int));
+		l->frames[n++] = td_sym_resolve(l->sym, s->pid, s->ip, kernel)->id;
+		return n;
+	}
+	td_grow((void **)&l->frames, &l->alloc_frames, s->callchain_nr, sizeof(int));
+	for (i = 0; i < s->callchain_nr; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= TD_PD_CONTEXT_MAX) {
+			kernel = ip == CTX_KERNEL || ip == CTX_HV || ip == CTX_GUEST_KERNEL;
+			continue;
+		}
+		l->frames[n++] = td_sym_resolve(l->sym, s->pid, ip, kernel)->id;
+	}
+	return n;
+}
+
+/*
+ * The sampled event: the first event, or the leader of a leader-sampled
+ * group.  Other events' samples are counted as skipped.
+ */
+static void pick_leader(struct hot_load *l)
+{
+	size_t i;
+
+	l->leader = td_pd_nr_events(l->pd) ? td_pd_event(l->pd, 0) : NULL;
+	for (i = 0; i < td_pd_nr_events(l->pd); i++) {
+		const struct td_pd_event *ev = td_pd_event(l->pd, i);
+
+		if ((ev->sample_type & TD_PD_S_READ) && (ev->read_format & TD_PD_F_GROUP)) {
+			l->leader = ev;
+			return;
+		}
+	}
+}
+
+/* Start the tree at the first sample: the group's size is known then. */
+static void start_tree(struct hot_load *l, const struct td_pd_sample *s)
+{
+	size_t k;
+
+	if ((s->fields & TD_PD_S_READ) && (l->leader->read_format & TD_PD_F_GROUP) && s->nr_values) {
+		l->nr_counts = s->nr_values;
+		l->count_names = xcalloc(l->nr_counts, sizeof(*l->count_names));
+		for (k = 0; k < l->nr_counts; k++)
+			l->count_names[k] = s->values[k].event ? s->values[k].event->name : "?";
+		l->values = xcalloc(l->nr_counts, sizeof(uint64_t));
+		l->deltas = xcalloc(l->nr_counts, sizeof(double));
+	}
+	l->hot = td_hot_new(l->nr_counts);
+}
+
+static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
+{
+	const struct td_pd_sample *s = &r->sample;
+	const double *counts = NULL;
+	size_t n, k;
+
+	if (s->event != l->leader) {
+		l->skipped_other++;
+		return;
+	}
+	if (!l->hot)
+		start_tree(l, s);
+	if (s->fields & TD_PD_S_CALLCHAIN)
+		l->callchains = 1;
+	if (l->nr_counts && s->nr_values == l->nr_counts) {
+		for (k = 0; k < l->nr_counts; k++)
+			l->values[k] = s->values[k].value;
+		if (td_hot_deltas(l->hot, s->tid, l->values, l->deltas))
+			counts = l->deltas;
+		else
+			l->first_in_thread++;
+	}
+	n = sample_frames(l, r);
+	td_hot_add(l->hot, l->frames, n, (s->fields & TD_PD_S_PERIOD) ? s->period : 1, counts);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *frame_json(const struct td_frame *f)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "symbol", json_string(f->name));
+	json_object_set_new(o, "dso", json_string(f->dso));
+	if (!f->known)
+		json_object_set_new(o, "offset", json_integer((json_int_t)f->offset));
+	if (f->source)
+		json_object_set_new(o, "source", json_string(f->source));
+	if (f->kernel)
+		json_object_set_new(o, "kernel", json_true());
+	return o;
+}
+
+static json_t *counts_json(const struct hot_load *l, const double *c)
+{
+	json_t *o = json_object();
+	size_t k;
+
+	for (k = 0; k < l->nr_counts; k++)
+		json_object_set_new(o, l->count_names[k], num(c[k]));
+	return o;
+}
+
+static json_t *functions_json(const struct hot_load *l)
+{
+	json_t *a = json_array();
+	double total = (double)td_hot_total_period(l->hot);
+	size_t i;
+
+	for (i = 0; i < td_hot_nr_funcs(l->hot); i++) {
+		const struct td_hot_func *fn = td_hot_func(l->hot, i);
+		json_t *o = frame_json(td_sym_frame(l->sym, (size_t)fn->frame));
+
+		json_object_set_new(o, "samples", json_integer((json_int_t)fn->self_samples));
+		json_object_set_new(o, "children_samples", json_integer((json_int_t)fn->total_samples));
+		json_object_set_new(o, "percent", num(100.0 * (double)fn->self_period / total));
+		json_object_set_new(o, "children_percent", num(100.0 * (double)fn->total_period / total));
+		if (l->nr_counts)
+			json_object_set_new(o, "counts", counts_json(l, td_hot_func_counts(l->hot, i)));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* Self share per DSO (e.g. the share of time in an MPI library). */
+static json_t *dsos_json(const struct hot_load *l)
+{
+	json_t *by = json_object(), *a = json_array(), *v;
+	double total = (double)td_hot_total_period(l->hot);
+	const char *key;
+	size_t i;
+
+	for (i = 0; i < td_hot_nr_funcs(l->hot); i++) {
+		const struct td_hot_func *fn = td_hot_func(l->hot, i);
+		const struct td_frame *f = td_sym_frame(l->sym, (size_t)fn->frame);
+		json_t *o = json_object_get(by, f->dso);
+
+		if (!o) {
+			o = json_pack("{s:s, s:I, s:I}", "dso", f->dso, "samples", (json_int_t)0, "period", (json_int_t)0);
+			json_object_set_new(by, f->dso, o);
+			json_array_append(a, o);
+		}
+		json_object_set_new(o, "samples", json_integer(json_integer_value(json_object_get(o, "samples")) +
+							      (json_int_t)fn->self_samples));
+		json_object_set_new(o, "period", json_integer(json_integer_value(json_object_get(o, "period")) +
+							     (json_int_t)fn->self_period));
+	}
+	json_array_foreach(a, i, v) {
+		json_object_set_new(v, "percent",
+				    num(100.0 * (double)json_integer_value(json_object_get(v, "period")) / total));
+		json_object_del(v, "period");
+	}
+	(void)key;
+	json_decref(by);
+	return a;
+}
+
+/*
+ * The call-path tree as a flat array, parents before children: each node
+ * names its frame (an index into "frames") and parent node.
+ */
+static json_t *callpaths_json(const struct hot_load *l, json_t **frames_out)
+{
+	json_t *a = json_array(), *frames = json_array();
+	double total = (double)td_hot_total_period(l->hot);
+	size_t i;
+
+	for (i = 0; i < td_sym_nr_frames(l->sym); i++) {
+		const struct td_frame *f = td_sym_frame(l->sym, i);
+
+		json_array_append_new(frames, json_pack("{s:s, s:s}", "symbol", f->name, "dso", f->dso));
+	}
+	for (i = 0; i < td_hot_nr_nodes(l->hot); i++) {
+		const struct td_hot_node *n = td_hot_node(l->hot, i);
+		json_t *o = json_pack("{s:i, s:i, s:I, s:I, s:o, s:o}", "frame", n->frame, "parent", n->parent,
+				      "samples", (json_int_t)n->self_samples,
+				      "children_samples", (json_int_t)n->total_samples,
+				      "percent", num(100.0 * (double)n->self_period / total),
+				      "children_percent", num(100.0 * (double)n->total_period / total));
+
+		if (l->nr_counts)
+			json_object_set_new(o, "counts", counts_json(l, td_hot_node_counts(l->hot, i)));
+		json_array_append_new(a, o);
+	}
+	*frames_out = frames;
+	return a;
+}
+
+static json_t *build_doc(const struct hot_load *l, const char *path)
+{
+	json_t *doc = json_object(), *h = json_object(), *frames, *paths, *names;
+	size_t k;
+
+	json_object_set_new(doc, "schema_version", json_integer(TD_REPORT_SCHEMA_VERSION));
+	json_object_set_new(h, "source", json_string(path));
+	json_object_set_new(h, "event", json_string(l->leader->name));
+	json_object_set_new(h, "samples", json_integer((json_int_t)td_hot_total_samples(l->hot)));
+	json_object_set_new(h, "period", json_integer((json_int_t)td_hot_total_period(l->hot)));
+	json_object_set_new(h, "callchains", json_boolean(l->callchains));
+	if (l->skipped_other)
+		json_object_set_new(h, "other_event_samples", json_integer((json_int_t)l->skipped_other));
+	if (l->nr_counts) {
+		names = json_array();
+		for (k = 0; k < l->nr_counts; k++)
+			json_array_append_new(names, json_string(l->count_names[k]));
+		json_object_set_new(h, "group", names);
+		json_object_set_new(h, "first_samples_per_thread", json_integer((json_int_t)l->first_in_thread));
+	}
+	json_object_set_new(h, "functions", functions_json(l));
+	json_object_set_new(h, "dsos", dsos_json(l));
+	paths = callpaths_json(l, &frames);
+	json_object_set_new(h, "frames", frames);
+	json_object_set_new(h, "callpaths", paths);
+	json_object_set_new(doc, "hotspots", h);
+	return doc;
+}
+
+/* The perf.data of a run directory, or the file itself. */
+static char *perf_data_path(const char *input)
+{
+	return td_is_dir(input) ? td_path_join(input, "perf.data") : xstrdup(input);
+}
+
+json_t *td_hotspots_load(const char *input, struct strbuf *err)
+{
+	struct hot_load l;
+	const struct td_pd_record *r;
+	char *path = perf_data_path(input);
+	json_t *doc = NULL;
+	int ret;
+
+	memset(&l, 0, sizeof(l));
+	l.pd = td_pd_open(path, 0, err);
+	if (!l.pd)
+		goto out;
+	pick_leader(&l);
+	l.sym = td_sym_new(l.pd);
+	while ((ret = td_pd_next(l.pd, &r)) > 0) {
+		if (r->type == TD_PD_SAMPLE)
+			feed_sample(&l, r);
+		else
+			td_sym_feed(l.sym, r);
+	}
+	if (ret < 0)
+		strbuf_addstr(err, td_pd_error(l.pd));
+	else if (!l.hot)
+		strbuf_addf(err, "%s: no samples (record some with tdperf record --hotspots or perf record)", path);
+	else {
+		td_hot_finish(l.hot);
+		doc = build_doc(&l, path);
+	}
+out:
+	if (l.pd)
+		td_pd_close(l.pd);
+	td_sym_free(l.sym);
+	td_hot_free(l.hot);
+	free(l.frames);
+	free(l.values);
+	free(l.deltas);
+	free(l.count_names);
+	free(path);
+	return doc;
+}

@@ -1,0 +1,124 @@
+/*
+ * Text and CSV of the "hotspots" document (report/hotspots-load.c): the
+ * top functions with their self and children shares, the per-DSO shares,
+ * and whether Top-Down per function could be computed.
+ */
+#include "report/report.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <string.h>
+
+static double real_of(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* "name" or "[unknown] in DSO+0xOFFSET". */
+static void frame_label(json_t *fn, struct strbuf *sb)
+{
+	const char *sym = json_string_value(json_object_get(fn, "symbol"));
+	const char *dso = json_string_value(json_object_get(fn, "dso"));
+	json_t *off = json_object_get(fn, "offset");
+
+	if (off)
+		strbuf_addf(sb, "[unknown] in %s+0x%llx", dso ? dso : "?",
+			    (unsigned long long)json_integer_value(off));
+	else
+		strbuf_addstr(sb, sym ? sym : "?");
+}
+
+/* Why no Top-Down per function is shown. */
+static void topdown_note(json_t *h, FILE *out)
+{
+	json_t *group = json_object_get(h, "group");
+
+	if (!group)
+		fprintf(out, "\nTop-Down per function needs hardware counters: this recording sampled %s alone "
+			"(no counter group); record with tdperf record --hotspots on a CPU with a PMU.\n",
+			json_string_value(json_object_get(h, "event")));
+}
+
+void td_hotspots_render_text(json_t *doc, int top, FILE *out)
+{
+	json_t *h = json_object_get(doc, "hotspots"), *fns, *fn, *dsos;
+	struct strbuf label = STRBUF_INIT;
+	size_t i;
+
+	fns = json_object_get(h, "functions");
+	fprintf(out, "Hotspots of %s: %lld samples of %s%s\n", json_string_value(json_object_get(h, "source")),
+		(long long)json_integer_value(json_object_get(h, "samples")),
+		json_string_value(json_object_get(h, "event")),
+		json_is_true(json_object_get(h, "callchains")) ? ", with call chains" : ", no call chains (children = self)");
+	fprintf(out, "\n   self%%  children%%   samples  function  (dso)  [source]\n");
+	json_array_foreach(fns, i, fn) {
+		const char *src = json_string_value(json_object_get(fn, "source"));
+
+		if (top > 0 && (int)i >= top)
+			break;
+		strbuf_reset(&label);
+		frame_label(fn, &label);
+		fprintf(out, "%8.2f  %9.2f  %8lld  %s  (%s)", real_of(fn, "percent"), real_of(fn, "children_percent"),
+			(long long)json_integer_value(json_object_get(fn, "samples")), label.buf,
+			json_string_value(json_object_get(fn, "dso")));
+		if (src)
+			fprintf(out, "  [%s]", src);
+		fputc('\n', out);
+	}
+	if (top > 0 && json_array_size(fns) > (size_t)top)
+		fprintf(out, "  ... %zu more functions (--format json lists all)\n", json_array_size(fns) - (size_t)top);
+	dsos = json_object_get(h, "dsos");
+	fprintf(out, "\n   self%%   samples  dso\n");
+	json_array_foreach(dsos, i, fn) {
+		if (top > 0 && (int)i >= top)
+			break;
+		fprintf(out, "%8.2f  %8lld  %s\n", real_of(fn, "percent"),
+			(long long)json_integer_value(json_object_get(fn, "samples")),
+			json_string_value(json_object_get(fn, "dso")));
+	}
+	topdown_note(h, out);
+	strbuf_release(&label);
+}
+
+/* A CSV field, quoted when it holds a comma, quote or newline. */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void td_hotspots_render_csv(json_t *doc, FILE *out)
+{
+	json_t *h = json_object_get(doc, "hotspots"), *fn;
+	size_t i;
+
+	fputs("symbol,dso,offset,samples,percent,children_samples,children_percent,source\n", out);
+	json_array_foreach(json_object_get(h, "functions"), i, fn) {
+		json_t *off = json_object_get(fn, "offset");
+
+		csv_field(out, json_string_value(json_object_get(fn, "symbol")));
+		fputc(',', out);
+		csv_field(out, json_string_value(json_object_get(fn, "dso")));
+		fputc(',', out);
+		if (off)
+			fprintf(out, "0x%llx", (unsigned long long)json_integer_value(off));
+		fprintf(out, ",%lld,%.4f,%lld,%.4f,", (long long)json_integer_value(json_object_get(fn, "samples")),
+			real_of(fn, "percent"), (long long)json_integer_value(json_object_get(fn, "children_samples")),
+			real_of(fn, "children_percent"));
+		csv_field(out, json_string_value(json_object_get(fn, "source")));
+		fputc('\n', out);
+	}
+}
