@@ -259,12 +259,12 @@ static json_t *build_doc(const struct hot_load *l, const char *path)
 		json_object_set_new(h, "group", names);
 		json_object_set_new(h, "first_samples_per_thread", json_integer((json_int_t)l->first_in_thread));
 	}
-	json_object_set_new(h, "functions", functions_json(l));
 	json_object_set_new(h, "dsos", dsos_json(l));
 	paths = callpaths_json(l, &frames);
 	json_object_set_new(h, "frames", frames);
 	json_object_set_new(h, "callpaths", paths);
-	json_object_set_new(doc, "hotspots", h);
+	json_object_set_new(doc, "profile", h);
+	json_object_set_new(doc, "hotspots", functions_json(l));
 	return doc;
 }
 

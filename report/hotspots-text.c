@@ -43,11 +43,11 @@ static void topdown_note(json_t *h, FILE *out)
 
 void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 {
-	json_t *h = json_object_get(doc, "hotspots"), *fns, *fn, *dsos;
+	json_t *h = json_object_get(doc, "profile"), *fns, *fn, *dsos;
 	struct strbuf label = STRBUF_INIT;
 	size_t i;
 
-	fns = json_object_get(h, "functions");
+	fns = json_object_get(doc, "hotspots");
 	fprintf(out, "Hotspots of %s: %lld samples of %s%s\n", json_string_value(json_object_get(h, "source")),
 		(long long)json_integer_value(json_object_get(h, "samples")),
 		json_string_value(json_object_get(h, "event")),
@@ -102,11 +102,11 @@ static void csv_field(FILE *out, const char *s)
 
 void td_hotspots_render_csv(json_t *doc, FILE *out)
 {
-	json_t *h = json_object_get(doc, "hotspots"), *fn;
+	json_t *fn;
 	size_t i;
 
 	fputs("symbol,dso,offset,samples,percent,children_samples,children_percent,source\n", out);
-	json_array_foreach(json_object_get(h, "functions"), i, fn) {
+	json_array_foreach(json_object_get(doc, "hotspots"), i, fn) {
 		json_t *off = json_object_get(fn, "offset");
 
 		csv_field(out, json_string_value(json_object_get(fn, "symbol")));

@@ -33,3 +33,5 @@ TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 # hotspots: samples per function and call path (report/hotspots-*.c)
 libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c
+TESTS += tests/e2e/t0640-hotspots.sh
+EXTRA_DIST += tests/e2e/t0640-hotspots.sh

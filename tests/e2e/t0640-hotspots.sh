@@ -1,0 +1,145 @@
+#!/bin/sh
+# tdperf report --hotspots on perf.data that perf records here: the
+# per-function self and children shares equal perf report's, and the
+# known hot functions of tw-hot are found wherever they live (executable,
+# shared library, kernel, JIT map, stripped binary with a separate debug
+# file, perf's build-id cache).
+. "$(dirname "$0")/test-lib.sh"
+. "$TD_SRCDIR/tests/e2e/perfdata-lib.sh"
+
+W=$TD_BUILDDIR/tests/workloads
+# perf's build-id cache goes to $HOME/.debug: keep it inside the test
+HOME=$TEST_DIR/home
+mkdir -p "$HOME"
+export HOME
+
+if ! "$PERF" record -q -e cpu-clock -o probe.data -- true >probe.log 2>&1; then
+	if [ "${CI:-}" = true ]; then
+		test_expect_success 'perf record -e cpu-clock works (required under CI)' 'cat probe.log; false'
+	else
+		test_skip 'hotspot tests' "perf cannot record cpu-clock here: $(head -n1 probe.log)"
+	fi
+	test_done
+fi
+
+# record NAME CMD...: perf record -e cpu-clock -g into NAME
+record() {
+	name=$1; shift
+	"$PERF" record -q -e cpu-clock -g -o "$name" -- "$@" >"$name.log" 2>&1
+}
+
+# perf_self FILE: "PERCENT NAME" per symbol of perf report --no-children
+# (unknown addresses, which perf lists one by one as hex, left out)
+perf_self() {
+	"$PERF" report -i "$1" --stdio --no-children --sort sym -g none 2>/dev/null |
+		awk '/^ *[0-9.]+%/ && $2 ~ /^\[[.k]\]$/ && $3 !~ /^0x/ { sub("%", "", $1); print $1, $3 }'
+}
+# perf_children FILE: "PERCENT NAME" of perf report --children
+perf_children() {
+	"$PERF" report -i "$1" --stdio --children --sort sym -g none 2>/dev/null |
+		awk '/^ *[0-9.]+%/ && $3 ~ /^\[[.k]\]$/ && $4 !~ /^0x/ { sub("%", "", $1); print $1, $4 }'
+}
+# ours FILE COLUMN: "PERCENT NAME" from tdperf's CSV (5: self, 7: children)
+ours() {
+	"$TDPERF" report --hotspots --format csv "$1" |
+		awk -F, -v c="$2" 'NR > 1 && $1 != "[unknown]" { print $c, $1 }'
+}
+# agree A B TOL: every name in A has the same percentage in B within TOL,
+# and every name of B at or above TOL is in A
+agree() {
+	awk -v tol="$3" '
+		FNR == NR { a[$2] += $1; next }
+		{ b[$2] += $1 }
+		END {
+			bad = 0
+			for (n in a) {
+				d = a[n] - b[n]; if (d < 0) d = -d
+				if (d > tol) { printf "%s: perf %.2f, tdperf %.2f\n", n, a[n], b[n]; bad = 1 }
+			}
+			for (n in b) if (!(n in a) && b[n] >= tol) { printf "%s: tdperf %.2f, not in perf\n", n, b[n]; bad = 1 }
+			exit bad
+		}' "$1" "$2"
+}
+
+record hot.data "$W/tw-hot" 2 "$W/libtwhot.so"
+
+test_expect_success 'self percentages equal perf report --no-children within 0.1' '
+	perf_self hot.data >perf.self && ours hot.data 5 >td.self &&
+	test_line_count -ge 5 perf.self &&
+	agree perf.self td.self 0.1
+'
+test_expect_success 'children percentages equal perf report --children within 0.5' '
+	perf_children hot.data >perf.children && ours hot.data 7 >td.children &&
+	test_line_count -ge 5 perf.children &&
+	agree perf.children td.children 0.5
+'
+test_expect_success 'the hot functions of the executable come first, a before b' '
+	"$TDPERF" report --hotspots --format csv hot.data >hot.csv &&
+	sed -n 2p hot.csv | test_grep -q "^tw_hot_a,.*/tw-hot," &&
+	sed -n 3p hot.csv | test_grep -q "^tw_hot_b,.*/tw-hot,"
+'
+test_expect_success 'a function of a shared library is found in the library' '
+	test_grep -q "^tw_lib_spin,.*/libtwhot.so,,[1-9]" hot.csv
+'
+test_expect_success 'JIT code is named from /tmp/perf-PID.map' '
+	test_grep -q "^tw_jit_loop,/tmp/perf-[0-9]*.map,,[1-9]" hot.csv
+'
+test_expect_success 'kernel functions are named from kallsyms' '
+	awk -F, "\$2 == \"[kernel.kallsyms]\" && \$1 != \"[unknown]\" && \$4 > 0" hot.csv >kernel &&
+	test_line_count -ge 1 kernel
+'
+test_expect_success 'source lines come from the debug info' '
+	test_grep -q "^tw_hot_a,.*,tests/workloads/tw-hot.c:[0-9]*$" hot.csv
+'
+test_expect_success 'JSON: a hotspots array with symbol, dso, samples, percent, children_percent' '
+	"$TDPERF" report --hotspots --format json hot.data >hot.json &&
+	jq -e ".hotspots[0] | .symbol == \"tw_hot_a\" and (.dso | endswith(\"/tw-hot\")) and .samples > 0
+		and .percent > 0 and .children_percent >= .percent and (.source | test(\"tw-hot.c:\"))" hot.json &&
+	jq -e "[.hotspots[].samples] | add == $(jq .profile.samples hot.json)" hot.json
+'
+test_expect_success 'text says Top-Down per function needs hardware counters' '
+	"$TDPERF" report --hotspots hot.data >hot.txt &&
+	test_grep -q "tw_hot_a" hot.txt &&
+	test_grep -q "Top-Down per function needs hardware counters" hot.txt
+'
+
+# a stripped copy with its symbols in a separate debug file (.gnu_debuglink)
+mkdir -p strip
+objcopy --only-keep-debug "$W/tw-hot" strip/tw-hot.debug
+objcopy --strip-all --add-gnu-debuglink=strip/tw-hot.debug "$W/tw-hot" strip/tw-hot
+record strip.data ./strip/tw-hot 1
+test_expect_success 'stripped binary: names come from its separate debug file' '
+	nm strip/tw-hot 2>&1 | test_grep -q "no symbols" &&
+	"$TDPERF" report --hotspots --format csv strip.data >strip.csv &&
+	sed -n 2p strip.csv | test_grep -q "^tw_hot_a,.*/strip/tw-hot," &&
+	perf_self strip.data >perf.strip && ours strip.data 5 >td.strip && agree perf.strip td.strip 0.1
+'
+
+# the recorded binary is gone: perf's build-id cache (~/.debug) has a copy
+mkdir -p moved
+cp "$W/tw-hot" moved/tw-hot
+record moved.data ./moved/tw-hot 1
+rm moved/tw-hot
+test_expect_success 'a binary gone since the recording is read from the build-id cache' '
+	ls "$HOME"/.debug/.build-id/*/*/elf >/dev/null &&
+	"$TDPERF" report --hotspots --format csv moved.data >moved.csv &&
+	sed -n 2p moved.csv | test_grep -q "^tw_hot_a,.*/moved/tw-hot,"
+'
+test_expect_success 'an address without a symbol is kept as [unknown] with its DSO and offset' '
+	"$PERF" record -q -e cpu-clock -g -o nosym.data -- ./strip/tw-hot 0.2 >/dev/null 2>&1 &&
+	rm strip/tw-hot.debug &&
+	"$TDPERF" report --hotspots nosym.data >nosym.txt &&
+	test_grep -q "\[unknown\] in .*/strip/tw-hot+0x[0-9a-f]*" nosym.txt
+'
+
+test_expect_success 'a perf.data without samples: one line, exit 2' '
+	"$PERF" record -q -e cpu-clock -c 1000000000 -o empty.data -- true >/dev/null 2>&1 &&
+	test_exit_code 2 "$TDPERF" report --hotspots empty.data 2>err &&
+	test_line_count = 1 err && test_grep -q "empty.data: no samples" err
+'
+test_expect_success 'a truncated perf.data: one line, exit 2' '
+	size=$(wc -c <hot.data) && head -c $((size / 2)) hot.data >cut.data &&
+	test_exit_code 2 "$TDPERF" report --hotspots cut.data 2>err >out &&
+	test_line_count = 1 err && test_grep -q "cut.data" err && test_line_count = 0 out
+'
+test_done
