@@ -34,8 +34,9 @@ struct td_hot {
 	size_t cap;
 	uint64_t total_period, total_samples;
 	double *total_counts;
-	/* per thread: the previous group values, for deltas */
-	struct { uint32_t tid; uint64_t *last; } *threads;
+	/* per counter stream (the leader's sample id: one per thread with
+	 * inherit, one per CPU with -a): the previous group values */
+	struct { uint64_t tid; uint64_t *last; } *threads; /* by stream */
 	size_t nr_threads, alloc_threads;
 	/* results */
 	struct td_hot_func *funcs;
@@ -156,24 +157,25 @@ void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, 
 		}
 }
 
-int td_hot_deltas(struct td_hot *h, uint32_t tid, const uint64_t *values, double *deltas)
+int td_hot_deltas(struct td_hot *h, uint64_t stream, const uint64_t *values, double *deltas)
 {
 	size_t i, k;
 
 	for (i = 0; i < h->nr_threads; i++)
-		if (h->threads[i].tid == tid)
+		if (h->threads[i].tid == stream)
 			break;
 	if (i == h->nr_threads) {
+		/* counters start at zero when enabled: the first interval runs from there */
 		td_grow((void **)&h->threads, &h->alloc_threads, h->nr_threads + 1, sizeof(*h->threads));
-		h->threads[i].tid = tid;
+		h->threads[i].tid = stream;
 		h->threads[i].last = xcalloc(h->nr_counts ? h->nr_counts : 1, sizeof(uint64_t));
 		h->nr_threads++;
-		memcpy(h->threads[i].last, values, h->nr_counts * sizeof(uint64_t));
-		return 0; /* the first sample of a thread: no interval before it */
 	}
 	for (k = 0; k < h->nr_counts; k++) {
-		/* counts only grow; a smaller value is a restarted counter */
-		deltas[k] = values[k] >= h->threads[i].last[k] ? (double)(values[k] - h->threads[i].last[k]) : 0;
+		/* counts only grow; a smaller value would be a restarted counter */
+		if (values[k] < h->threads[i].last[k])
+			return 0;
+		deltas[k] = (double)(values[k] - h->threads[i].last[k]);
 		h->threads[i].last[k] = values[k];
 	}
 	return 1;

@@ -732,9 +732,11 @@ struct td_hot_func {
 struct td_hot *td_hot_new(size_t nr_counts);
 void td_hot_free(struct td_hot *h);
 void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, const double *counts);
-/* Deltas of a thread's group values since its previous sample: 1 with
- * deltas set, 0 for the thread's first sample (no interval yet). */
-int td_hot_deltas(struct td_hot *h, uint32_t tid, const uint64_t *values, double *deltas);
+/* Deltas of a counter stream's group values (stream: the leader's sample
+ * id, per thread or per CPU) since its previous sample, or since the
+ * counters started for its first: 1 with deltas set, 0 when a value went
+ * backwards (no interval can be attributed). */
+int td_hot_deltas(struct td_hot *h, uint64_t stream, const uint64_t *values, double *deltas);
 void td_hot_finish(struct td_hot *h);
 uint64_t td_hot_total_period(const struct td_hot *h);
 uint64_t td_hot_total_samples(const struct td_hot *h);

@@ -34,7 +34,7 @@ struct hot_load {
 	size_t alloc_frames;
 	uint64_t *values;
 	double *deltas;
-	uint64_t skipped_other, first_in_thread;
+	uint64_t skipped_other, backwards;
 	int callchains;
 };
 
@@ -115,13 +115,16 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	if (l->nr_counts && s->nr_values == l->nr_counts) {
 		for (k = 0; k < l->nr_counts; k++)
 			l->values[k] = s->values[k].value;
-		if (td_hot_deltas(l->hot, s->tid, l->values, l->deltas))
+		if (td_hot_deltas(l->hot, s->values[0].id, l->values, l->deltas))
 			counts = l->deltas;
 		else
-			l->first_in_thread++;
+			l->backwards++;
 	}
 	n = sample_frames(l, r);
-	td_hot_add(l->hot, l->frames, n, (s->fields & TD_PD_S_PERIOD) ? s->period : 1, counts);
+	/* a group sample weighs what its leader counted since the stream's
+	 * previous sample, as perf report weighs it */
+	td_hot_add(l->hot, l->frames, n,
+		   counts ? (uint64_t)counts[0] : (s->fields & TD_PD_S_PERIOD) ? s->period : 1, counts);
 }
 
 static json_t *num(double v)
@@ -257,7 +260,8 @@ static json_t *build_doc(const struct hot_load *l, const char *path)
 		for (k = 0; k < l->nr_counts; k++)
 			json_array_append_new(names, json_string(l->count_names[k]));
 		json_object_set_new(h, "group", names);
-		json_object_set_new(h, "first_samples_per_thread", json_integer((json_int_t)l->first_in_thread));
+		if (l->backwards)
+			json_object_set_new(h, "samples_without_interval", json_integer((json_int_t)l->backwards));
 	}
 	json_object_set_new(h, "dsos", dsos_json(l));
 	paths = callpaths_json(l, &frames);

@@ -132,6 +132,28 @@ test_expect_success 'an address without a symbol is kept as [unknown] with its D
 	test_grep -q "\[unknown\] in .*/strip/tw-hot+0x[0-9a-f]*" nosym.txt
 '
 
+# a leader-sampled group of software events: real PERF_SAMPLE_READ samples
+"$PERF" record -q -e '{cpu-clock,task-clock,page-faults}:S' -g -o grp.data -- "$W/tw-hot" 1 "$W/libtwhot.so" >grp.log 2>&1
+test_expect_success 'group samples: per-function deltas of every member equal perf script'"'"'s' '
+	"$PERF" script -i grp.data -F event,period,ip,sym -G 2>/dev/null |
+		awk "NF == 4 && \$4 !~ /^\[unknown\]/ { sub(\":\", \"\", \$2); s[\$4 \" \" \$2] += \$1 }
+		     END { for (k in s) print k, s[k] }" | sort >perf.grp &&
+	"$TDPERF" report --hotspots --format json grp.data >grp.json &&
+	jq -r ".hotspots[] | select(.symbol != \"[unknown]\") | .symbol as \$f |
+		.counts | to_entries[] | select(.value > 0) | \"\(\$f) \(.key) \(.value)\"" grp.json | sort >td.grp &&
+	test_line_count -ge 10 perf.grp &&
+	diff perf.grp td.grp
+'
+test_expect_success 'group samples: self percentages equal perf report'"'"'s leader column within 0.1' '
+	"$PERF" report -i grp.data --stdio --no-children --sort sym -g none 2>/dev/null |
+		awk "/^ *[0-9.]+%/ && \$4 ~ /^\[[.k]\]\$/ && \$5 !~ /^0x/ { sub(\"%\", \"\", \$1); print \$1, \$5 }" >perf.gself &&
+	ours grp.data 5 >td.gself && test_line_count -ge 5 perf.gself &&
+	agree perf.gself td.gself 0.1
+'
+test_expect_success 'group samples: the group is named and Top-Down needs its events' '
+	jq -e ".profile.group == [\"cpu-clock\", \"task-clock\", \"page-faults\"]" grp.json
+'
+
 test_expect_success 'a perf.data without samples: one line, exit 2' '
 	"$PERF" record -q -e cpu-clock -c 1000000000 -o empty.data -- true >/dev/null 2>&1 &&
 	test_exit_code 2 "$TDPERF" report --hotspots empty.data 2>err &&
