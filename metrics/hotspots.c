@@ -38,6 +38,11 @@ struct td_hot {
 	 * inherit, one per CPU with -a): the previous group values */
 	struct { uint64_t tid; uint64_t *last; } *threads; /* by stream */
 	size_t nr_threads, alloc_threads;
+	/* per leaf frame: samples, and count sums of TD_HOT_BATCHES interleaved
+	 * batches of its samples (for confidence intervals) */
+	uint64_t *frame_samples;
+	double *frame_batches;        /* frame x batch x nr_counts */
+	size_t alloc_frames;
 	/* results */
 	struct td_hot_func *funcs;
 	size_t nr_funcs;
@@ -87,6 +92,8 @@ void td_hot_free(struct td_hot *h)
 	free(h->total_counts);
 	free(h->funcs);
 	free(h->func_counts);
+	free(h->frame_samples);
+	free(h->frame_batches);
 	free(h);
 }
 
@@ -139,6 +146,28 @@ static uint32_t child_of(struct td_hot *h, uint32_t parent, int frame)
 	return (uint32_t)(h->nr_nodes - 1);
 }
 
+/* Count sums of a leaf frame, in batch (sample number mod TD_HOT_BATCHES). */
+static void add_to_batch(struct td_hot *h, int frame, const double *counts)
+{
+	size_t f = (size_t)frame, k, old = h->alloc_frames, b;
+	double *row;
+
+	if (f >= h->alloc_frames) {
+		size_t want = f + 1 > 2 * old ? f + 1 : 2 * old;
+
+		h->frame_samples = xrealloc(h->frame_samples, want * sizeof(uint64_t));
+		memset(h->frame_samples + old, 0, (want - old) * sizeof(uint64_t));
+		h->frame_batches = xrealloc(h->frame_batches, want * TD_HOT_BATCHES * h->nr_counts * sizeof(double));
+		memset(h->frame_batches + old * TD_HOT_BATCHES * h->nr_counts, 0,
+		       (want - old) * TD_HOT_BATCHES * h->nr_counts * sizeof(double));
+		h->alloc_frames = want;
+	}
+	b = h->frame_samples[f]++ % TD_HOT_BATCHES;
+	row = h->frame_batches + (f * TD_HOT_BATCHES + b) * h->nr_counts;
+	for (k = 0; k < h->nr_counts; k++)
+		row[k] += counts[k];
+}
+
 void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, const double *counts)
 {
 	uint32_t node = 0;
@@ -150,11 +179,14 @@ void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, 
 	h->nodes[node].self_samples++;
 	h->total_period += period;
 	h->total_samples++;
-	if (counts && h->nr_counts)
+	if (counts && h->nr_counts) {
 		for (k = 0; k < h->nr_counts; k++) {
 			h->node_counts[node * h->nr_counts + k] += counts[k];
 			h->total_counts[k] += counts[k];
 		}
+		if (n)
+			add_to_batch(h, frames[0], counts);
+	}
 }
 
 int td_hot_deltas(struct td_hot *h, uint64_t stream, const uint64_t *values, double *deltas)
@@ -315,4 +347,16 @@ const struct td_hot_node *td_hot_node(const struct td_hot *h, size_t i) { return
 const double *td_hot_node_counts(const struct td_hot *h, size_t i)
 {
 	return h->nr_counts ? h->node_counts + i * h->nr_counts : NULL;
+}
+
+const double *td_hot_func_batches(const struct td_hot *h, size_t i)
+{
+	size_t f = (size_t)h->funcs[i].frame;
+
+	return h->nr_counts && f < h->alloc_frames ? h->frame_batches + f * TD_HOT_BATCHES * h->nr_counts : NULL;
+}
+
+const double *td_hot_total_counts(const struct td_hot *h)
+{
+	return h->nr_counts ? h->total_counts : NULL;
 }

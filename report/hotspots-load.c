@@ -12,6 +12,7 @@
 #include "util/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,9 @@ struct hot_load {
 	uint64_t *values;
 	double *deltas;
 	uint64_t skipped_other, backwards;
+	const struct td_table *table;   /* for Top-Down per function, or NULL */
+	struct td_table *own_table;     /* --table FILE */
+	char *table_note;               /* why there is no Top-Down, or NULL */
 	int callchains;
 };
 
@@ -157,6 +161,37 @@ static json_t *counts_json(const struct hot_load *l, const double *c)
 	return o;
 }
 
+/* The "topdown" object of function i: nodes with value and interval, or why not. */
+static json_t *topdown_json(const struct hot_load *l, size_t i)
+{
+	const struct td_hot_func *fn = td_hot_func(l->hot, i);
+	struct td_hot_topdown td;
+	json_t *o = json_object(), *nodes;
+	size_t k;
+
+	td_hot_topdown(l->table, l->count_names, l->nr_counts, td_hot_func_counts(l->hot, i),
+		       td_hot_func_batches(l->hot, i), fn->self_samples, 2, &td);
+	json_object_set_new(o, "samples", json_integer((json_int_t)fn->self_samples));
+	if (td.why) {
+		json_object_set_new(o, "note", json_string(td.why));
+	} else {
+		nodes = json_array();
+		for (k = 0; k < td.nr_nodes; k++) {
+			const struct td_hot_td_node *n = &td.nodes[k];
+
+			json_array_append_new(nodes, json_pack("{s:s, s:s, s:i, s:o, s:o, s:o, s:b}",
+							       "id", n->metric->id, "name", n->metric->name,
+							       "level", n->metric->level, "value", num(n->value),
+							       "low", num(n->low), "high", num(n->high),
+							       "bottleneck", n->bottleneck));
+		}
+		json_object_set_new(o, "nodes", nodes);
+		json_object_set_new(o, "interval", json_string("95% batch means"));
+	}
+	td_hot_topdown_release(&td);
+	return o;
+}
+
 static json_t *functions_json(const struct hot_load *l)
 {
 	json_t *a = json_array();
@@ -173,6 +208,8 @@ static json_t *functions_json(const struct hot_load *l)
 		json_object_set_new(o, "children_percent", num(100.0 * (double)fn->total_period / total));
 		if (l->nr_counts)
 			json_object_set_new(o, "counts", counts_json(l, td_hot_func_counts(l->hot, i)));
+		if (l->nr_counts && l->table && td_hot_func_counts(l->hot, i))
+			json_object_set_new(o, "topdown", topdown_json(l, i));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -242,6 +279,64 @@ static json_t *callpaths_json(const struct hot_load *l, json_t **frames_out)
 	return a;
 }
 
+/*
+ * perf.data's CPUID feature spells x86 CPUs "GenuineIntel,6,85,4" (all
+ * decimal); the tables match perf's pmu-events form "GenuineIntel-6-55-4"
+ * (model in hex).  Other strings are kept as they are.
+ */
+static char *table_cpuid(const char *cpuid)
+{
+	char vendor[32];
+	unsigned fam, model, step;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (sscanf(cpuid, "%31[^,],%u,%u,%u", vendor, &fam, &model, &step) == 4)
+		strbuf_addf(&sb, "%s-%u-%X-%u", vendor, fam, model, step);
+	else
+		strbuf_addstr(&sb, cpuid);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The table for Top-Down per function: --table, --cpu, else the CPUID the
+ * recording stored.  Without one, table_note says why.
+ */
+static void pick_table(struct hot_load *l, const struct td_report_opts *opts)
+{
+	struct strbuf err = STRBUF_INIT;
+	const char *recorded = td_pd_feature_string(l->pd, TD_PD_FEAT_CPUID);
+	char *cpu = opts && opts->cpu ? xstrdup(opts->cpu) : recorded ? table_cpuid(recorded) : NULL;
+
+	if (opts && opts->table) {
+		l->own_table = td_table_load(opts->table, &err);
+		l->table = l->own_table;
+	} else if (cpu) {
+		l->table = td_table_find(cpu, &err);
+	} else {
+		strbuf_addstr(&err, "the recording names no CPU (give --cpu)");
+	}
+	if (!l->table) {
+		struct strbuf note = STRBUF_INIT;
+
+		strbuf_addf(&note, "no Top-Down table: %s", err.buf);
+		l->table_note = strbuf_detach(&note, NULL);
+	} else {
+		/* a group of other events (software ones, say): said once, not per function */
+		struct td_hot_topdown td;
+
+		td_hot_topdown(l->table, l->count_names, l->nr_counts, td_hot_total_counts(l->hot), NULL,
+			       TD_HOT_MIN_SAMPLES, 1, &td);
+		if (td.why) {
+			l->table_note = td.why;
+			td.why = NULL;
+			l->table = NULL;
+		}
+		td_hot_topdown_release(&td);
+	}
+	free(cpu);
+	strbuf_release(&err);
+}
+
 static json_t *build_doc(const struct hot_load *l, const char *path)
 {
 	json_t *doc = json_object(), *h = json_object(), *frames, *paths, *names;
@@ -260,6 +355,10 @@ static json_t *build_doc(const struct hot_load *l, const char *path)
 		for (k = 0; k < l->nr_counts; k++)
 			json_array_append_new(names, json_string(l->count_names[k]));
 		json_object_set_new(h, "group", names);
+		if (l->table)
+			json_object_set_new(h, "table", json_string(td_table_info(l->table)->name));
+		if (l->table_note)
+			json_object_set_new(h, "topdown_note", json_string(l->table_note));
 		if (l->backwards)
 			json_object_set_new(h, "samples_without_interval", json_integer((json_int_t)l->backwards));
 	}
@@ -278,7 +377,7 @@ static char *perf_data_path(const char *input)
 	return td_is_dir(input) ? td_path_join(input, "perf.data") : xstrdup(input);
 }
 
-json_t *td_hotspots_load(const char *input, struct strbuf *err)
+json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, struct strbuf *err)
 {
 	struct hot_load l;
 	const struct td_pd_record *r;
@@ -303,6 +402,8 @@ json_t *td_hotspots_load(const char *input, struct strbuf *err)
 	else if (!l.hot)
 		strbuf_addf(err, "%s: no samples (record some with tdperf record --hotspots or perf record)", path);
 	else {
+		if (l.nr_counts)
+			pick_table(&l, opts);
 		td_hot_finish(l.hot);
 		doc = build_doc(&l, path);
 	}
@@ -315,6 +416,8 @@ out:
 	free(l.values);
 	free(l.deltas);
 	free(l.count_names);
+	free(l.table_note);
+	td_table_free(l.own_table);
 	free(path);
 	return doc;
 }

@@ -30,11 +30,59 @@ static void frame_label(json_t *fn, struct strbuf *sb)
 		strbuf_addstr(sb, sym ? sym : "?");
 }
 
+/* A bar of width 20 for a fraction. */
+static void bar(FILE *out, double v)
+{
+	int i, n = isfinite(v) ? (int)(v * 20 + 0.5) : 0;
+
+	for (i = 0; i < 20; i++)
+		fputc(i < n ? '#' : '.', out);
+}
+
+/*
+ * Under a function: its Level 1 nodes (and the Level 2 nodes under its
+ * bottleneck) as bars with value and 95 % interval, the bottleneck marked;
+ * or the reason there are none.
+ */
+static void function_topdown(json_t *fn, FILE *out)
+{
+	json_t *td = json_object_get(fn, "topdown"), *nodes, *n;
+	const char *note = json_string_value(json_object_get(td, "note"));
+	const char *path = NULL;
+	size_t i;
+
+	if (!td)
+		return;
+	if (note) {
+		fprintf(out, "%31s Top-Down: %s\n", "", note);
+		return;
+	}
+	nodes = json_object_get(td, "nodes");
+	json_array_foreach(nodes, i, n) {
+		long long level = json_integer_value(json_object_get(n, "level"));
+		int bott = json_is_true(json_object_get(n, "bottleneck"));
+
+		if (level > 1 && !bott)
+			continue; /* Level 2 only along the bottleneck path */
+		if (level == 1 && bott)
+			path = json_string_value(json_object_get(n, "id"));
+		fprintf(out, "%31s %*s%-22s ", "", (int)(2 * (level - 1)), "",
+			json_string_value(json_object_get(n, "name")));
+		bar(out, real_of(n, "value"));
+		fprintf(out, " %5.1f%% [%5.1f, %5.1f]%s\n", 100 * real_of(n, "value"), 100 * real_of(n, "low"),
+			100 * real_of(n, "high"), bott ? "  <== bottleneck" : "");
+	}
+	(void)path;
+}
+
 /* Why no Top-Down per function is shown. */
 static void topdown_note(json_t *h, FILE *out)
 {
 	json_t *group = json_object_get(h, "group");
+	const char *note = json_string_value(json_object_get(h, "topdown_note"));
 
+	if (note)
+		fprintf(out, "\nTop-Down per function: %s\n", note);
 	if (!group)
 		fprintf(out, "\nTop-Down per function needs hardware counters: this recording sampled %s alone "
 			"(no counter group); record with tdperf record --hotspots on a CPU with a PMU.\n",
@@ -66,6 +114,7 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 		if (src)
 			fprintf(out, "  [%s]", src);
 		fputc('\n', out);
+		function_topdown(fn, out);
 	}
 	if (top > 0 && json_array_size(fns) > (size_t)top)
 		fprintf(out, "  ... %zu more functions (--format json lists all)\n", json_array_size(fns) - (size_t)top);

@@ -154,6 +154,41 @@ test_expect_success 'group samples: the group is named and Top-Down needs its ev
 	jq -e ".profile.group == [\"cpu-clock\", \"task-clock\", \"page-faults\"]" grp.json
 '
 
+# Top-Down per function through the whole path, on real group samples: a
+# table whose two "Level 1" nodes are formulas of the software members
+cat >sw-table.json <<'TABLE'
+{"tdperf_table": 1, "name": "software-group", "slots_per_cycle": 1,
+ "metrics": [
+  {"id": "faulting", "name": "Faulting", "level": 1, "domain": "slots",
+   "formula": "page\\-faults * 100000 / cpu\\-clock", "threshold": "faulting > 0.2"},
+  {"id": "computing", "name": "Computing", "level": 1, "domain": "slots",
+   "formula": "1 - faulting", "threshold": "computing > 0.2"}
+ ]}
+TABLE
+test_expect_success 'group samples: per-function Level 1 from the function'"'"'s own counts, with an interval' '
+	"$TDPERF" report --hotspots --table sw-table.json --format json grp.data >td.json &&
+	jq -r ".hotspots[] | select(.topdown.nodes) | [.symbol, .counts[\"page-faults\"], .counts[\"cpu-clock\"],
+		(.topdown.nodes[] | select(.id == \"faulting\") | .value, .low, .high)] | @tsv" td.json >fault.tsv &&
+	test_line_count -ge 3 fault.tsv &&
+	awk -F"\t" "{ want = \$2 * 100000 / \$3; d = \$4 - want; if (d < 0) d = -d
+		if (d > 1e-9 || \$5 > \$4 || \$6 < \$4) { print; bad = 1 } } END { exit bad }" fault.tsv
+'
+test_expect_success 'group samples: functions with too few samples say so instead of a number' '
+	jq -e "[.hotspots[] | select(.topdown and .samples < 40)] | length > 0 and
+		all(.topdown.note | test(\"too few samples\"))" td.json &&
+	jq -e "all(.hotspots[] | select(.topdown.nodes); .samples >= 40)" td.json
+'
+test_expect_success 'group samples: text shows Level 1 bars and marks the bottleneck' '
+	"$TDPERF" report --hotspots --table sw-table.json grp.data >td.txt &&
+	sed -n "/ tw_hot_a /,/^ *[0-9]/p" td.txt >a.txt &&
+	test_grep -q "Computing .*#.*<== bottleneck" a.txt &&
+	test_grep -q "Faulting" a.txt
+'
+test_expect_success 'group samples: without a table holding the events, said once' '
+	"$TDPERF" report --hotspots --cpu skylake grp.data >sky.txt &&
+	test_grep -q "^Top-Down per function: the recorded group holds none" sky.txt
+'
+
 test_expect_success 'a perf.data without samples: one line, exit 2' '
 	"$PERF" record -q -e cpu-clock -c 1000000000 -o empty.data -- true >/dev/null 2>&1 &&
 	test_exit_code 2 "$TDPERF" report --hotspots empty.data 2>err &&
