@@ -323,4 +323,18 @@ int td_sweep_wanted(int argc, char **argv);
  */
 int td_sweep_record(int argc, char **argv, int (*record)(int argc, char **argv));
 
+/* ==================== hotspots (collect/hotspots.c) ==================== */
+/*
+ * The -e argument of 'perf record' for hotspots: without a table (no
+ * PMU) cpu-clock; else one leader-sampled group "{cycles-or-slots,...}:S"
+ * with the events of Top-Down Level 1..level that fit one group.  Returns
+ * the level sampled (0 without a table), -1 with err set; note says what
+ * was given up.
+ */
+int td_hotspots_events(const struct td_table *t, const struct td_sched_budget *b, int level,
+		       struct strbuf *events, struct strbuf *note, struct strbuf *err);
+/* The precise events the table locates its Level 1..level nodes with
+ * (LocateWith), comma-separated into events; returns how many. */
+int td_hotspots_locate_events(const struct td_table *t, int level, struct strbuf *events);
+
 #endif /* TD_COLLECT_H */

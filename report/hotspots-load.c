@@ -371,10 +371,18 @@ static json_t *build_doc(const struct hot_load *l, const char *path)
 	return doc;
 }
 
-/* The perf.data of a run directory, or the file itself. */
+/* The samples of a run directory (hotspots.data, else perf.data), or the file itself. */
 static char *perf_data_path(const char *input)
 {
-	return td_is_dir(input) ? td_path_join(input, "perf.data") : xstrdup(input);
+	char *p;
+
+	if (!td_is_dir(input))
+		return xstrdup(input);
+	p = td_path_join(input, "hotspots.data");
+	if (td_file_exists(p))
+		return p;
+	free(p);
+	return td_path_join(input, "perf.data");
 }
 
 json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, struct strbuf *err)

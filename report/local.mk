@@ -35,3 +35,5 @@ EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c
 TESTS += tests/e2e/t0640-hotspots.sh
 EXTRA_DIST += tests/e2e/t0640-hotspots.sh
+TESTS += tests/e2e/t0641-hotspots-record.sh
+EXTRA_DIST += tests/e2e/t0641-hotspots-record.sh
