@@ -136,8 +136,6 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc - 1)
 		return td_usage_error(usage, "report takes one RUN or FILE");
-	if (hotspots && (html || plot))
-		return td_usage_error(usage, "--hotspots has no HTML or chart output yet");
 	if (optind == argc - 1)
 		input = argv[optind];
 	if (!td_file_exists(input)) {
@@ -178,12 +176,14 @@ int cmd_report(int argc, char **argv)
 		}
 		free(membuf);
 	}
-	if (html && td_report_render_html(doc, html, &err) < 0) {
+	if (html && (hotspots ? td_hotspots_render_html(doc, html, &err)
+			      : td_report_render_html(doc, html, &err)) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 	}
 	strbuf_reset(&err);
-	if (plot && td_report_plot(doc, plot, plotfmt, &err) < 0) {
+	if (plot && (hotspots ? td_hotspots_plot(doc, plot, plotfmt, top > 0 ? top : 25, &err)
+			      : td_report_plot(doc, plot, plotfmt, &err)) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 	}
