@@ -204,6 +204,8 @@ static json_t *functions_json(const struct hot_load *l)
 
 		json_object_set_new(o, "samples", json_integer((json_int_t)fn->self_samples));
 		json_object_set_new(o, "children_samples", json_integer((json_int_t)fn->total_samples));
+		json_object_set_new(o, "period", json_integer((json_int_t)fn->self_period));
+		json_object_set_new(o, "children_period", json_integer((json_int_t)fn->total_period));
 		json_object_set_new(o, "percent", num(100.0 * (double)fn->self_period / total));
 		json_object_set_new(o, "children_percent", num(100.0 * (double)fn->total_period / total));
 		if (l->nr_counts)

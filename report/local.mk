@@ -32,10 +32,13 @@ libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c
 TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 # hotspots: samples per function and call path (report/hotspots-*.c)
-libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c report/hotspots-html.c
+libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c report/hotspots-html.c \
+	report/hotspots-diff.c
 TESTS += tests/e2e/t0640-hotspots.sh
 EXTRA_DIST += tests/e2e/t0640-hotspots.sh
 TESTS += tests/e2e/t0641-hotspots-record.sh
 EXTRA_DIST += tests/e2e/t0641-hotspots-record.sh
 TESTS += tests/e2e/t0642-hotspots-html.sh
 EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
+TESTS += tests/e2e/t0643-hotspots-diff.sh
+EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh

@@ -362,6 +362,9 @@ json_t *td_hotspots_load(const char *run_or_file, const struct td_report_opts *o
 /* The top functions (top <= 0: all) and DSOs as text; all functions as CSV. */
 void td_hotspots_render_text(json_t *doc, int top, FILE *out);
 void td_hotspots_render_csv(json_t *doc, FILE *out);
+/* Two hotspot documents compared per function (report/hotspots-diff.c). */
+json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *name_b, struct strbuf *err);
+void td_hotspots_diff_render_text(json_t *diff, int top, FILE *out);
 /* The self-contained flame-graph page (report/hotspots-html.c). */
 int td_hotspots_render_html(json_t *doc, const char *path, struct strbuf *err);
 /* DIR/hotspots.{dat,gp} (and the image when gnuplot is installed): the top functions. */

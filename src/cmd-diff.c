@@ -28,7 +28,21 @@ static const char usage[] =
 	"  --scope-a ID         the scope of A to compare (default: the whole run)\n"
 	"  --scope-b ID         the scope of B to compare\n"
 	"  --cpu-a X, --cpu-b X the CPU of an imported perf stat file, when not inferable\n"
+	"  --hotspots           compare the functions of two hotspot recordings (run\n"
+	"                       directories, perf.data files or saved 'report --hotspots\n"
+	"                       --format json' documents): which got slower or faster\n"
 	"  -h, --help           this help\n";
+
+/* A hotspots side: a saved hotspots document, else a run or perf.data. */
+static json_t *load_hotspots_side(const char *path, struct strbuf *err)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+
+	if (doc && json_is_array(json_object_get(doc, "hotspots")))
+		return doc;
+	json_decref(doc);
+	return td_hotspots_load(path, NULL, err);
+}
 
 /*
  * A saved report document is used as is; anything else goes through
@@ -120,10 +134,12 @@ int cmd_diff(int argc, char **argv)
 		{ "scope-b", required_argument, NULL, 'b' },
 		{ "cpu-a", required_argument, NULL, 'A' },
 		{ "cpu-b", required_argument, NULL, 'B' },
+		{ "hotspots", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = "text", *output = NULL, *html = NULL, *plot = NULL;
+	int hotspots = 0;
 	const char *scope_a = NULL, *scope_b = NULL, *cpu_a = NULL, *cpu_b = NULL;
 	struct strbuf err = STRBUF_INIT;
 	json_t *a = NULL, *b = NULL, *diff = NULL;
@@ -141,6 +157,7 @@ int cmd_diff(int argc, char **argv)
 		case 'b': scope_b = optarg; break;
 		case 'A': cpu_a = optarg; break;
 		case 'B': cpu_b = optarg; break;
+		case 'S': hotspots = 1; break;
 		case 'h': return td_usage_ok(usage);
 		default: return td_usage_error(usage, "bad option");
 		}
@@ -150,19 +167,22 @@ int cmd_diff(int argc, char **argv)
 	if (argc - optind != 2)
 		return td_usage_error(usage, "diff takes two runs, A and B");
 
-	a = load_side(argv[optind], cpu_a, &err);
+	if (hotspots && (html || plot || scope_a || scope_b))
+		return td_usage_error(usage, "--hotspots compares as text or JSON only");
+	a = hotspots ? load_hotspots_side(argv[optind], &err) : load_side(argv[optind], cpu_a, &err);
 	if (!a) {
 		error("%s", err.buf);
 		goto out;
 	}
-	b = load_side(argv[optind + 1], cpu_b, &err);
+	b = hotspots ? load_hotspots_side(argv[optind + 1], &err) : load_side(argv[optind + 1], cpu_b, &err);
 	if (!b) {
 		error("%s", err.buf);
 		goto out;
 	}
 	name_a = side_name(argv[optind]);
 	name_b = side_name(argv[optind + 1]);
-	diff = td_diff_build(a, name_a, scope_a, b, name_b, scope_b, &err);
+	diff = hotspots ? td_hotspots_diff(a, name_a, b, name_b, &err)
+			: td_diff_build(a, name_a, scope_a, b, name_b, scope_b, &err);
 	if (!diff) {
 		error("%s", err.buf);
 		goto out;
@@ -182,6 +202,8 @@ int cmd_diff(int argc, char **argv)
 			out = open_memstream(&text, &len);
 		if (!strcmp(format, "json"))
 			json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		else if (hotspots)
+			td_hotspots_diff_render_text(diff, 30, out);
 		else
 			td_diff_render_text(diff, out);
 		if (!strcmp(format, "json"))
