@@ -14,3 +14,4 @@ bench_bench_tree_LDADD = $(TD_LIBS)
 EXTRA_DIST += bench/calibrate-repeat.sh
 # perf stat import + report: bench/stat-report-bench.sh
 EXTRA_DIST += bench/stat-report-bench.sh
+EXTRA_DIST += bench/hotspots-bench.sh

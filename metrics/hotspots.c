@@ -168,13 +168,20 @@ static void add_to_batch(struct td_hot *h, int frame, const double *counts)
 		row[k] += counts[k];
 }
 
-void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, const double *counts)
+uint32_t td_hot_path(struct td_hot *h, const int *frames, size_t n)
 {
 	uint32_t node = 0;
-	size_t i, k;
+	size_t i;
 
 	for (i = n; i-- > 0;)
 		node = child_of(h, node, frames[i]);
+	return node;
+}
+
+void td_hot_add_at(struct td_hot *h, uint32_t node, uint64_t period, const double *counts)
+{
+	size_t k;
+
 	h->nodes[node].self_period += period;
 	h->nodes[node].self_samples++;
 	h->total_period += period;
@@ -184,9 +191,14 @@ void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, 
 			h->node_counts[node * h->nr_counts + k] += counts[k];
 			h->total_counts[k] += counts[k];
 		}
-		if (n)
-			add_to_batch(h, frames[0], counts);
+		if (node)
+			add_to_batch(h, h->nodes[node].frame, counts);
 	}
+}
+
+void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, const double *counts)
+{
+	td_hot_add_at(h, td_hot_path(h, frames, n), period, counts);
 }
 
 int td_hot_deltas(struct td_hot *h, uint64_t stream, const uint64_t *values, double *deltas)

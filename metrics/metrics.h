@@ -732,6 +732,10 @@ struct td_hot_func {
 struct td_hot *td_hot_new(size_t nr_counts);
 void td_hot_free(struct td_hot *h);
 void td_hot_add(struct td_hot *h, const int *frames, size_t n, uint64_t period, const double *counts);
+/* The same in two steps, for callers that cache a call path's node:
+ * the node of a path (created when new), then a sample on it. */
+uint32_t td_hot_path(struct td_hot *h, const int *frames, size_t n);
+void td_hot_add_at(struct td_hot *h, uint32_t node, uint64_t period, const double *counts);
 /* Deltas of a counter stream's group values (stream: the leader's sample
  * id, per thread or per CPU) since its previous sample, or since the
  * counters started for its first: 1 with deltas set, 0 when a value went

@@ -477,7 +477,9 @@ struct td_frame {
 struct td_symbolizer;
 struct td_symbolizer *td_sym_new(const struct td_pd *pd);
 void td_sym_free(struct td_symbolizer *s);
-void td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r);
+/* 1 when the record reset a process' maps (exec): earlier resolutions
+ * of its addresses no longer hold. */
+int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r);
 /* The frame of ip in process pid (kernel: a kernel address). */
 const struct td_frame *td_sym_resolve(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
 size_t td_sym_nr_frames(const struct td_symbolizer *s);

@@ -32,8 +32,18 @@
 #define SYM_BUILD_ID_MAX 20
 #define SYM_IP_CACHE_MAX (1u << 21) /* entries before the cache starts over */
 
+/* A function symbol of a DSO, at its link-time address (plus bias). */
+struct sym_func {
+	uint64_t addr, size;
+	const char *name;       /* in libdwfl's string table */
+	unsigned char bind;
+};
+
 struct sym_dso {
 	char *path;             /* as recorded */
+	struct sym_func *funcs; /* sorted by address, one per address */
+	size_t nr_funcs;
+	int funcs_loaded;
 	unsigned char build_id[SYM_BUILD_ID_MAX];
 	int build_id_size;
 	int opened;             /* dwfl tried */
@@ -205,6 +215,7 @@ void td_sym_free(struct td_symbolizer *s)
 	for (i = 0; i < s->nr_dsos; i++) {
 		if (s->dsos[i]->dwfl)
 			dwfl_end(s->dsos[i]->dwfl);
+		free(s->dsos[i]->funcs);
 		free(s->dsos[i]->path);
 		free(s->dsos[i]);
 	}
@@ -305,7 +316,7 @@ static void add_map(struct sym_proc *p, uint64_t start, uint64_t len, uint64_t p
 	p->nr_maps++;
 }
 
-void td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r)
+int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r)
 {
 	struct sym_proc *p, *parent;
 
@@ -313,7 +324,7 @@ void td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r)
 	case TD_PD_MMAP:
 	case TD_PD_MMAP2:
 		if (r->u.mmap.pid == (uint32_t)-1 || !r->u.mmap.filename)
-			return; /* kernel maps: kernel addresses go to kallsyms */
+			return 0; /* kernel maps: kernel addresses go to kallsyms */
 		p = find_proc(s, r->u.mmap.pid, 1);
 		add_map(p, r->u.mmap.addr, r->u.mmap.len, r->u.mmap.pgoff,
 			get_dso(s, r->u.mmap.filename, r->u.mmap.build_id,
@@ -321,18 +332,20 @@ void td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r)
 		break;
 	case TD_PD_COMM:
 		if (!r->u.comm.exec)
-			return;
+			return 0;
 		p = find_proc(s, r->u.comm.pid, 1);
 		p->nr_maps = 0;
 		p->gen++;
-		break;
+		return 1;
 	case TD_PD_FORK:
 		if (r->u.fork.pid == r->u.fork.ppid)
-			return; /* a new thread shares its process' maps */
-		parent = find_proc(s, r->u.fork.ppid, 0);
+			return 0; /* a new thread shares its process' maps */
 		p = find_proc(s, r->u.fork.pid, 1);
 		parent = find_proc(s, r->u.fork.ppid, 0); /* find_proc may have moved it */
-		if (parent && !p->nr_maps) {
+		/* a new process (perhaps a reused pid): the parent's maps */
+		p->nr_maps = 0;
+		p->gen++;
+		if (parent) {
 			size_t i;
 
 			for (i = 0; i < parent->nr_maps; i++)
@@ -340,10 +353,11 @@ void td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r)
 					parent->maps[i].end - parent->maps[i].start,
 					parent->maps[i].pgoff, parent->maps[i].dso);
 		}
-		break;
+		return 1;
 	default:
 		break;
 	}
+	return 0;
 }
 
 /* ---- frames ---- */
@@ -663,26 +677,116 @@ static char *source_of(Dwfl_Module *mod, uint64_t addr)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * Of two function symbols at one address, the one perf report names:
+ * sized over sizeless, not weak over weak, global over local, fewer
+ * leading underscores, then the longer name.  Negative when a is better.
+ */
+static int better_func(const struct sym_func *a, const struct sym_func *b)
+{
+	static const int rank[] = { [STB_GLOBAL] = 0, [STB_LOCAL] = 1, [STB_WEAK] = 2 };
+	int ra = a->bind <= STB_WEAK ? rank[a->bind] : 3, rb = b->bind <= STB_WEAK ? rank[b->bind] : 3;
+	size_t ua = strspn(a->name, "_"), ub = strspn(b->name, "_");
+
+	if (!a->size != !b->size)
+		return a->size ? -1 : 1;
+	if (ra != rb)
+		return ra - rb;
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	return strlen(a->name) > strlen(b->name) ? -1 : strlen(a->name) < strlen(b->name);
+}
+
+static int func_cmp(const void *x, const void *y)
+{
+	const struct sym_func *a = x, *b = y;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return better_func(a, b);
+}
+
+/*
+ * The DSO's function symbols (from whichever symbol table libdwfl found:
+ * the file's, its separate debug file's, or the dynamic one), sorted once
+ * so that each lookup is a binary search; libdwfl's own address lookup
+ * scans the whole table on every call.
+ */
+static void load_funcs(struct sym_dso *d)
+{
+	int n = dwfl_module_getsymtab(d->mod), i;
+	size_t k, out = 0;
+
+	d->funcs_loaded = 1;
+	if (n <= 0)
+		return;
+	d->funcs = xmalloc((size_t)n * sizeof(*d->funcs));
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+		    shndx == (GElf_Word)-1)
+			continue;
+		d->funcs[d->nr_funcs].addr = addr;
+		d->funcs[d->nr_funcs].size = sym.st_size;
+		d->funcs[d->nr_funcs].name = name;
+		d->funcs[d->nr_funcs].bind = (unsigned char)GELF_ST_BIND(sym.st_info);
+		d->nr_funcs++;
+	}
+	qsort(d->funcs, d->nr_funcs, sizeof(*d->funcs), func_cmp);
+	for (k = 0; k < d->nr_funcs; k++) /* the best of each address was sorted first */
+		if (!out || d->funcs[k].addr != d->funcs[out - 1].addr)
+			d->funcs[out++] = d->funcs[k];
+	d->nr_funcs = out;
+}
+
+/* The function containing addr; a sizeless one ends where the next starts. */
+static const struct sym_func *find_func(struct sym_dso *d, uint64_t addr)
+{
+	size_t lo = 0, hi;
+	const struct sym_func *f;
+
+	if (!d->funcs_loaded)
+		load_funcs(d);
+	hi = d->nr_funcs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->funcs[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	f = &d->funcs[lo - 1];
+	if (f->size ? addr < f->addr + f->size : lo == d->nr_funcs || addr < d->funcs[lo].addr)
+		return f;
+	return NULL;
+}
+
 static struct td_frame *resolve_file(struct td_symbolizer *s, const struct sym_map *m, uint64_t ip)
 {
 	struct sym_dso *d = m->dso;
 	uint64_t off = ip - m->start + m->pgoff, addr;
-	const char *name;
-	GElf_Sym sym;
-	GElf_Off symoff;
+	const struct sym_func *fn;
 	struct td_frame *f;
 
 	if (!d->opened)
 		open_dso(s, d);
 	if (!d->mod || offset_to_vaddr(d->mod, off, &addr) < 0)
 		return intern_frame(s, "[unknown]", d->path, off, 0, 0);
-	name = dwfl_module_addrinfo(d->mod, addr, &symoff, &sym, NULL, NULL, NULL);
-	if (!name || !*name)
+	fn = find_func(d, addr);
+	if (!fn)
 		return intern_frame(s, "[unknown]", d->path, off, 0, 0);
-	f = intern_frame(s, name, d->path, 0, 1, 0);
+	f = intern_frame(s, fn->name, d->path, 0, 1, 0);
 	if (!f->source && !f->source_tried) {
 		f->source_tried = 1;
-		f->source = source_of(d->mod, addr - symoff);
+		f->source = source_of(d->mod, fn->addr);
 	}
 	return f;
 }

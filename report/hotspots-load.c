@@ -7,6 +7,7 @@
  * (docs/report-schema.md, "hotspots").
  */
 #include "report/report.h"
+#include "report/hotspots-int.h"
 #include "parse/parse.h"
 #include "metrics/metrics.h"
 #include "util/util.h"
@@ -40,6 +41,7 @@ struct hot_load {
 	struct td_table *own_table;     /* --table FILE */
 	char *table_note;               /* why there is no Top-Down, or NULL */
 	int callchains;
+	struct hot_chains *chains;      /* call chain -> node */
 };
 
 /* The frames of a sample, leaf first. */
@@ -102,11 +104,29 @@ static void start_tree(struct hot_load *l, const struct td_pd_sample *s)
 	l->hot = td_hot_new(l->nr_counts);
 }
 
+/* The call-path node of a sample: from the chain cache, else resolved. */
+static uint32_t sample_node(struct hot_load *l, const struct td_pd_record *r)
+{
+	const struct td_pd_sample *s = &r->sample;
+	const uint64_t *ips = (s->fields & TD_PD_S_CALLCHAIN) && s->callchain_nr ? s->callchain : &s->ip;
+	size_t n = ips == &s->ip ? 1 : s->callchain_nr;
+	uint16_t mode = r->misc & 7;
+	uint64_t hash = hot_chain_hash(s->pid, mode, ips, n);
+	uint32_t node;
+
+	if (hot_chain_lookup(l->chains, hash, s->pid, mode, ips, n, &node))
+		return node;
+	n = sample_frames(l, r);
+	node = td_hot_path(l->hot, l->frames, n);
+	hot_chain_insert(l->chains, hash, s->pid, mode, ips, ips == &s->ip ? 1 : s->callchain_nr, node);
+	return node;
+}
+
 static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 {
 	const struct td_pd_sample *s = &r->sample;
 	const double *counts = NULL;
-	size_t n, k;
+	size_t k;
 
 	if (s->event != l->leader) {
 		l->skipped_other++;
@@ -124,11 +144,10 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 		else
 			l->backwards++;
 	}
-	n = sample_frames(l, r);
 	/* a group sample weighs what its leader counted since the stream's
 	 * previous sample, as perf report weighs it */
-	td_hot_add(l->hot, l->frames, n,
-		   counts ? (uint64_t)counts[0] : (s->fields & TD_PD_S_PERIOD) ? s->period : 1, counts);
+	td_hot_add_at(l->hot, sample_node(l, r),
+		      counts ? (uint64_t)counts[0] : (s->fields & TD_PD_S_PERIOD) ? s->period : 1, counts);
 }
 
 static json_t *num(double v)
@@ -339,7 +358,7 @@ static void pick_table(struct hot_load *l, const struct td_report_opts *opts)
 	strbuf_release(&err);
 }
 
-static json_t *build_doc(const struct hot_load *l, const char *path)
+static json_t *build_doc(const struct hot_load *l, const char *path, unsigned flags)
 {
 	json_t *doc = json_object(), *h = json_object(), *frames, *paths, *names;
 	size_t k;
@@ -365,9 +384,11 @@ static json_t *build_doc(const struct hot_load *l, const char *path)
 			json_object_set_new(h, "samples_without_interval", json_integer((json_int_t)l->backwards));
 	}
 	json_object_set_new(h, "dsos", dsos_json(l));
-	paths = callpaths_json(l, &frames);
-	json_object_set_new(h, "frames", frames);
-	json_object_set_new(h, "callpaths", paths);
+	if (flags & TD_HOT_CALLPATHS) {
+		paths = callpaths_json(l, &frames);
+		json_object_set_new(h, "frames", frames);
+		json_object_set_new(h, "callpaths", paths);
+	}
 	json_object_set_new(doc, "profile", h);
 	json_object_set_new(doc, "hotspots", functions_json(l));
 	return doc;
@@ -387,7 +408,8 @@ static char *perf_data_path(const char *input)
 	return td_path_join(input, "perf.data");
 }
 
-json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, struct strbuf *err)
+json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, unsigned flags,
+			 struct strbuf *err)
 {
 	struct hot_load l;
 	const struct td_pd_record *r;
@@ -401,11 +423,12 @@ json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, s
 		goto out;
 	pick_leader(&l);
 	l.sym = td_sym_new(l.pd);
+	l.chains = hot_chains_new();
 	while ((ret = td_pd_next(l.pd, &r)) > 0) {
 		if (r->type == TD_PD_SAMPLE)
 			feed_sample(&l, r);
-		else
-			td_sym_feed(l.sym, r);
+		else if (td_sym_feed(l.sym, r))
+			hot_chains_clear(l.chains);
 	}
 	if (ret < 0)
 		strbuf_addstr(err, td_pd_error(l.pd));
@@ -415,12 +438,13 @@ json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, s
 		if (l.nr_counts)
 			pick_table(&l, opts);
 		td_hot_finish(l.hot);
-		doc = build_doc(&l, path);
+		doc = build_doc(&l, path, flags);
 	}
 out:
 	if (l.pd)
 		td_pd_close(l.pd);
 	td_sym_free(l.sym);
+	hot_chains_free(l.chains);
 	td_hot_free(l.hot);
 	free(l.frames);
 	free(l.values);

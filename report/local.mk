@@ -33,7 +33,7 @@ TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 # hotspots: samples per function and call path (report/hotspots-*.c)
 libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c report/hotspots-html.c \
-	report/hotspots-diff.c
+	report/hotspots-diff.c report/hotspots-chains.c report/hotspots-int.h
 TESTS += tests/e2e/t0640-hotspots.sh
 EXTRA_DIST += tests/e2e/t0640-hotspots.sh
 TESTS += tests/e2e/t0641-hotspots-record.sh

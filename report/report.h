@@ -356,9 +356,11 @@ void td_charts_stacks(json_t *doc, struct td_chart_list *out);
 
 /* ---- hotspots: samples per function (report/hotspots-*.c) ---- */
 /* The "hotspots" document of a run's perf.data or of a perf.data file;
- * NULL with a one-line message in err. */
+ * NULL with a one-line message in err.  TD_HOT_CALLPATHS: with the
+ * call-path tree (profile.frames, profile.callpaths; JSON and HTML). */
+#define TD_HOT_CALLPATHS 1
 json_t *td_hotspots_load(const char *run_or_file, const struct td_report_opts *opts,
-			 struct strbuf *err);
+			 unsigned flags, struct strbuf *err);
 /* The top functions (top <= 0: all) and DSOs as text; all functions as CSV. */
 void td_hotspots_render_text(json_t *doc, int top, FILE *out);
 void td_hotspots_render_csv(json_t *doc, FILE *out);

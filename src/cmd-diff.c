@@ -41,7 +41,7 @@ static json_t *load_hotspots_side(const char *path, struct strbuf *err)
 	if (doc && json_is_array(json_object_get(doc, "hotspots")))
 		return doc;
 	json_decref(doc);
-	return td_hotspots_load(path, NULL, err);
+	return td_hotspots_load(path, NULL, 0, err);
 }
 
 /*

@@ -143,7 +143,7 @@ int cmd_report(int argc, char **argv)
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
-	doc = hotspots ? td_hotspots_load(input, &opts, &err) : td_report_load(input, &opts, &err);
+	doc = hotspots ? td_hotspots_load(input, &opts, !strcmp(format, "json") || html ? TD_HOT_CALLPATHS : 0, &err) : td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);
 		strbuf_release(&err);
