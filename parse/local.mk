@@ -37,5 +37,5 @@ endif
 check_PROGRAMS += tests/tools/perfdata-fields
 tests_tools_perfdata_fields_LDADD = $(TD_LIBS)
 # perf.data reader fuzz harness, its seeds (recorded by perf) and the runner
-EXTRA_DIST += tests/fuzz/fuzz-perfdata.c tests/fuzz/seed-perfdata.sh tests/fuzz/run-brief \
+EXTRA_DIST += tests/fuzz/fuzz-hotspots.c tests/fuzz/seed-hotspots.sh tests/fuzz/fuzz-perfdata.c tests/fuzz/seed-perfdata.sh tests/fuzz/run-brief \
 	tests/fuzz/lsan.supp bench/perfdata-decode.c

@@ -477,6 +477,8 @@ struct td_frame {
 struct td_symbolizer;
 struct td_symbolizer *td_sym_new(const struct td_pd *pd);
 void td_sym_free(struct td_symbolizer *s);
+/* Read no file (ELF, kallsyms, JIT maps): every address unknown (fuzzing). */
+void td_sym_offline(struct td_symbolizer *s);
 /* 1 when the record reset a process' maps (exec): earlier resolutions
  * of its addresses no longer hold. */
 int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r);

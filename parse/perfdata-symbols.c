@@ -115,6 +115,7 @@ struct td_symbolizer {
 	struct ip_slot *ips;
 	size_t ips_cap, ips_used;
 	char *debug_home;       /* ~/.debug */
+	int offline;            /* read no file: every address unknown */
 };
 
 /* FNV-1a over bytes, continuing from h. */
@@ -201,6 +202,11 @@ static void free_proc(struct sym_proc *p)
 	free(p->jit_path);
 	free(p->maps);
 	free(p);
+}
+
+void td_sym_offline(struct td_symbolizer *s)
+{
+	s->offline = 1;
 }
 
 void td_sym_free(struct td_symbolizer *s)
@@ -439,6 +445,8 @@ static void load_ksyms(struct td_symbolizer *s)
 	char *line, *next;
 
 	s->ksyms_loaded = 1;
+	if (s->offline)
+		return;
 	if (s->kernel_build_id) {
 		struct strbuf path = STRBUF_INIT;
 
@@ -523,7 +531,7 @@ static int jit_cmp(const void *a, const void *b)
 }
 
 /* Read /tmp/perf-PID.map: "START SIZE name" per line, hex numbers. */
-static void load_jit(struct sym_proc *p)
+static void load_jit(struct td_symbolizer *s, struct sym_proc *p)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	char *line, *next;
@@ -531,7 +539,7 @@ static void load_jit(struct sym_proc *p)
 	p->jit_loaded = 1;
 	strbuf_addf(&path, "/tmp/perf-%" PRIu32 ".map", p->pid);
 	p->jit_path = strbuf_detach(&path, NULL);
-	if (td_read_file(&text, p->jit_path) < 0) {
+	if (s->offline || td_read_file(&text, p->jit_path) < 0) {
 		strbuf_release(&text);
 		return;
 	}
@@ -563,7 +571,7 @@ static struct td_frame *resolve_jit(struct td_symbolizer *s, struct sym_proc *p,
 	size_t lo = 0, hi;
 
 	if (!p->jit_loaded)
-		load_jit(p);
+		load_jit(s, p);
 	hi = p->nr_jit;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -621,7 +629,7 @@ static void open_dso(struct td_symbolizer *s, struct sym_dso *d)
 	int k;
 
 	d->opened = 1;
-	if (d->anon || d->path[0] != '/')
+	if (d->anon || d->path[0] != '/' || s->offline)
 		return;
 	if (d->build_id_size) {
 		strbuf_addf(&cached, "%s/.build-id/%02x/", s->debug_home, d->build_id[0]);

@@ -408,21 +408,20 @@ static char *perf_data_path(const char *input)
 	return td_path_join(input, "perf.data");
 }
 
-json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, unsigned flags,
-			 struct strbuf *err)
+json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_report_opts *opts,
+			    unsigned flags, struct strbuf *err)
 {
 	struct hot_load l;
 	const struct td_pd_record *r;
-	char *path = perf_data_path(input);
 	json_t *doc = NULL;
 	int ret;
 
 	memset(&l, 0, sizeof(l));
-	l.pd = td_pd_open(path, 0, err);
-	if (!l.pd)
-		goto out;
+	l.pd = pd;
 	pick_leader(&l);
 	l.sym = td_sym_new(l.pd);
+	if (flags & TD_HOT_NO_FILES)
+		td_sym_offline(l.sym);
 	l.chains = hot_chains_new();
 	while ((ret = td_pd_next(l.pd, &r)) > 0) {
 		if (r->type == TD_PD_SAMPLE)
@@ -440,9 +439,6 @@ json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, u
 		td_hot_finish(l.hot);
 		doc = build_doc(&l, path, flags);
 	}
-out:
-	if (l.pd)
-		td_pd_close(l.pd);
 	td_sym_free(l.sym);
 	hot_chains_free(l.chains);
 	td_hot_free(l.hot);
@@ -452,6 +448,20 @@ out:
 	free(l.count_names);
 	free(l.table_note);
 	td_table_free(l.own_table);
+	return doc;
+}
+
+json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, unsigned flags,
+			 struct strbuf *err)
+{
+	char *path = perf_data_path(input);
+	struct td_pd *pd = td_pd_open(path, 0, err);
+	json_t *doc = NULL;
+
+	if (pd) {
+		doc = td_hotspots_load_pd(pd, path, opts, flags, err);
+		td_pd_close(pd);
+	}
 	free(path);
 	return doc;
 }

@@ -359,8 +359,13 @@ void td_charts_stacks(json_t *doc, struct td_chart_list *out);
  * NULL with a one-line message in err.  TD_HOT_CALLPATHS: with the
  * call-path tree (profile.frames, profile.callpaths; JSON and HTML). */
 #define TD_HOT_CALLPATHS 1
+#define TD_HOT_NO_FILES 2       /* resolve no symbols (fuzzing) */
 json_t *td_hotspots_load(const char *run_or_file, const struct td_report_opts *opts,
 			 unsigned flags, struct strbuf *err);
+/* The same from an open perf.data (path names it in messages). */
+struct td_pd;
+json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_report_opts *opts,
+			    unsigned flags, struct strbuf *err);
 /* The top functions (top <= 0: all) and DSOs as text; all functions as CSV. */
 void td_hotspots_render_text(json_t *doc, int top, FILE *out);
 void td_hotspots_render_csv(json_t *doc, FILE *out);
