@@ -2,7 +2,7 @@
 libtdperf_a_SOURCES += parse/parse.h
 libtdperf_a_SOURCES += parse/perfdata-internal.h parse/perfdata.c parse/perfdata-read.c \
 	parse/perfdata-trace.c parse/perfdata-feature.c parse/perfdata-stat.c \
-	parse/perfdata-symbols.c
+	parse/perfdata-symbols.c parse/perfdata-inline.c
 TESTS += tests/e2e/t0400-perfdata-record.sh
 EXTRA_DIST += tests/e2e/t0400-perfdata-record.sh tests/e2e/perfdata-lib.sh
 # perf stat output (text, CSV, JSON) -> count model

@@ -485,6 +485,18 @@ int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r);
 /* The frame of ip in process pid (kernel: a kernel address). */
 const struct td_frame *td_sym_resolve(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
 size_t td_sym_nr_frames(const struct td_symbolizer *s);
+/*
+ * What the debug info says of a sampled (leaf) user address: its source
+ * line and innermost inlined function.  Returns a detail id, or -1 when
+ * there is none (no debug info, kernel, JIT, unknown).
+ */
+struct td_sym_detail {
+	int frame;              /* the function's frame id */
+	const char *inlined;    /* innermost inlined function, or NULL */
+	const char *source;     /* "file.c:LINE", or NULL */
+};
+int td_sym_leaf_detail(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
+const struct td_sym_detail *td_sym_detail(const struct td_symbolizer *s, int id);
 const struct td_frame *td_sym_frame(const struct td_symbolizer *s, size_t id);
 /* PERF_DATA_READER_API_END */
 

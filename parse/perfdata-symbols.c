@@ -17,7 +17,7 @@
  * offset: it is never dropped.  Frames are interned, so a frame pointer
  * (or its id) names a function for the analyses.
  */
-#include "parse/parse.h"
+#include "parse/perfdata-internal.h"
 #include "util/util.h"
 
 #include <elfutils/libdwfl.h>
@@ -93,6 +93,11 @@ struct frame_slot {
 
 struct td_symbolizer {
 	int swap;
+	/* leaf details: (module, address) -> detail */
+	struct td_sym_detail *details;
+	size_t nr_details, alloc_details;
+	struct { Dwfl_Module *mod; uint64_t addr; int id; } *detail_slots;
+	size_t detail_cap;
 	/* build-ids of the BUILD_ID feature, by path */
 	struct { char *path; unsigned char id[SYM_BUILD_ID_MAX]; int size; } *bids;
 	size_t nr_bids;
@@ -241,6 +246,12 @@ void td_sym_free(struct td_symbolizer *s)
 	free(s->ips);
 	free(s->kernel_build_id);
 	free(s->debug_home);
+	for (i = 0; i < s->nr_details; i++) {
+		free((char *)s->details[i].inlined);
+		free((char *)s->details[i].source);
+	}
+	free(s->details);
+	free(s->detail_slots);
 	free(s);
 }
 
@@ -868,4 +879,89 @@ const struct td_frame *td_sym_resolve(struct td_symbolizer *s, uint32_t pid, uin
 	if (++s->ips_used * 2 > s->ips_cap)
 		ip_cache_grow(s);
 	return f;
+}
+
+/* ---- details of sampled instructions (source line, inlined function) ---- */
+
+/* The module and link-time address of a user ip, or NULL. */
+static Dwfl_Module *locate(struct td_symbolizer *s, uint32_t pid, uint64_t ip, uint64_t *addr)
+{
+	struct sym_proc *p = find_proc(s, pid, 0);
+	size_t i;
+
+	for (i = p ? p->nr_maps : 0; i-- > 0;) {
+		const struct sym_map *m = &p->maps[i];
+
+		if (ip < m->start || ip >= m->end)
+			continue;
+		if (m->dso->anon || !m->dso->opened || !m->dso->mod ||
+		    offset_to_vaddr(m->dso->mod, ip - m->start + m->pgoff, addr) < 0)
+			return NULL;
+		return m->dso->mod;
+	}
+	return NULL;
+}
+
+static int new_detail(struct td_symbolizer *s, int frame, Dwfl_Module *mod, uint64_t addr)
+{
+	char *inl, *src;
+
+	pd_addr_detail(mod, addr, &inl, &src);
+	if (!inl && !src)
+		return -1;
+	td_grow((void **)&s->details, &s->alloc_details, s->nr_details + 1, sizeof(*s->details));
+	s->details[s->nr_details].frame = frame;
+	s->details[s->nr_details].inlined = inl;
+	s->details[s->nr_details].source = src;
+	return (int)s->nr_details++;
+}
+
+static void detail_rehash(struct td_symbolizer *s)
+{
+	size_t oldcap = s->detail_cap, j, i, mask;
+	__typeof__(s->detail_slots) old = s->detail_slots;
+
+	s->detail_cap = oldcap ? 2 * oldcap : 1024;
+	s->detail_slots = xcalloc(s->detail_cap, sizeof(*s->detail_slots));
+	mask = s->detail_cap - 1;
+	for (j = 0; j < oldcap; j++) {
+		if (!old[j].mod)
+			continue;
+		for (i = hash_mix(old[j].addr ^ (uintptr_t)old[j].mod) & mask; s->detail_slots[i].mod;
+		     i = (i + 1) & mask)
+			;
+		s->detail_slots[i] = old[j];
+	}
+	free(old);
+}
+
+int td_sym_leaf_detail(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel)
+{
+	const struct td_frame *f;
+	Dwfl_Module *mod;
+	uint64_t addr;
+	size_t i, mask;
+	int id;
+
+	if (kernel || s->offline)
+		return -1;
+	f = td_sym_resolve(s, pid, ip, 0); /* opens the DSO when needed */
+	if (!f->known || !(mod = locate(s, pid, ip, &addr)))
+		return -1;
+	if ((s->nr_details + 1) * 2 > s->detail_cap)
+		detail_rehash(s);
+	mask = s->detail_cap - 1;
+	for (i = hash_mix(addr ^ (uintptr_t)mod) & mask; s->detail_slots[i].mod; i = (i + 1) & mask)
+		if (s->detail_slots[i].mod == mod && s->detail_slots[i].addr == addr)
+			return s->detail_slots[i].id;
+	id = new_detail(s, f->id, mod, addr);
+	s->detail_slots[i].mod = mod;
+	s->detail_slots[i].addr = addr;
+	s->detail_slots[i].id = id;
+	return id;
+}
+
+const struct td_sym_detail *td_sym_detail(const struct td_symbolizer *s, int id)
+{
+	return id >= 0 && (size_t)id < s->nr_details ? &s->details[id] : NULL;
 }

@@ -18,6 +18,7 @@ struct chain_slot {
 	uint64_t hash;
 	uint64_t pool_off;
 	uint32_t pid, nr, node, used;
+	int32_t detail;
 	uint16_t mode;
 };
 
@@ -82,13 +83,14 @@ static struct chain_slot *find_slot(struct hot_chains *c, uint64_t hash, uint32_
 }
 
 int hot_chain_lookup(struct hot_chains *c, uint64_t hash, uint32_t pid, uint16_t mode,
-		     const uint64_t *ips, size_t n, uint32_t *node)
+		     const uint64_t *ips, size_t n, uint32_t *node, int *detail)
 {
 	struct chain_slot *s = find_slot(c, hash, pid, mode, ips, n);
 
 	if (!s->used)
 		return 0;
 	*node = s->node;
+	*detail = s->detail;
 	return 1;
 }
 
@@ -111,7 +113,7 @@ static void grow(struct hot_chains *c)
 }
 
 void hot_chain_insert(struct hot_chains *c, uint64_t hash, uint32_t pid, uint16_t mode,
-		      const uint64_t *ips, size_t n, uint32_t node)
+		      const uint64_t *ips, size_t n, uint32_t node, int detail)
 {
 	struct chain_slot *s;
 
@@ -129,6 +131,7 @@ void hot_chain_insert(struct hot_chains *c, uint64_t hash, uint32_t pid, uint16_
 	s->mode = mode;
 	s->nr = (uint32_t)n;
 	s->node = node;
+	s->detail = detail;
 	s->pool_off = c->pool_used;
 	s->used = 1;
 	c->pool_used += n;

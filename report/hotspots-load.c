@@ -42,6 +42,11 @@ struct hot_load {
 	char *table_note;               /* why there is no Top-Down, or NULL */
 	int callchains;
 	struct hot_chains *chains;      /* call chain -> node */
+	uint64_t *detail_samples;       /* per leaf detail id (source line, inline) */
+	uint64_t *detail_period;
+	size_t alloc_detail;
+	int leaf_kernel;                /* set by sample_frames: the leaf's mode */
+	uint64_t leaf_ip;
 };
 
 /* The frames of a sample, leaf first. */
@@ -51,6 +56,8 @@ static size_t sample_frames(struct hot_load *l, const struct td_pd_record *r)
 	int kernel = (r->misc & 7) == CPUMODE_KERNEL;
 	size_t n = 0, i;
 
+	l->leaf_ip = s->ip;
+	l->leaf_kernel = kernel;
 	if (!(s->fields & TD_PD_S_CALLCHAIN) || !s->callchain_nr) {
 		td_grow((void **)&l->frames, &l->alloc_frames, 1, sizeof(int));
 		l->frames[n++] = td_sym_resolve(l->sym, s->pid, s->ip, kernel)->id;
@@ -63,6 +70,10 @@ static size_t sample_frames(struct hot_load *l, const struct td_pd_record *r)
 		if (ip >= TD_PD_CONTEXT_MAX) {
 			kernel = ip == CTX_KERNEL || ip == CTX_HV || ip == CTX_GUEST_KERNEL;
 			continue;
+		}
+		if (!n) {
+			l->leaf_ip = ip;
+			l->leaf_kernel = kernel;
 		}
 		l->frames[n++] = td_sym_resolve(l->sym, s->pid, ip, kernel)->id;
 	}
@@ -104,8 +115,9 @@ static void start_tree(struct hot_load *l, const struct td_pd_sample *s)
 	l->hot = td_hot_new(l->nr_counts);
 }
 
-/* The call-path node of a sample: from the chain cache, else resolved. */
-static uint32_t sample_node(struct hot_load *l, const struct td_pd_record *r)
+/* The call-path node of a sample (and its leaf's detail id): from the
+ * chain cache, else resolved. */
+static uint32_t sample_node(struct hot_load *l, const struct td_pd_record *r, int *detail)
 {
 	const struct td_pd_sample *s = &r->sample;
 	const uint64_t *ips = (s->fields & TD_PD_S_CALLCHAIN) && s->callchain_nr ? s->callchain : &s->ip;
@@ -114,11 +126,12 @@ static uint32_t sample_node(struct hot_load *l, const struct td_pd_record *r)
 	uint64_t hash = hot_chain_hash(s->pid, mode, ips, n);
 	uint32_t node;
 
-	if (hot_chain_lookup(l->chains, hash, s->pid, mode, ips, n, &node))
+	if (hot_chain_lookup(l->chains, hash, s->pid, mode, ips, n, &node, detail))
 		return node;
 	n = sample_frames(l, r);
 	node = td_hot_path(l->hot, l->frames, n);
-	hot_chain_insert(l->chains, hash, s->pid, mode, ips, ips == &s->ip ? 1 : s->callchain_nr, node);
+	*detail = n ? td_sym_leaf_detail(l->sym, s->pid, l->leaf_ip, l->leaf_kernel) : -1;
+	hot_chain_insert(l->chains, hash, s->pid, mode, ips, ips == &s->ip ? 1 : s->callchain_nr, node, *detail);
 	return node;
 }
 
@@ -127,6 +140,9 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	const struct td_pd_sample *s = &r->sample;
 	const double *counts = NULL;
 	size_t k;
+	uint32_t node;
+	uint64_t weight;
+	int detail;
 
 	if (s->event != l->leader) {
 		l->skipped_other++;
@@ -146,8 +162,22 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	}
 	/* a group sample weighs what its leader counted since the stream's
 	 * previous sample, as perf report weighs it */
-	td_hot_add_at(l->hot, sample_node(l, r),
-		      counts ? (uint64_t)counts[0] : (s->fields & TD_PD_S_PERIOD) ? s->period : 1, counts);
+	weight = counts ? (uint64_t)counts[0] : (s->fields & TD_PD_S_PERIOD) ? s->period : 1;
+	node = sample_node(l, r, &detail);
+	td_hot_add_at(l->hot, node, weight, counts);
+	if (detail >= 0) {
+		if ((size_t)detail >= l->alloc_detail) {
+			size_t old = l->alloc_detail, want = 2 * (size_t)detail + 16;
+
+			l->detail_samples = xrealloc(l->detail_samples, want * sizeof(uint64_t));
+			l->detail_period = xrealloc(l->detail_period, want * sizeof(uint64_t));
+			memset(l->detail_samples + old, 0, (want - old) * sizeof(uint64_t));
+			memset(l->detail_period + old, 0, (want - old) * sizeof(uint64_t));
+			l->alloc_detail = want;
+		}
+		l->detail_samples[detail]++;
+		l->detail_period[detail] += weight;
+	}
 }
 
 static json_t *num(double v)
@@ -211,10 +241,90 @@ static json_t *topdown_json(const struct hot_load *l, size_t i)
 	return o;
 }
 
+/* Add samples and weight to name's [samples, period] in o. */
+static void count_into(json_t *o, const char *name, uint64_t n, uint64_t period)
+{
+	json_t *v = json_object_get(o, name);
+
+	if (!v) {
+		v = json_pack("[I,I]", (json_int_t)0, (json_int_t)0);
+		json_object_set_new(o, name, v);
+	}
+	json_array_set_new(v, 0, json_integer(json_integer_value(json_array_get(v, 0)) + (json_int_t)n));
+	json_array_set_new(v, 1, json_integer(json_integer_value(json_array_get(v, 1)) + (json_int_t)period));
+}
+
+static int by_samples_desc(const void *x, const void *y)
+{
+	json_int_t a = json_integer_value(json_object_get(*(json_t *const *)x, "samples"));
+	json_int_t b = json_integer_value(json_object_get(*(json_t *const *)y, "samples"));
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* {name: [n, period]} as [{key: name, samples: n, percent}], most samples first, at most max. */
+static json_t *ranked(json_t *o, const char *key, size_t max, double total)
+{
+	size_t n = json_object_size(o), i = 0;
+	json_t **v = xmalloc((n + 1) * sizeof(*v)), *out = json_array(), *val;
+	const char *name;
+
+	json_object_foreach(o, name, val)
+		v[i++] = json_pack("{s:s, s:O, s:f}", key, name, "samples", json_array_get(val, 0), "percent",
+				   100.0 * (double)json_integer_value(json_array_get(val, 1)) / total);
+	qsort(v, n, sizeof(*v), by_samples_desc);
+	for (i = 0; i < n; i++) {
+		if (i < max)
+			json_array_append(out, v[i]);
+		json_decref(v[i]);
+	}
+	free(v);
+	return out;
+}
+
+/*
+ * Per function with debug info: its self samples by source line and by
+ * inlined function ("lines", "inlined"; the 10 largest of each).
+ */
+static void add_details(const struct hot_load *l, json_t **by_frame)
+{
+	uint64_t n, p;
+	size_t id;
+
+	for (id = 0; id < l->alloc_detail; id++) {
+		const struct td_sym_detail *d = td_sym_detail(l->sym, (int)id);
+		json_t *fn;
+
+		if (!d || !l->detail_samples[id] || !(fn = by_frame[d->frame]))
+			continue;
+		n = l->detail_samples[id];
+		p = l->detail_period[id];
+		if (d->source)
+			count_into(json_object_get(fn, "lines"), d->source, n, p);
+		count_into(json_object_get(fn, "inlined"), d->inlined ? d->inlined : "", n, p);
+	}
+}
+
+static void finish_details(json_t *fn, double total)
+{
+	json_t *lines = json_object_get(fn, "lines"), *inl = json_object_get(fn, "inlined");
+
+	json_object_del(inl, ""); /* samples outside any inlined function */
+	if (json_object_size(lines))
+		json_object_set_new(fn, "lines", ranked(lines, "source", 10, total));
+	else
+		json_object_del(fn, "lines");
+	if (json_object_size(inl))
+		json_object_set_new(fn, "inlined", ranked(inl, "symbol", 10, total));
+	else
+		json_object_del(fn, "inlined");
+}
+
 static json_t *functions_json(const struct hot_load *l)
 {
 	json_t *a = json_array();
 	double total = (double)td_hot_total_period(l->hot);
+	json_t **by_frame = xcalloc(td_sym_nr_frames(l->sym) + 1, sizeof(*by_frame));
 	size_t i;
 
 	for (i = 0; i < td_hot_nr_funcs(l->hot); i++) {
@@ -231,8 +341,15 @@ static json_t *functions_json(const struct hot_load *l)
 			json_object_set_new(o, "counts", counts_json(l, td_hot_func_counts(l->hot, i)));
 		if (l->nr_counts && l->table && td_hot_func_counts(l->hot, i))
 			json_object_set_new(o, "topdown", topdown_json(l, i));
+		json_object_set_new(o, "lines", json_object());
+		json_object_set_new(o, "inlined", json_object());
+		by_frame[fn->frame] = o;
 		json_array_append_new(a, o);
 	}
+	add_details(l, by_frame);
+	for (i = 0; i < json_array_size(a); i++)
+		finish_details(json_array_get(a, i), total);
+	free(by_frame);
 	return a;
 }
 
@@ -446,6 +563,8 @@ json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_
 	free(l.values);
 	free(l.deltas);
 	free(l.count_names);
+	free(l.detail_samples);
+	free(l.detail_period);
 	free(l.table_note);
 	td_table_free(l.own_table);
 	return doc;

@@ -75,6 +75,30 @@ static void function_topdown(json_t *fn, FILE *out)
 	(void)path;
 }
 
+/* Under a function: its hottest source lines and inlined callees. */
+static void function_details(json_t *fn, FILE *out)
+{
+	static const char *const keys[][2] = { { "lines", "source" }, { "inlined", "symbol" } };
+	static const char *const labels[] = { "lines:  ", "inlined:" };
+	size_t k, i;
+	json_t *e;
+
+	for (k = 0; k < 2; k++) {
+		json_t *list = json_object_get(fn, keys[k][0]);
+
+		if (!json_array_size(list))
+			continue;
+		fprintf(out, "%31s %s", "", labels[k]);
+		json_array_foreach(list, i, e) {
+			if (i >= 3)
+				break;
+			fprintf(out, "%s %s %.2f%%", i ? "," : "", json_string_value(json_object_get(e, keys[k][1])),
+				real_of(e, "percent"));
+		}
+		fputc('\n', out);
+	}
+}
+
 /* Why no Top-Down per function is shown. */
 static void topdown_note(json_t *h, FILE *out)
 {
@@ -114,6 +138,7 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 		if (src)
 			fprintf(out, "  [%s]", src);
 		fputc('\n', out);
+		function_details(fn, out);
 		function_topdown(fn, out);
 	}
 	if (top > 0 && json_array_size(fns) > (size_t)top)

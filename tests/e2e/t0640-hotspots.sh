@@ -91,6 +91,27 @@ test_expect_success 'kernel functions are named from kallsyms' '
 test_expect_success 'source lines come from the debug info' '
 	test_grep -q "^tw_hot_a,.*,tests/workloads/tw-hot.c:[0-9]*$" hot.csv
 '
+# perf_lines FILE: "PERCENT SYMBOL FILE:LINE" of perf report --sort sym,srcline
+perf_lines() {
+	"$PERF" report -i "$1" --stdio --no-children --sort sym,srcline -g none 2>/dev/null |
+		awk '/^ *[0-9.]+%/ && $2 ~ /^\[\.\]$/ && $3 ~ /^tw_/ { sub("%", "", $1); print $1, $3 "@" $4 }'
+}
+test_expect_success 'source lines of the hot functions equal perf report --sort sym,srcline within 0.1' '
+	perf_lines hot.data >perf.lines && test_line_count -ge 4 perf.lines &&
+	"$TDPERF" report --hotspots --format json hot.data >lines.json &&
+	jq -r ".hotspots[] | select(.symbol | startswith(\"tw_\")) | .symbol as \$f |
+		.lines[]? | \"\(.percent) \(\$f)@\(.source | split(\"/\") | last)\"" lines.json >td.lines &&
+	awk "FNR == NR { a[\$2] = \$1; next } (\$2 in a) { seen++ }
+	     END { exit !(seen >= 4) }" td.lines perf.lines &&
+	awk "FNR == NR { a[\$2] = \$1; next } (\$2 in a) { d = a[\$2] - \$1; if (d < 0) d = -d
+	     if (d > 0.1) { print \$2, \$1, a[\$2]; bad = 1 } } END { exit bad }" td.lines perf.lines
+'
+test_expect_success 'an always-inlined function is named inside its caller' '
+	jq -e ".hotspots[] | select(.symbol == \"tw_hot_inl\") | .samples > 10 and
+		(.inlined[0].symbol == \"tw_inl_step\") and (.inlined[0].samples >= 0.8 * .samples)" lines.json &&
+	"$TDPERF" report --hotspots hot.data | test_grep -q "inlined: tw_inl_step"
+'
+
 test_expect_success 'JSON: a hotspots array with symbol, dso, samples, percent, children_percent' '
 	"$TDPERF" report --hotspots --format json hot.data >hot.json &&
 	jq -e ".hotspots[0] | .symbol == \"tw_hot_a\" and (.dso | endswith(\"/tw-hot\")) and .samples > 0

@@ -5,6 +5,7 @@
  *
  *   tw_hot_a, tw_hot_b   in the executable, called from tw_hot_outer
  *                        (a: about twice b's work)
+ *   tw_hot_inl           its loop body is tw_inl_step, always inlined
  *   tw_lib_spin          in a shared library, loaded with dlopen (LIB)
  *   the kernel           reads of /dev/zero (copying pages to user space)
  *   tw_jit_loop          machine code generated at run time into anonymous
@@ -49,6 +50,23 @@ __attribute__((noinline)) void tw_hot_b(uint64_t n)
 
 	for (uint64_t i = 0; i < n; i++)
 		x = (x ^ (x >> 7)) * 0x9e3779b97f4a7c15ull;
+	sink += x;
+}
+
+/* Always inlined, even with -fno-inline: its samples fall in tw_hot_inl. */
+static inline __attribute__((always_inline)) uint64_t tw_inl_step(uint64_t x, uint64_t i)
+{
+	x ^= x << 13;
+	x ^= x >> 7;
+	return x + i;
+}
+
+__attribute__((noinline)) void tw_hot_inl(uint64_t n)
+{
+	uint64_t x = 11;
+
+	for (uint64_t i = 0; i < n; i++)
+		x = tw_inl_step(x, i);
 	sink += x;
 }
 
@@ -127,6 +145,7 @@ int main(int argc, char **argv)
 	}
 	tw_hot_outer(2 * unit);
 	sink += spin(unit / 4, 3);
+	tw_hot_inl(unit / 2);
 	in_kernel((long)(unit / 20000));
 	in_jit(2 * unit);
 	return 0;
