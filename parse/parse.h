@@ -485,6 +485,9 @@ int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r);
 /* The frame of ip in process pid (kernel: a kernel address). */
 const struct td_frame *td_sym_resolve(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
 size_t td_sym_nr_frames(const struct td_symbolizer *s);
+/* Bumped each time a process' maps are reset (exec, fork of a new process):
+ * a cache of pid's resolutions keyed with it stays right. */
+uint32_t td_sym_generation(struct td_symbolizer *s, uint32_t pid);
 /*
  * What the debug info says of a sampled (leaf) user address: its source
  * line and innermost inlined function.  Returns a detail id, or -1 when

@@ -97,7 +97,7 @@ struct td_symbolizer {
 	struct td_sym_detail *details;
 	size_t nr_details, alloc_details;
 	struct { Dwfl_Module *mod; uint64_t addr; int id; } *detail_slots;
-	size_t detail_cap;
+	size_t detail_cap, detail_used; /* slots in use, "no detail" ones too */
 	/* build-ids of the BUILD_ID feature, by path */
 	struct { char *path; unsigned char id[SYM_BUILD_ID_MAX]; int size; } *bids;
 	size_t nr_bids;
@@ -322,15 +322,65 @@ static struct sym_dso *get_dso(struct td_symbolizer *s, const char *path,
 	return d;
 }
 
+/*
+ * Map [start, start + len) into a process, whose maps stay sorted and
+ * disjoint: what the new map covers is taken from the older ones (a later
+ * mmap over a range replaces it, as in the kernel), so a lookup is a
+ * binary search however many mmaps a process makes.
+ */
 static void add_map(struct sym_proc *p, uint64_t start, uint64_t len, uint64_t pgoff,
 		    struct sym_dso *dso)
 {
-	td_grow((void **)&p->maps, &p->alloc_maps, p->nr_maps + 1, sizeof(*p->maps));
-	p->maps[p->nr_maps].start = start;
-	p->maps[p->nr_maps].end = start + len;
-	p->maps[p->nr_maps].pgoff = pgoff;
-	p->maps[p->nr_maps].dso = dso;
-	p->nr_maps++;
+	uint64_t end = start + len;
+	struct sym_map repl[3];
+	size_t lo = 0, hi = p->nr_maps, first, last, n = 0;
+
+	if (!len || end < start)
+		return;
+	while (lo < hi) { /* first map ending after start */
+		size_t mid = (lo + hi) / 2;
+
+		if (p->maps[mid].end <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = last = lo;
+	while (last < p->nr_maps && p->maps[last].start < end)
+		last++;
+	if (first < last && p->maps[first].start < start) { /* the part before stays */
+		repl[n] = p->maps[first];
+		repl[n++].end = start;
+	}
+	repl[n].start = start;
+	repl[n].end = end;
+	repl[n].pgoff = pgoff;
+	repl[n++].dso = dso;
+	if (first < last && p->maps[last - 1].end > end) { /* the part after stays */
+		repl[n] = p->maps[last - 1];
+		repl[n].pgoff += end - repl[n].start;
+		repl[n++].start = end;
+	}
+	td_grow((void **)&p->maps, &p->alloc_maps, p->nr_maps + n, sizeof(*p->maps));
+	memmove(p->maps + first + n, p->maps + last, (p->nr_maps - last) * sizeof(*p->maps));
+	memcpy(p->maps + first, repl, n * sizeof(*repl));
+	p->nr_maps = p->nr_maps - (last - first) + n;
+}
+
+/* The map of a process that holds ip, or NULL. */
+static const struct sym_map *find_map(const struct sym_proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->nr_maps;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && ip < p->maps[lo - 1].end ? &p->maps[lo - 1] : NULL;
 }
 
 int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r)
@@ -424,6 +474,13 @@ static struct td_frame *intern_frame(struct td_symbolizer *s, const char *name, 
 		free(old);
 	}
 	return f;
+}
+
+uint32_t td_sym_generation(struct td_symbolizer *s, uint32_t pid)
+{
+	struct sym_proc *p = find_proc(s, pid, 0);
+
+	return p ? p->gen : 0;
 }
 
 size_t td_sym_nr_frames(const struct td_symbolizer *s)
@@ -814,22 +871,16 @@ static struct td_frame *resolve_file(struct td_symbolizer *s, const struct sym_m
 static struct td_frame *resolve_user(struct td_symbolizer *s, uint32_t pid, uint64_t ip)
 {
 	struct sym_proc *p = find_proc(s, pid, 1);
+	const struct sym_map *m = find_map(p, ip);
 	struct td_frame *f;
-	size_t i;
 
-	for (i = p->nr_maps; i-- > 0;) {
-		const struct sym_map *m = &p->maps[i];
-
-		if (ip < m->start || ip >= m->end)
-			continue;
-		if (m->dso->anon) {
-			f = resolve_jit(s, p, ip);
-			return f ? f : intern_frame(s, "[unknown]", m->dso->path, ip - m->start, 0, 0);
-		}
+	if (m && !m->dso->anon)
 		return resolve_file(s, m, ip);
-	}
 	f = resolve_jit(s, p, ip);
-	return f ? f : intern_frame(s, "[unknown]", "[unknown]", ip, 0, 0);
+	if (f)
+		return f;
+	return m ? intern_frame(s, "[unknown]", m->dso->path, ip - m->start, 0, 0)
+		 : intern_frame(s, "[unknown]", "[unknown]", ip, 0, 0);
 }
 
 static void ip_cache_grow(struct td_symbolizer *s)
@@ -887,19 +938,12 @@ const struct td_frame *td_sym_resolve(struct td_symbolizer *s, uint32_t pid, uin
 static Dwfl_Module *locate(struct td_symbolizer *s, uint32_t pid, uint64_t ip, uint64_t *addr)
 {
 	struct sym_proc *p = find_proc(s, pid, 0);
-	size_t i;
+	const struct sym_map *m = p ? find_map(p, ip) : NULL;
 
-	for (i = p ? p->nr_maps : 0; i-- > 0;) {
-		const struct sym_map *m = &p->maps[i];
-
-		if (ip < m->start || ip >= m->end)
-			continue;
-		if (m->dso->anon || !m->dso->opened || !m->dso->mod ||
-		    offset_to_vaddr(m->dso->mod, ip - m->start + m->pgoff, addr) < 0)
-			return NULL;
-		return m->dso->mod;
-	}
-	return NULL;
+	if (!m || m->dso->anon || !m->dso->opened || !m->dso->mod ||
+	    offset_to_vaddr(m->dso->mod, ip - m->start + m->pgoff, addr) < 0)
+		return NULL;
+	return m->dso->mod;
 }
 
 static int new_detail(struct td_symbolizer *s, int frame, Dwfl_Module *mod, uint64_t addr)
@@ -948,13 +992,14 @@ int td_sym_leaf_detail(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int k
 	f = td_sym_resolve(s, pid, ip, 0); /* opens the DSO when needed */
 	if (!f->known || !(mod = locate(s, pid, ip, &addr)))
 		return -1;
-	if ((s->nr_details + 1) * 2 > s->detail_cap)
+	if ((s->detail_used + 1) * 2 > s->detail_cap)
 		detail_rehash(s);
 	mask = s->detail_cap - 1;
 	for (i = hash_mix(addr ^ (uintptr_t)mod) & mask; s->detail_slots[i].mod; i = (i + 1) & mask)
 		if (s->detail_slots[i].mod == mod && s->detail_slots[i].addr == addr)
 			return s->detail_slots[i].id;
 	id = new_detail(s, f->id, mod, addr);
+	s->detail_used++;
 	s->detail_slots[i].mod = mod;
 	s->detail_slots[i].addr = addr;
 	s->detail_slots[i].id = id;

@@ -122,7 +122,8 @@ static uint32_t sample_node(struct hot_load *l, const struct td_pd_record *r, in
 	const struct td_pd_sample *s = &r->sample;
 	const uint64_t *ips = (s->fields & TD_PD_S_CALLCHAIN) && s->callchain_nr ? s->callchain : &s->ip;
 	size_t n = ips == &s->ip ? 1 : s->callchain_nr;
-	uint16_t mode = r->misc & 7;
+	/* the mode's spare bits carry the process' map generation */
+	uint16_t mode = (uint16_t)((r->misc & 7) | td_sym_generation(l->sym, s->pid) << 3);
 	uint64_t hash = hot_chain_hash(s->pid, mode, ips, n);
 	uint32_t node;
 
@@ -543,8 +544,8 @@ json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_
 	while ((ret = td_pd_next(l.pd, &r)) > 0) {
 		if (r->type == TD_PD_SAMPLE)
 			feed_sample(&l, r);
-		else if (td_sym_feed(l.sym, r))
-			hot_chains_clear(l.chains);
+		else
+			td_sym_feed(l.sym, r);
 	}
 	if (ret < 0)
 		strbuf_addstr(err, td_pd_error(l.pd));
