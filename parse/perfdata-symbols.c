@@ -34,7 +34,7 @@
 
 /* A function symbol of a DSO, at its link-time address (plus bias). */
 struct sym_func {
-	uint64_t addr, size;
+	uint64_t addr, size;     /* addr first: count_at_or_below */
 	const char *name;       /* in libdwfl's string table */
 	unsigned char bind;
 };
@@ -53,12 +53,12 @@ struct sym_dso {
 };
 
 struct sym_map {
-	uint64_t start, end, pgoff;
+	uint64_t start, end, pgoff; /* start first: count_at_or_below */
 	struct sym_dso *dso;
 };
 
 struct sym_jit {
-	uint64_t start, end;
+	uint64_t start, end;     /* start first: count_at_or_below */
 	char *name;
 };
 
@@ -74,7 +74,7 @@ struct sym_proc {
 };
 
 struct sym_ksym {
-	uint64_t addr;
+	uint64_t addr;          /* first: count_at_or_below */
 	const char *name;
 	const char *module;     /* NULL: the kernel image */
 };
@@ -255,6 +255,28 @@ void td_sym_free(struct td_symbolizer *s)
 	free(s);
 }
 
+/*
+ * How many of n sorted elements of 'size' bytes, each starting with its
+ * uint64_t address, start at or below x: the element holding x, if any,
+ * is the one before that count.
+ */
+static size_t count_at_or_below(const void *base, size_t n, size_t size, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		uint64_t a;
+
+		memcpy(&a, (const char *)base + mid * size, sizeof(a));
+		if (a <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* ---- processes and their maps ---- */
 
 static struct sym_proc *find_proc(struct td_symbolizer *s, uint32_t pid, int create)
@@ -370,16 +392,8 @@ static void add_map(struct sym_proc *p, uint64_t start, uint64_t len, uint64_t p
 /* The map of a process that holds ip, or NULL. */
 static const struct sym_map *find_map(const struct sym_proc *p, uint64_t ip)
 {
-	size_t lo = 0, hi = p->nr_maps;
+	size_t lo = count_at_or_below(p->maps, p->nr_maps, sizeof(*p->maps), ip);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p->maps[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo && ip < p->maps[lo - 1].end ? &p->maps[lo - 1] : NULL;
 }
 
@@ -561,19 +575,11 @@ static void load_ksyms(struct td_symbolizer *s)
 
 static struct td_frame *resolve_kernel(struct td_symbolizer *s, uint64_t ip)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!s->ksyms_loaded)
 		load_ksyms(s);
-	hi = s->nr_ksyms;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s->ksyms[mid].addr <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_at_or_below(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), ip);
 	if (lo == 0 || lo == s->nr_ksyms) /* before the first or past the last symbol */
 		return intern_frame(s, "[unknown]", "[kernel.kallsyms]", ip, 0, 1);
 	lo--;
@@ -636,19 +642,11 @@ static void load_jit(struct td_symbolizer *s, struct sym_proc *p)
 
 static struct td_frame *resolve_jit(struct td_symbolizer *s, struct sym_proc *p, uint64_t ip)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!p->jit_loaded)
 		load_jit(s, p);
-	hi = p->nr_jit;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p->jit[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_at_or_below(p->jit, p->nr_jit, sizeof(*p->jit), ip);
 	if (lo && ip < p->jit[lo - 1].end) {
 		struct sym_dso *d = get_dso(s, p->jit_path, NULL, 0);
 
@@ -823,20 +821,12 @@ static void load_funcs(struct sym_dso *d)
 /* The function containing addr; a sizeless one ends where the next starts. */
 static const struct sym_func *find_func(struct sym_dso *d, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 	const struct sym_func *f;
 
 	if (!d->funcs_loaded)
 		load_funcs(d);
-	hi = d->nr_funcs;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (d->funcs[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_at_or_below(d->funcs, d->nr_funcs, sizeof(*d->funcs), addr);
 	if (!lo)
 		return NULL;
 	f = &d->funcs[lo - 1];

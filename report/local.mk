@@ -35,7 +35,7 @@ EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh
 libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c report/hotspots-html.c \
 	report/hotspots-diff.c report/hotspots-chains.c report/hotspots-int.h
 TESTS += tests/e2e/t0640-hotspots.sh
-EXTRA_DIST += tests/e2e/t0640-hotspots.sh
+EXTRA_DIST += tests/e2e/t0640-hotspots.sh tests/e2e/hotspots-lib.sh
 TESTS += tests/e2e/t0641-hotspots-record.sh
 EXTRA_DIST += tests/e2e/t0641-hotspots-record.sh
 TESTS += tests/e2e/t0642-hotspots-html.sh

@@ -6,21 +6,10 @@
 # file, perf's build-id cache).
 . "$(dirname "$0")/test-lib.sh"
 . "$TD_SRCDIR/tests/e2e/perfdata-lib.sh"
+. "$TD_SRCDIR/tests/e2e/hotspots-lib.sh"
 
-W=$TD_BUILDDIR/tests/workloads
-# perf's build-id cache goes to $HOME/.debug: keep it inside the test
-HOME=$TEST_DIR/home
-mkdir -p "$HOME"
-export HOME
 
-if ! "$PERF" record -q -e cpu-clock -o probe.data -- true >probe.log 2>&1; then
-	if [ "${CI:-}" = true ]; then
-		test_expect_success 'perf record -e cpu-clock works (required under CI)' 'cat probe.log; false'
-	else
-		test_skip 'hotspot tests' "perf cannot record cpu-clock here: $(head -n1 probe.log)"
-	fi
-	test_done
-fi
+require_cpu_clock_record 'hotspot tests'
 
 # record NAME CMD...: perf record -e cpu-clock -g into NAME
 record() {

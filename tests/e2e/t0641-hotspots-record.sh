@@ -4,11 +4,8 @@
 # real recording here without a PMU (cpu-clock samples into the run).
 . "$(dirname "$0")/test-lib.sh"
 . "$TD_SRCDIR/tests/e2e/perfdata-lib.sh"
+. "$TD_SRCDIR/tests/e2e/hotspots-lib.sh"
 
-W=$TD_BUILDDIR/tests/workloads
-HOME=$TEST_DIR/home
-mkdir -p "$HOME"
-export HOME
 
 # hot_cmd CPU [OPTIONS]: the perf record line of a dry run
 hot_cmd() {
@@ -58,14 +55,7 @@ test_expect_success '-g, -F and --locate without --hotspots: usage error' '
 	test_grep -q "go with --hotspots" err
 '
 
-if ! "$PERF" record -q -e cpu-clock -o probe.data -- true >probe.log 2>&1; then
-	if [ "${CI:-}" = true ]; then
-		test_expect_success 'perf record -e cpu-clock works (required under CI)' 'cat probe.log; false'
-	else
-		test_skip 'record --hotspots here' "perf cannot record cpu-clock: $(head -n1 probe.log)"
-	fi
-	test_done
-fi
+require_cpu_clock_record 'record --hotspots here'
 
 "$TDPERF" record --hotspots -g -o run -- "$W/tw-hot" 1 "$W/libtwhot.so" >rec.out 2>rec.err
 rec=$?

@@ -6,11 +6,10 @@
 # stays text.  The gnuplot chart of the top functions is well-formed.
 . "$(dirname "$0")/test-lib.sh"
 . "$TD_SRCDIR/tests/e2e/perfdata-lib.sh"
+. "$TD_SRCDIR/tests/e2e/hotspots-lib.sh"
 
-W=$TD_BUILDDIR/tests/workloads
 CHECK="$TD_SRCDIR/tests/e2e/browser-check.js"
 TMPDIR=$TEST_DIR; export TMPDIR
-HOME=$TEST_DIR/home; mkdir -p "$HOME"; export HOME
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 export CHROMIUM
 have_browser() { test -x "$CHROMIUM" && have_prog node; }
@@ -25,10 +24,7 @@ missing() {
 	fi
 }
 
-if ! "$PERF" record -q -e cpu-clock -o probe.data -- true >probe.log 2>&1; then
-	missing 'hotspots page' "perf cannot record cpu-clock: $(head -n1 probe.log)"
-	test_done
-fi
+require_cpu_clock_record 'hotspots page'
 # the JIT code gets a name that would break out of a script or an attribute
 HOSTILE='</script><img src=x onerror=alert(1)>"q\x'
 TW_JIT_NAME=$HOSTILE "$PERF" record -q -e cpu-clock -g -o hot.data -- "$W/tw-hot" 1 "$W/libtwhot.so" >rec.log 2>&1

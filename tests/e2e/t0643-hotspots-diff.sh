@@ -4,18 +4,10 @@
 # of the two reports; a function in one recording only is marked so.
 . "$(dirname "$0")/test-lib.sh"
 . "$TD_SRCDIR/tests/e2e/perfdata-lib.sh"
+. "$TD_SRCDIR/tests/e2e/hotspots-lib.sh"
 
-W=$TD_BUILDDIR/tests/workloads
-HOME=$TEST_DIR/home; mkdir -p "$HOME"; export HOME
 
-if ! "$PERF" record -q -e cpu-clock -o probe.data -- true >probe.log 2>&1; then
-	if [ "${CI:-}" = true ]; then
-		test_expect_success 'perf record -e cpu-clock works (required under CI)' 'cat probe.log; false'
-	else
-		test_skip 'hotspots diff' "perf cannot record cpu-clock: $(head -n1 probe.log)"
-	fi
-	test_done
-fi
+require_cpu_clock_record 'hotspots diff'
 "$PERF" record -q -e cpu-clock -g -o a.data -- "$W/tw-hot" 1 >a.log 2>&1
 "$PERF" record -q -e cpu-clock -g -o b.data -- "$W/tw-hot" 2 "$W/libtwhot.so" >b.log 2>&1
 
