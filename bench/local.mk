@@ -16,3 +16,4 @@ EXTRA_DIST += bench/calibrate-repeat.sh
 EXTRA_DIST += bench/stat-report-bench.sh
 # merging a job directory of 1,024 ranks: bench/job-merge-bench.sh
 EXTRA_DIST += bench/job-merge-bench.sh
+EXTRA_DIST += bench/hotspots-bench.sh

@@ -391,5 +391,18 @@ int td_job_record(int argc, char **argv, struct td_job_rank *r,
 const struct td_job_rank *td_job_current(void);
 /* Does this option of 'tdperf record' take a separate argument? (collect/sweep.c) */
 int td_record_option_takes_argument(const char *opt);
+/* ==================== hotspots (collect/hotspots.c) ==================== */
+/*
+ * The -e argument of 'perf record' for hotspots: without a table (no
+ * PMU) cpu-clock; else one leader-sampled group "{cycles-or-slots,...}:S"
+ * with the events of Top-Down Level 1..level that fit one group.  Returns
+ * the level sampled (0 without a table), -1 with err set; note says what
+ * was given up.
+ */
+int td_hotspots_events(const struct td_table *t, const struct td_sched_budget *b, int level,
+		       struct strbuf *events, struct strbuf *note, struct strbuf *err);
+/* The precise events the table locates its Level 1..level nodes with
+ * (LocateWith), comma-separated into events; returns how many. */
+int td_hotspots_locate_events(const struct td_table *t, int level, struct strbuf *events);
 
 #endif /* TD_COLLECT_H */

@@ -46,3 +46,4 @@ tests_replay_perf_SOURCES = tests/replay-perf.c
 tests_replay_perf_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
 EXTRA_DIST += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
+libtdperf_a_SOURCES += collect/hotspots.c

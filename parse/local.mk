@@ -1,7 +1,8 @@
 # parse/: see parse/parse.h
 libtdperf_a_SOURCES += parse/parse.h
 libtdperf_a_SOURCES += parse/perfdata-internal.h parse/perfdata.c parse/perfdata-read.c \
-	parse/perfdata-trace.c parse/perfdata-feature.c parse/perfdata-stat.c parse/perfdata-cpu.c
+	parse/perfdata-trace.c parse/perfdata-feature.c parse/perfdata-stat.c parse/perfdata-cpu.c \
+	parse/perfdata-symbols.c parse/perfdata-inline.c
 TESTS += tests/e2e/t0400-perfdata-record.sh
 EXTRA_DIST += tests/e2e/t0400-perfdata-record.sh tests/e2e/perfdata-lib.sh
 # perf stat output (text, CSV, JSON) -> count model
@@ -36,5 +37,5 @@ endif
 check_PROGRAMS += tests/tools/perfdata-fields
 tests_tools_perfdata_fields_LDADD = $(TD_LIBS)
 # perf.data reader fuzz harness, its seeds (recorded by perf) and the runner
-EXTRA_DIST += tests/fuzz/fuzz-perfdata.c tests/fuzz/seed-perfdata.sh tests/fuzz/run-brief \
+EXTRA_DIST += tests/fuzz/fuzz-hotspots.c tests/fuzz/seed-hotspots.sh tests/fuzz/fuzz-perfdata.c tests/fuzz/seed-perfdata.sh tests/fuzz/run-brief \
 	tests/fuzz/lsan.supp bench/perfdata-decode.c

@@ -481,6 +481,49 @@ struct td_stat_file *td_pd_read_stat(const char *path, struct strbuf *err);
 /* The same from data already read (a pipe or FIFO cannot be opened twice). */
 struct td_stat_file *td_pd_read_stat_mem(const void *data, size_t len, const char *name,
 					 struct strbuf *err);
+/*
+ * Symbols of sampled addresses (parse/perfdata-symbols.c, elfutils'
+ * libdwfl): feed every record to td_sym_feed so the process maps follow
+ * MMAP/COMM/FORK, then resolve sample and callchain addresses.  Frames are
+ * interned: one td_frame per function (per DSO and offset when unknown),
+ * alive until td_sym_free.
+ */
+struct td_frame {
+	int id;                 /* 0, 1, ... in order of first appearance */
+	const char *name;       /* function, or "[unknown]" */
+	const char *dso;        /* file path, "[kernel.kallsyms]", "[module]",
+	                           "/tmp/perf-PID.map", or "[unknown]" */
+	uint64_t offset;        /* unknown frames: offset in the DSO */
+	const char *source;     /* "file.c:LINE" of the function start, or NULL */
+	int known, kernel, source_tried;
+};
+struct td_symbolizer;
+struct td_symbolizer *td_sym_new(const struct td_pd *pd);
+void td_sym_free(struct td_symbolizer *s);
+/* Read no file (ELF, kallsyms, JIT maps): every address unknown (fuzzing). */
+void td_sym_offline(struct td_symbolizer *s);
+/* 1 when the record reset a process' maps (exec): earlier resolutions
+ * of its addresses no longer hold. */
+int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r);
+/* The frame of ip in process pid (kernel: a kernel address). */
+const struct td_frame *td_sym_resolve(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
+size_t td_sym_nr_frames(const struct td_symbolizer *s);
+/* Bumped each time a process' maps are reset (exec, fork of a new process):
+ * a cache of pid's resolutions keyed with it stays right. */
+uint32_t td_sym_generation(struct td_symbolizer *s, uint32_t pid);
+/*
+ * What the debug info says of a sampled (leaf) user address: its source
+ * line and innermost inlined function.  Returns a detail id, or -1 when
+ * there is none (no debug info, kernel, JIT, unknown).
+ */
+struct td_sym_detail {
+	int frame;              /* the function's frame id */
+	const char *inlined;    /* innermost inlined function, or NULL */
+	const char *source;     /* "file.c:LINE", or NULL */
+};
+int td_sym_leaf_detail(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
+const struct td_sym_detail *td_sym_detail(const struct td_symbolizer *s, int id);
+const struct td_frame *td_sym_frame(const struct td_symbolizer *s, size_t id);
 /* PERF_DATA_READER_API_END */
 
 #endif /* TD_PARSE_H */

@@ -177,4 +177,9 @@ int pd_read_features(struct td_pd *pd, struct pd_stream *main_st);
 int pd_apply_feature(struct td_pd *pd, int feat, const unsigned char *data, size_t len, uint64_t off);
 void pd_free_features(struct td_pd *pd);
 
+/* perfdata-inline.c: source line and innermost inlined function of a
+ * module address (link-time), each NULL when the debug info does not say. */
+struct Dwfl_Module;
+void pd_addr_detail(struct Dwfl_Module *mod, uint64_t addr, char **inlined, char **source);
+
 #endif /* TD_PERFDATA_INTERNAL_H */

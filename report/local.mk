@@ -51,3 +51,14 @@ TESTS += tests/e2e/t1506-bad-runs.sh
 EXTRA_DIST += tests/e2e/t1506-bad-runs.sh
 # fuzz harnesses: gnuplot scripts from hostile strings, run directories (tests/fuzz/run-brief)
 EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
+# hotspots: samples per function and call path (report/hotspots-*.c)
+libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c report/hotspots-html.c \
+	report/hotspots-diff.c report/hotspots-chains.c report/hotspots-int.h
+TESTS += tests/e2e/t0640-hotspots.sh
+EXTRA_DIST += tests/e2e/t0640-hotspots.sh tests/e2e/hotspots-lib.sh
+TESTS += tests/e2e/t0641-hotspots-record.sh
+EXTRA_DIST += tests/e2e/t0641-hotspots-record.sh
+TESTS += tests/e2e/t0642-hotspots-html.sh
+EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
+TESTS += tests/e2e/t0643-hotspots-diff.sh
+EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh

@@ -401,5 +401,27 @@ int td_report_job_html(json_t *doc, const char *path, struct strbuf *err);
 /* tdperf diff of two job documents, and its text (report/job-diff.c). */
 json_t *td_report_job_diff(json_t *a, const char *name_a, json_t *b, const char *name_b);
 void td_report_job_diff_text(json_t *diff, FILE *out);
+/* ---- hotspots: samples per function (report/hotspots-*.c) ---- */
+/* The "hotspots" document of a run's perf.data or of a perf.data file;
+ * NULL with a one-line message in err.  TD_HOT_CALLPATHS: with the
+ * call-path tree (profile.frames, profile.callpaths; JSON and HTML). */
+#define TD_HOT_CALLPATHS 1
+#define TD_HOT_NO_FILES 2       /* resolve no symbols (fuzzing) */
+json_t *td_hotspots_load(const char *run_or_file, const struct td_report_opts *opts,
+			 unsigned flags, struct strbuf *err);
+/* The same from an open perf.data (path names it in messages). */
+struct td_pd;
+json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_report_opts *opts,
+			    unsigned flags, struct strbuf *err);
+/* The top functions (top <= 0: all) and DSOs as text; all functions as CSV. */
+void td_hotspots_render_text(json_t *doc, int top, FILE *out);
+void td_hotspots_render_csv(json_t *doc, FILE *out);
+/* Two hotspot documents compared per function (report/hotspots-diff.c). */
+json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *name_b, struct strbuf *err);
+void td_hotspots_diff_render_text(json_t *diff, int top, FILE *out);
+/* The self-contained flame-graph page (report/hotspots-html.c). */
+int td_hotspots_render_html(json_t *doc, const char *path, struct strbuf *err);
+/* DIR/hotspots.{dat,gp} (and the image when gnuplot is installed): the top functions. */
+int td_hotspots_plot(json_t *doc, const char *dir, const char *format, int top, struct strbuf *err);
 
 #endif /* TD_REPORT_H */

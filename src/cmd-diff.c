@@ -28,7 +28,21 @@ static const char usage[] =
 	"  --scope-a ID         the scope of A to compare (default: the whole run)\n"
 	"  --scope-b ID         the scope of B to compare\n"
 	"  --cpu-a X, --cpu-b X the CPU of an imported perf stat file, when not inferable\n"
+	"  --hotspots           compare the functions of two hotspot recordings (run\n"
+	"                       directories, perf.data files or saved 'report --hotspots\n"
+	"                       --format json' documents): which got slower or faster\n"
 	"  -h, --help           this help\n";
+
+/* A hotspots side: a saved hotspots document, else a run or perf.data. */
+static json_t *load_hotspots_side(const char *path, struct strbuf *err)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+
+	if (doc && json_is_array(json_object_get(doc, "hotspots")))
+		return doc;
+	json_decref(doc);
+	return td_hotspots_load(path, NULL, 0, err);
+}
 
 /*
  * A saved report document is used as is; anything else goes through
@@ -136,10 +150,12 @@ int cmd_diff(int argc, char **argv)
 		{ "scope-b", required_argument, NULL, 'b' },
 		{ "cpu-a", required_argument, NULL, 'A' },
 		{ "cpu-b", required_argument, NULL, 'B' },
+		{ "hotspots", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = "text", *output = NULL, *html = NULL, *plot = NULL;
+	int hotspots = 0;
 	const char *scope_a = NULL, *scope_b = NULL, *cpu_a = NULL, *cpu_b = NULL;
 	struct strbuf err = STRBUF_INIT;
 	json_t *a = NULL, *b = NULL, *diff = NULL;
@@ -157,6 +173,7 @@ int cmd_diff(int argc, char **argv)
 		case 'b': scope_b = optarg; break;
 		case 'A': cpu_a = optarg; break;
 		case 'B': cpu_b = optarg; break;
+		case 'S': hotspots = 1; break;
 		case 'h': return td_usage_ok(usage);
 		default: return td_usage_error(usage, "bad option");
 		}
@@ -166,16 +183,18 @@ int cmd_diff(int argc, char **argv)
 	if (argc - optind != 2)
 		return td_usage_error(usage, "diff takes two runs, A and B");
 
+	if (hotspots && (html || plot || scope_a || scope_b))
+		return td_usage_error(usage, "--hotspots compares as text or JSON only");
 	for (c = 0; c < 2; c++)
 		if (td_refuse_input_as_output(output, argv[optind + c]) ||
 		    td_refuse_input_as_output(html, argv[optind + c]))
 			return 2;
-	a = load_side(argv[optind], cpu_a, &err);
+	a = hotspots ? load_hotspots_side(argv[optind], &err) : load_side(argv[optind], cpu_a, &err);
 	if (!a) {
 		error("%s", err.buf);
 		goto out;
 	}
-	b = load_side(argv[optind + 1], cpu_b, &err);
+	b = hotspots ? load_hotspots_side(argv[optind + 1], &err) : load_side(argv[optind + 1], cpu_b, &err);
 	if (!b) {
 		error("%s", err.buf);
 		goto out;
@@ -193,7 +212,9 @@ int cmd_diff(int argc, char **argv)
 		error("diff of two jobs: text and JSON only (no --html or --plot yet)");
 		goto out;
 	}
-	if (jobs == 2)
+	if (hotspots)
+		diff = td_hotspots_diff(a, name_a, b, name_b, &err);
+	else if (jobs == 2)
 		diff = td_report_job_diff(a, name_a, b, name_b); /* report/job-diff.c */
 	else
 		diff = td_diff_build(a, name_a, scope_a, b, name_b, scope_b, &err);
@@ -218,6 +239,8 @@ int cmd_diff(int argc, char **argv)
 			json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		else if (jobs == 2)
 			td_report_job_diff_text(diff, out);
+		else if (hotspots)
+			td_hotspots_diff_render_text(diff, 30, out);
 		else
 			td_diff_render_text(diff, out);
 		if (!strcmp(format, "json"))

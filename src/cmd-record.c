@@ -44,6 +44,13 @@ static const char usage[] =
 	"    --sched, --no-sched  record sched tracepoints for per-thread run/wait time\n"
 	"                         (default: only when there is no hardware PMU)\n"
 	"    --threads            the same as --sched (per-thread stacks)\n"
+	"    --hotspots           also sample where the time goes (perf record into\n"
+	"                         hotspots.data): a leader-sampled group of the Top-Down\n"
+	"                         Level 1-2 events with a PMU, cpu-clock without one\n"
+	"    -g                   with --hotspots: record call chains\n"
+	"    -F, --freq FREQ      with --hotspots: samples per second (perf's -F)\n"
+	"    --locate             with --hotspots: one more run sampling the precise\n"
+	"                         events the table locates its nodes with (locate.data)\n"
 	"    --sweep PARAM=V1,V2,...  record once per value into DIR/PARAM-V: {PARAM} in\n"
 	"                         the command is replaced, threads also sets OMP_NUM_THREADS\n"
 	"\n"
@@ -75,7 +82,7 @@ static const char usage[] =
 enum {
 	OPT_NODES = 256, OPT_METRICS, OPT_STACKS, OPT_CPU, OPT_SCHED, OPT_NO_SCHED,
 	OPT_NO_MULTIPLEX, OPT_TOLERANCE, OPT_PER_THREAD, OPT_SMT, OPT_NMI, OPT_COUNTERS,
-	OPT_ASSUME_PMU, OPT_GATHER,
+	OPT_ASSUME_PMU, OPT_GATHER, OPT_HOTSPOTS, OPT_LOCATE,
 };
 
 struct record_opts {
@@ -94,6 +101,8 @@ struct record_opts {
 	int dry_run;
 	int smt, nmi, counters;  /* -1: as detected */
 	int assume_pmu;          /* skip the hardware PMU test (replay perf) */
+	int hotspots, callgraph, locate; /* --hotspots, -g, --locate */
+	long freq;               /* -F, 0: perf's default */
 	char **workload;         /* NULL-terminated, or NULL */
 	int argc;
 	char **argv;
@@ -101,7 +110,7 @@ struct record_opts {
 
 /* One perf process of one run, and the file it writes. */
 struct planned_job {
-	const char *role;        /* "perf-stat", "sched" */
+	const char *role;        /* "perf-stat", "sched", "hotspots", "locate" */
 	char *file;              /* output file name inside the run dir */
 	char **argv;             /* perf argv without the target */
 	long group;              /* --no-multiplex: the group counted, -1 all */
@@ -298,7 +307,7 @@ static struct planned_run *new_run(struct record *r, int repeat, long group)
 	memset(run, 0, sizeof(*run));
 	run->repeat = repeat;
 	run->group = group;
-	run->jobs = xcalloc(2, sizeof(*run->jobs));
+	run->jobs = xcalloc(3, sizeof(*run->jobs));
 	return run;
 }
 
@@ -384,6 +393,87 @@ static int plan_atom(struct record *r)
 	return 0;
 }
 
+/* perf record's target options shared by the sampling jobs. */
+static void record_common_args(const struct record *r, struct argv_builder *a, const char *file)
+{
+	av_push(a, td_perf_program());
+	av_push(a, "record");
+	av_push(a, "-q");
+	av_push(a, "-o");
+	av_push(a, file);
+	if (r->o.callgraph)
+		av_push(a, "-g");
+	if (r->o.freq > 0)
+		av_pushf(a, "-F%ld", r->o.freq);
+	if (r->o.system_wide && !r->o.cpu_list)
+		av_push(a, "-a");
+	if (r->o.cpu_list) {
+		av_push(a, "-C");
+		av_push(a, r->o.cpu_list);
+	}
+}
+
+/*
+ * --hotspots (collect/hotspots.c says what is sampled): with hardware
+ * counters a run of its own, so the sampled group does not share counters
+ * with perf stat's groups; without them, cpu-clock samples ride along
+ * with the first run.  --locate adds a run sampling the precise events.
+ */
+static int plan_hotspots(struct record *r)
+{
+	struct strbuf ev = STRBUF_INIT, note = STRBUF_INIT, err = STRBUF_INIT;
+	struct td_sched_budget b;
+	struct argv_builder a = { 0 };
+	struct planned_run *run;
+	struct planned_job *j;
+	int lv;
+
+	if (r->hardware)
+		plan_budget(r, &b);
+	lv = td_hotspots_events(r->hardware ? r->table : NULL, &b, r->o.req.level, &ev, &note, &err);
+	if (lv < 0) {
+		error("--hotspots: %s", err.buf);
+		strbuf_release(&ev);
+		strbuf_release(&note);
+		strbuf_release(&err);
+		return -1;
+	}
+	if (note.len && r->hardware)
+		add_warning(r, "--hotspots: %s", note.buf);
+	run = r->hardware || !r->nr_runs ? new_run(r, 1, -1) : &r->runs[0];
+	j = &run->jobs[run->nr_jobs++];
+	j->role = "hotspots";
+	j->file = xstrdup("hotspots.data");
+	j->group = -1;
+	record_common_args(r, &a, j->file);
+	av_push(&a, "-e");
+	av_push(&a, ev.buf);
+	j->argv = a.v;
+	strbuf_reset(&ev);
+	if (r->o.locate && !r->hardware)
+		add_warning(r, "--locate ignored: precise events need hardware counters");
+	else if (r->o.locate && !td_hotspots_locate_events(r->table, r->o.req.level ? r->o.req.level : 2, &ev))
+		add_warning(r, "--locate: table %s names no events to locate its nodes with (no LocateWith)",
+			    td_table_info(r->table)->name);
+	else if (r->o.locate) {
+		struct argv_builder l = { 0 };
+
+		run = new_run(r, 1, -1);
+		j = &run->jobs[run->nr_jobs++];
+		j->role = "locate";
+		j->file = xstrdup("locate.data");
+		j->group = -1;
+		record_common_args(r, &l, j->file);
+		av_push(&l, "-e");
+		av_push(&l, ev.buf);
+		j->argv = l.v;
+	}
+	strbuf_release(&ev);
+	strbuf_release(&note);
+	strbuf_release(&err);
+	return 0;
+}
+
 /* Decide what to measure and how many runs it takes. */
 static int record_plan(struct record *r)
 {
@@ -436,6 +526,8 @@ static int record_plan(struct record *r)
 				plan_sched_job(r, &run->jobs[run->nr_jobs++]);
 		}
 	}
+	if (r->o.hotspots && plan_hotspots(r) < 0)
+		return -1;
 	return 0;
 }
 
@@ -546,6 +638,14 @@ static int record_dry_run(struct record *r)
 			free_argv(a.v);
 		}
 	}
+	{
+		size_t w;
+		json_t *v;
+
+		json_array_foreach(r->warnings, w, v)
+			if (!strncmp(json_string_value(v), "--hotspots", 10) || !strncmp(json_string_value(v), "--locate", 8))
+				printf("%s\n", json_string_value(v));
+	}
 	printf("groups: %zu, runs: %zu%s\n", r->have_sched ? r->sched.nr_groups : (size_t)0,
 	       r->nr_runs,
 	       r->have_sched && time_shared(&r->sched) && !r->o.no_multiplex ? " (multiplexed)" : "");
@@ -581,8 +681,9 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 				av_push(&a, run->jobs[i].argv[k]);
 		}
 		jobs[i].argv = a.v;
-		strbuf_addf(&sb, "perf-stderr-%zu%s.txt", index + 1,
-			    !strcmp(run->jobs[i].role, "sched") ? "-sched" : "");
+		strbuf_addf(&sb, "perf-stderr-%zu%s%s.txt", index + 1,
+			    strcmp(run->jobs[i].role, "perf-stat") ? "-" : "",
+			    strcmp(run->jobs[i].role, "perf-stat") ? run->jobs[i].role : "");
 		jobs[i].stderr_path = td_rundir_file(&r->rd, sb.buf);
 		strbuf_release(&sb);
 	}
@@ -634,7 +735,7 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 			continue;
 		}
 		f = json_pack("{s:s, s:s, s:s, s:o, s:i, s:o}", "name", j->file, "role", j->role,
-			      "format", strcmp(j->role, "sched") ? "csv" : "perf.data",
+			      "format", strcmp(j->role, "perf-stat") ? "perf.data" : "csv",
 			      "perf_command", argv_json(a.v), "run", (int)index + 1,
 			      "group", j->group < 0 ? json_null() : json_integer(j->group + 1));
 		json_object_set_new(f, "stderr", json_string(stderr_name));
@@ -991,6 +1092,9 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		{ "nmi-watchdog", required_argument, NULL, OPT_NMI },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
 		{ "assume-pmu", no_argument, NULL, OPT_ASSUME_PMU },
+		{ "hotspots", no_argument, NULL, OPT_HOTSPOTS },
+		{ "locate", no_argument, NULL, OPT_LOCATE },
+		{ "freq", required_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1008,7 +1112,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 	o->argv = argv;
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+l:r:I:aC:p:o:nvh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+l:r:I:aC:p:o:nvhgF:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (parse_long("--level", optarg, 0, &v) < 0)
@@ -1064,6 +1168,14 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 			o->counters = (int)v;
 			break;
 		case OPT_ASSUME_PMU: o->assume_pmu = 1; break;
+		case OPT_HOTSPOTS: o->hotspots = 1; break;
+		case OPT_LOCATE: o->locate = 1; break;
+		case 'g': o->callgraph = 1; break;
+		case 'F':
+			if (parse_long("--freq", optarg, 1, &v) < 0)
+				return -1;
+			o->freq = v;
+			break;
 		case 'v': td_verbose++; break;
 		case 'h': return 1;
 		default:
@@ -1073,6 +1185,8 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		o->workload = argv + optind;
+	if ((o->callgraph || o->freq || o->locate) && !o->hotspots)
+		return td_usage_error(usage, "record: -g, -F and --locate go with --hotspots") ? -1 : -1;
 	if (!o->workload && !o->pid && !o->system_wide && !o->cpu_list && !o->dry_run)
 		return td_usage_error(usage, "record: no command to run (or -p PID, -a)") ? -1 : -1;
 	if (o->workload && o->pid)

@@ -33,13 +33,16 @@ static const char usage[] =
 	"                          each (default) or shown as full trees\n"
 	"  --color auto|always|never  colours (default auto: only on a terminal)\n"
 	"  --cpu CPU, --table FILE, --smt on|off   as for tdperf import\n"
+	"  --hotspots              functions where the samples of the run's perf.data\n"
+	"                          (or of any perf.data) fall, self and children\n"
+	"  --top N                 with --hotspots: show the top N functions (default 25)\n"
 	"  -o FILE                 write the report to FILE instead of stdout\n"
 	"  -h, --help              this text\n";
 
 int cmd_report(int argc, char **argv)
 {
 	enum { O_FORMAT = 256, O_HTML, O_PLOT, O_PLOTFMT, O_LEVEL, O_COLOR, O_CPU, O_TABLE, O_SMT,
-	       O_SCOPES, O_EVENTS };
+	       O_SCOPES, O_EVENTS, O_HOTSPOTS, O_TOP };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "html", optional_argument, NULL, O_HTML },
@@ -53,6 +56,8 @@ int cmd_report(int argc, char **argv)
 		{ "smt", required_argument, NULL, O_SMT },
 		{ "scopes", required_argument, NULL, O_SCOPES },
 		{ "events", no_argument, NULL, O_EVENTS },
+		{ "hotspots", no_argument, NULL, O_HOTSPOTS },
+		{ "top", required_argument, NULL, O_TOP },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -67,7 +72,7 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0, html_default = 0, format_given = 0, is_job = 0;
+	int c, ret = 0, html_default = 0, format_given = 0, is_job = 0, hotspots = 0, top = 25;
 	char *end;
 	char *typed[argc + 2];
 
@@ -118,6 +123,12 @@ int cmd_report(int argc, char **argv)
 			topts.all_scopes = !strcmp(optarg, "all");
 			break;
 		case O_EVENTS: topts.events = 1; break;
+		case O_HOTSPOTS: hotspots = 1; break;
+		case O_TOP:
+			top = (int)strtol(optarg, &end, 10);
+			if (*end || top < 0)
+				return td_usage_error(usage, "--top takes a number of functions, not '%s'", optarg);
+			break;
 		case 'v': topts.verbose++; break;
 		case 'o': outpath = optarg; break;
 		case 'h': return td_usage_ok(usage);
@@ -147,7 +158,8 @@ int cmd_report(int argc, char **argv)
 	opts.argv = typed;
 	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html, input))
 		return 2;
-	doc = td_report_load(input, &opts, &err);
+	doc = hotspots ? td_hotspots_load(input, &opts, !strcmp(format, "json") || html ? TD_HOT_CALLPATHS : 0, &err)
+		       : td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);
 		strbuf_release(&err);
@@ -165,7 +177,11 @@ int cmd_report(int argc, char **argv)
 	is_job = json_is_array(json_object_get(doc, "ranks")); /* a job directory: report/job*.c */
 	/* with --html or --plot alone, the files are the output: no text as well */
 	if (!((html || plot) && !format_given && !outpath)) {
-		if (!strcmp(format, "json"))
+		if (hotspots && !strcmp(format, "csv"))
+			td_hotspots_render_csv(doc, out);
+		else if (hotspots && !strcmp(format, "text"))
+			td_hotspots_render_text(doc, top, out);
+		else if (!strcmp(format, "json"))
 			td_report_render_json(doc, out);
 		else if (!strcmp(format, "csv"))
 			is_job ? td_report_job_csv(doc, out) : td_report_render_csv(doc, out);
@@ -182,7 +198,9 @@ int cmd_report(int argc, char **argv)
 		}
 		free(membuf);
 	}
-	if (html && (is_job ? td_report_job_html(doc, html, &err) : td_report_render_html(doc, html, &err)) < 0) {
+	if (html && (hotspots ? td_hotspots_render_html(doc, html, &err)
+		     : is_job ? td_report_job_html(doc, html, &err)
+			      : td_report_render_html(doc, html, &err)) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 	} else if (html) {
@@ -192,7 +210,8 @@ int cmd_report(int argc, char **argv)
 	if (plot && is_job) {
 		error("--plot: a job has no charts of its own yet: use --html, or report one rank's directory");
 		ret = 2;
-	} else if (plot && td_report_plot(doc, plot, plotfmt, &err) < 0) {
+	} else if (plot && (hotspots ? td_hotspots_plot(doc, plot, plotfmt, top > 0 ? top : 25, &err)
+				     : td_report_plot(doc, plot, plotfmt, &err)) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 	} else if (plot) {

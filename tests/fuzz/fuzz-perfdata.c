@@ -5,7 +5,7 @@
  * the features described.  Must never crash, hang or leak.
  *
  * FUZZ_SOURCES: util/*.c parse/*.c
- * FUZZ_PKGS: libtraceevent libzstd
+ * FUZZ_PKGS: libtraceevent libzstd libdw
  * Seeds: tests/fuzz/seed-perfdata.sh (files perf records here).
  */
 #include "parse/parse.h"

@@ -6,7 +6,7 @@
  * chart data are built, the pictures left out.)
  *
  * FUZZ_SOURCES: util/*.c report/*.c metrics/*.c parse/*.c collect/*.c
- * FUZZ_PKGS: jansson libtraceevent libzstd
+ * FUZZ_PKGS: jansson libtraceevent libzstd libdw
  * Seeds: tests/fuzz/seed-report-render.sh (generated documents).
  */
 #include "report/report.h"

@@ -34,3 +34,13 @@ endif
 EXTRA_DIST += tests/workloads/mpi-imbalance.c
 TESTS += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e2e/t0852-job-topdown.sh
 EXTRA_DIST += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e2e/t0852-job-topdown.sh tests/e2e/job-lib.sh
+# tw-hot: known hot functions in the executable, a shared library, the
+# kernel and JIT code, for the hotspot tests (debug info and frame
+# pointers so perf record -g and the symbolizer both have what they need)
+check_PROGRAMS += tests/workloads/tw-hot tests/workloads/libtwhot.so
+tests_workloads_tw_hot_SOURCES = tests/workloads/tw-hot.c
+tests_workloads_tw_hot_CFLAGS = -O2 -g -fno-omit-frame-pointer -fno-inline
+tests_workloads_tw_hot_LDADD = -ldl
+tests_workloads_libtwhot_so_SOURCES = tests/workloads/tw-hot-lib.c
+tests_workloads_libtwhot_so_CFLAGS = -O2 -g -fPIC -fno-omit-frame-pointer
+tests_workloads_libtwhot_so_LDFLAGS = -shared
