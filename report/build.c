@@ -1103,6 +1103,9 @@ tail:
 			"(see running_pct); values are estimates"));
 	json_object_set_new(o, "warnings", warnings);
 	(void)doc_warnings;
+	/* before 'all' is released: its node count bounds the sentences */
+	for (i = 0; sanity && i < all.nr_nodes; i++)
+		free(sanity[i]);
 	if (t) {
 		td_tree_result_release(&all);
 		for (g = 0; per_group && g < groups; g++)
@@ -1110,8 +1113,6 @@ tail:
 	}
 	errorbars_release(&eb, groups);
 	free(legacy_cause);
-	for (i = 0; sanity && i < all.nr_nodes; i++)
-		free(sanity[i]);
 	free(sanity);
 	free(sn);
 	free(per_group);

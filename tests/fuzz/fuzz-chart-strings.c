@@ -11,7 +11,7 @@
  * runs it on hostile inputs).
  *
  * FUZZ_SOURCES: util/*.c report/*.c metrics/*.c parse/*.c collect/*.c
- * FUZZ_PKGS: jansson libtraceevent libzstd
+ * FUZZ_PKGS: jansson libtraceevent libzstd libdw
  */
 #include "report/report.h"
 

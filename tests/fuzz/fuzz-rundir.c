@@ -9,7 +9,7 @@
  * perf stat output, and no report may hold its marker count.
  *
  * FUZZ_SOURCES: util/*.c report/*.c metrics/*.c parse/*.c collect/*.c
- * FUZZ_PKGS: jansson libtraceevent libzstd
+ * FUZZ_PKGS: jansson libtraceevent libzstd libdw
  * Seeds: tests/fuzz/seed-rundir.sh (runs imported from the fixtures).
  */
 #include "report/report.h"
