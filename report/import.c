@@ -76,7 +76,8 @@ static const char *where(int line)
 static void read_header_cpu(struct td_import *imp, const char *path)
 {
 	struct strbuf e = STRBUF_INIT;
-	struct td_pd *pd = td_pd_open(path, 0, &e);
+	/* from the bytes already read: a pipe or FIFO cannot be opened twice */
+	struct td_pd *pd = td_pd_open_mem(imp->data.buf, imp->data.len, path, 0, &e);
 
 	strbuf_release(&e);
 	if (!pd)
