@@ -1,0 +1,89 @@
+#!/bin/sh
+# tdperf record on Arm Neoverse V2 and N3 through the real perf binary
+# against the emulated armv8_pmuv3_0 PMU of tests/pmu-emu: tdperf detects
+# the core from the emulated /proc/cpuinfo and sysfs midr_el1, perf parses
+# every event string against the PMU's format/ and opens the groups on six
+# general counters and the cycle counter, and each Top-Down node equals the
+# table's formula on the emulator's true counts (tests/pmu-emu/emu-check).
+. "$(dirname "$0")/test-lib.sh"
+
+EMU=$TD_SRCDIR/tests/pmu-emu
+PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
+export PMU_EMU_LIB
+
+missing=
+test "$(id -u)" = 0 || missing="$missing root (for the mounts of a private namespace)"
+have_prog unshare || missing="$missing unshare (util-linux)"
+have_prog perf || missing="$missing perf (linux-perf)"
+have_prog jq || missing="$missing jq"
+test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB (make check builds it)"
+if test -n "$missing"; then
+	test_expect_success 'the emulated PMU tests can run' '
+		echo "missing:$missing"; false
+	'
+	test_done
+fi
+
+# arm_record CPU NAME LEVEL: tdperf record -l LEVEL of 'sleep 0.3' under
+# the emulated CPU, its dry run, and the check against the truth.
+arm_record() {
+	cpu=$1 name=$2 level=$3
+	rm -rf "$name.data" "$name.log"
+	"$EMU/pmu-emu" --cpu "$cpu" --log "$name.log" -- \
+		"$TDPERF" record -l "$level" -o "$name.data" -- sleep 0.3 >"$name.out" 2>&1 &&
+	"$TDPERF" record --dry-run --cpu "$cpu" -l "$level" -- true >"$name.dry" 2>&1 &&
+	! grep "^refused" "$name.log" &&
+	! grep "not counted\|not supported" "$name.data"/perf-stat-*.csv &&
+	"$EMU/emu-check" "$EMU/cpus/$cpu.cpu" "$name.log" "$name.dry" "$name.data" >"$name.check" ||
+	{ cat "$name.out" "$name.check"; false; }
+}
+
+test_expect_success 'the namespace shows an Arm core: cpuinfo MIDR fields, sysfs midr_el1, the PMU files' '
+	"$EMU/pmu-emu" --cpu neoverse-v2 -- sh -c "grep -m5 \"^CPU \" /proc/cpuinfo; \
+		cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1 \
+		    /sys/devices/system/cpu/online \
+		    /sys/bus/event_source/devices/armv8_pmuv3_0/format/event \
+		    /sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots \
+		    /sys/bus/event_source/devices/armv8_pmuv3_0/events/stall_slot" >out &&
+	test_grep "^CPU implementer	: 0x41$" out && test_grep "^CPU part	: 0xd4f$" out &&
+	test_grep "^CPU revision	: 1$" out && test_grep "^0x00000000410fd4f1$" out &&
+	test_grep "^config:0-15$" out && test_grep "^0x00000008$" out && test_grep "^event=0x003f$" out &&
+	! grep -q vendor_id out
+'
+
+test_expect_success 'perf: named aliases and raw encodings count; the cycle counter takes CPU_CYCLES only' '
+	"$EMU/pmu-emu" --cpu neoverse-n3 --log ev.log -- perf stat -x, -o ev.csv -e \
+		"{armv8_pmuv3_0/cpu_cycles/,armv8_pmuv3_0/stall_frontend_flush/,armv8_pmuv3_0/event=0x3d/,armv8_pmuv3_0/op_spec/,armv8_pmuv3_0/op_retired/,armv8_pmuv3_0/stall_slot/,armv8_pmuv3_0/event=0x816b/}" \
+		-- sleep 0.05 &&
+	! grep "not counted\|not supported" ev.csv &&
+	test "$(grep -c "^[0-9][0-9]*,,armv8_pmuv3_0/" ev.csv)" = 7 &&
+	# seven events besides cycles: six general counters are one too few
+	"$EMU/pmu-emu" --cpu neoverse-n3 --log imp.log -- perf stat -x, -o imp.csv -e \
+		"{armv8_pmuv3_0/event=0x3a/,armv8_pmuv3_0/event=0x3b/,armv8_pmuv3_0/event=0x3d/,armv8_pmuv3_0/event=0x3e/,armv8_pmuv3_0/event=0x3f/,armv8_pmuv3_0/event=0x23/,armv8_pmuv3_0/event=0x24/}" \
+		-- sleep 0.05 >/dev/null 2>&1;
+	test_grep "^refused .*config=0x24 .*group does not fit on the counters" imp.log
+'
+
+test_expect_success 'neoverse-v2 -l 1: every event counted, report = formulas on the truth, the core named' '
+	arm_record neoverse-v2 v2 1 &&
+	jq -e ".cpu.cpuid == \"0x00000000410fd4f1\"" v2.data/meta.json &&
+	"$TDPERF" report v2.data >v2.txt &&
+	test_grep "^CPU: ARM CPU 0x00000000410fd4f1" v2.txt &&
+	test_grep "^Table: neoverse-v2 .*8 slots/cycle" v2.txt
+'
+
+for level in 1 2 3; do
+	test_expect_success "neoverse-n3 -l $level: every event counted, report = formulas on the truth" '
+		arm_record neoverse-n3 n3-$level $level &&
+		"$TDPERF" report n3-$level.data >n3-$level.txt &&
+		test_grep "^CPU: ARM CPU 0x00000000410fd8e0" n3-$level.txt &&
+		test_grep "^Table: neoverse-n3 .*5 slots/cycle" n3-$level.txt
+	'
+done
+
+test_expect_success 'neoverse-n3 -l 3 reaches the stall-cycle children' '
+	"$TDPERF" report n3-3.data --format json >n3-3.json &&
+	jq -e "[.. | objects | select(.id? == \"backend_busy_bound\" or .id? == \"frontend_core_flow_bound\")] | length > 0" n3-3.json
+'
+
+test_done
