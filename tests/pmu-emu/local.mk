@@ -18,3 +18,5 @@ EXTRA_DIST += tests/e2e/t0540-pmu-emu.sh tests/pmu-emu/emu-truth tests/pmu-emu/e
 	tests/pmu-emu/encode.awk tests/pmu-emu/profile-rates
 TESTS += tests/e2e/t0545-pmu-emu-arm.sh
 EXTRA_DIST += tests/e2e/t0545-pmu-emu-arm.sh
+TESTS += tests/e2e/t0853-job-pmu-emu.sh
+EXTRA_DIST += tests/e2e/t0853-job-pmu-emu.sh
