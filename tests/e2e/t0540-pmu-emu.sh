@@ -7,25 +7,9 @@
 # on the emulator's true counts (tests/pmu-emu/emu-check).
 . "$(dirname "$0")/test-lib.sh"
 
-EMU=$TD_SRCDIR/tests/pmu-emu
-PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
-PMU_EMU_STAT_DUMP=$TD_BUILDDIR/tests/tools/stat-dump
-export PMU_EMU_LIB PMU_EMU_STAT_DUMP
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
 
-# No skip: without these the emulated tests cannot run, which is a failure.
-missing=
-test "$(id -u)" = 0 || missing="$missing root (for the mounts of a private namespace)"
-have_prog unshare || missing="$missing unshare (util-linux)"
-have_prog perf || missing="$missing perf (linux-perf)"
-have_prog jq || missing="$missing jq"
-test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB (make check builds it)"
-test -x "$PMU_EMU_STAT_DUMP" || missing="$missing $PMU_EMU_STAT_DUMP (make check builds it)"
-if test -n "$missing"; then
-	test_expect_success 'the emulated PMU tests can run' '
-		echo "missing:$missing"; false
-	'
-	test_done
-fi
+emu_require
 
 # emu_record CPU NAME [tdperf record options]: record 'sleep 0.3' under
 # the emulated CPU into NAME.data, with the emulator's log in NAME.log and

@@ -6,23 +6,9 @@
 # general counters and the cycle counter, and each Top-Down node equals the
 # table's formula on the emulator's true counts (tests/pmu-emu/emu-check).
 . "$(dirname "$0")/test-lib.sh"
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
 
-EMU=$TD_SRCDIR/tests/pmu-emu
-PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
-export PMU_EMU_LIB
-
-missing=
-test "$(id -u)" = 0 || missing="$missing root (for the mounts of a private namespace)"
-have_prog unshare || missing="$missing unshare (util-linux)"
-have_prog perf || missing="$missing perf (linux-perf)"
-have_prog jq || missing="$missing jq"
-test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB (make check builds it)"
-if test -n "$missing"; then
-	test_expect_success 'the emulated PMU tests can run' '
-		echo "missing:$missing"; false
-	'
-	test_done
-fi
+emu_require
 
 # arm_record CPU NAME LEVEL: tdperf record -l LEVEL of 'sleep 0.3' under
 # the emulated CPU, its dry run, and the check against the truth.

@@ -17,18 +17,11 @@
 # CPU time (perf's task-clock, a kernel software event) shows the 3x.
 . "$(dirname "$0")/test-lib.sh"
 . "$TD_SRCDIR/tests/e2e/job-lib.sh"
-
-EMU=$TD_SRCDIR/tests/pmu-emu
-PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
 APP=$TD_BUILDDIR/tests/workloads/mpi-imbalance
-export PMU_EMU_LIB
-missing=
+missing=$emu_missing
 have_prog mpirun || missing="$missing mpirun (openmpi-bin)"
 test -x "$APP" || missing="$missing $APP (configure found no mpicc?)"
-test "$(id -u)" = 0 || missing="$missing root (pmu-emu mounts)"
-have_prog unshare || missing="$missing unshare"
-have_prog perf || missing="$missing perf"
-test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB"
 if test -n "$missing"; then
 	job_missing "missing:$missing" 'mpirun job on the emulated PMU'
 	test_done

@@ -17,6 +17,6 @@ TESTS += tests/e2e/t0540-pmu-emu.sh
 EXTRA_DIST += tests/e2e/t0540-pmu-emu.sh tests/pmu-emu/emu-truth tests/pmu-emu/emu-check \
 	tests/pmu-emu/encode.awk tests/pmu-emu/profile-rates
 TESTS += tests/e2e/t0545-pmu-emu-arm.sh
-EXTRA_DIST += tests/e2e/t0545-pmu-emu-arm.sh
+EXTRA_DIST += tests/e2e/t0545-pmu-emu-arm.sh tests/e2e/pmu-emu-lib.sh
 TESTS += tests/e2e/t0853-job-pmu-emu.sh
 EXTRA_DIST += tests/e2e/t0853-job-pmu-emu.sh
