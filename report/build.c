@@ -155,6 +155,25 @@ static const struct td_count *find_raw_spelling(const struct evalctx *cx, const 
 	return c;
 }
 
+/*
+ * The count a formula's event name stands for in the scope, or NULL:
+ * perf's spelling, else a raw one; remembered while the scopes keep
+ * their shape (report/count-memo.c).
+ */
+static const struct td_count *memo_find_count(const struct evalctx *cx, const char *name)
+{
+	const struct td_count *c;
+	long idx;
+
+	if (td_count_memo_get(cx->events_table, cx->pmu, name, cx->group, &idx))
+		return idx >= 0 ? &cx->s->counts[idx] : NULL;
+	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
+	if (!c && cx->events_table)
+		c = find_raw_spelling(cx, name);
+	td_count_memo_put(cx->events_table, cx->pmu, name, cx->group, c ? (long)(c - cx->s->counts) : -1);
+	return c;
+}
+
 static int env_lookup(void *vctx, const char *name, double *v)
 {
 	struct evalctx *cx = vctx;
@@ -197,9 +216,7 @@ static int env_lookup(void *vctx, const char *name, double *v)
 				return 0;
 			}
 	}
-	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
-	if (!c && cx->events_table)
-		c = find_raw_spelling(cx, name);
+	c = memo_find_count(cx, name);
 	if (c && c->status == TD_COUNT_OK && !isnan(c->value)) {
 		*v = c->value;
 		return 0;
@@ -826,6 +843,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	int legacy_l1 = 0, out_of_range = 0;
 	char *legacy_cause = NULL;
 
+	td_count_memo_enter(j->s);
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
 	json_object_set_new(o, "kind", json_string(td_scope_kind_name(j->s->kind)));
@@ -1354,6 +1372,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 		json_array_append_new(tables, table_json(imp->atom_table, "cpu_atom"));
 	json_object_set_new(doc, "tables", tables);
 	json_object_set_new(doc, "options", json_pack("{s:i}", "max_level", opts ? opts->max_level : 0));
+	td_count_memo_reset();
 	for (i = 0; i < imp->stat->nr_sessions; i++) {
 		const struct td_stat *st = &imp->stat->sessions[i];
 		int has_total = 0;
@@ -1381,6 +1400,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 			json_array_append_new(warnings, json_pack("{s:s,s:s}", "severity", "warning", "text",
 				"hybrid CPU but no table for the cpu_atom PMU: its events are shown as counts only"));
 	}
+	td_count_memo_reset();
 	json_object_set_new(doc, "sessions", sessions);
 	json_object_set_new(doc, "scopes", scopes);
 	json_object_set_new(doc, "threads", json_null());

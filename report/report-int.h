@@ -146,4 +146,11 @@ void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *
 void td_diff_render_counts_text(json_t *diff, FILE *out);
 void td_diff_render_counts_html(struct strbuf *sb, json_t *diff);
 
+/* report/count-memo.c: which count an event name resolves to, kept while
+ * the scopes keep one shape (the intervals of a run). */
+void td_count_memo_enter(const struct td_scope *s);
+void td_count_memo_reset(void);
+int td_count_memo_get(const void *table, const char *pmu, const char *name, int group, long *idx);
+void td_count_memo_put(const void *table, const char *pmu, const char *name, int group, long idx);
+
 #endif
