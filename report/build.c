@@ -538,13 +538,18 @@ static void regate(const struct td_table *t, struct evalctx *cx, struct td_node_
 	}
 }
 
+/*
+ * m's index in the table, or the number of metrics when m is not one of
+ * its own: the table keeps its metrics in one array, so a subtraction
+ * tells (this runs for every node of every scope).
+ */
 static size_t metric_index(const struct td_table *t, const struct td_metric *m)
 {
-	size_t i, n = td_table_nr_metrics(t);
+	size_t n = td_table_nr_metrics(t);
+	const struct td_metric *first = n ? td_table_metric(t, 0) : NULL;
 
-	for (i = 0; i < n; i++)
-		if (td_table_metric(t, i) == m)
-			return i;
+	if (first && m >= first && m < first + n)
+		return (size_t)(m - first);
 	return n;
 }
 
@@ -701,8 +706,26 @@ static void set_node_uncertainty(json_t *n, const struct td_table *t, struct eva
 	}
 }
 
-/* Does the table use counts of whole cores (any-thread, :percore, SMT formulas)? */
+/*
+ * Does the table use counts of whole cores (any-thread, :percore, SMT
+ * formulas)?  Asked for every scope: the answer for the last table asked
+ * is kept (a table lives for the whole build, td_report_build forgets it).
+ */
+static int table_scan_needs_core(const struct td_table *t);
+static const struct td_table *needs_core_table;
+static int needs_core_answer;
+
 static int table_needs_core(const struct td_table *t)
+{
+	if (t != needs_core_table) {
+		needs_core_table = t;
+		needs_core_answer = table_scan_needs_core(t);
+	}
+	return needs_core_answer;
+}
+
+/* table_needs_core, read from the formulas. */
+static int table_scan_needs_core(const struct td_table *t)
 {
 	size_t i, n = td_table_nr_metrics(t);
 
@@ -1373,6 +1396,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 	json_object_set_new(doc, "tables", tables);
 	json_object_set_new(doc, "options", json_pack("{s:i}", "max_level", opts ? opts->max_level : 0));
 	td_count_memo_reset();
+	needs_core_table = NULL;
 	for (i = 0; i < imp->stat->nr_sessions; i++) {
 		const struct td_stat *st = &imp->stat->sessions[i];
 		int has_total = 0;
@@ -1401,6 +1425,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 				"hybrid CPU but no table for the cpu_atom PMU: its events are shown as counts only"));
 	}
 	td_count_memo_reset();
+	needs_core_table = NULL;
 	json_object_set_new(doc, "sessions", sessions);
 	json_object_set_new(doc, "scopes", scopes);
 	json_object_set_new(doc, "threads", json_null());
