@@ -1331,8 +1331,8 @@ static json_t *table_json(const struct td_table *t, const char *pmu)
 	return o;
 }
 
-static void add_scopes(json_t *scopes, const struct td_import *imp, const struct td_report_opts *opts,
-		       size_t si, const struct td_scope *s, const char *derived, json_t *warnings)
+void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
+			  const struct td_report_opts *opts, size_t si, const struct td_scope *s, const char *derived, json_t *warnings)
 {
 	struct scope_job j;
 	const struct td_stat *st = &imp->stat->sessions[si];
@@ -1414,12 +1414,13 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 				    (st->scopes[0].kind == TD_SCOPE_TOTAL ? "interval" :
 				     td_scope_kind_name(st->scopes[0].kind)) :
 				    td_scope_kind_name(st->scopes[0].kind));
-			add_scopes(scopes, imp, opts, i, sum, d.buf, warnings);
+			td_report_add_scopes(scopes, imp, opts, i, sum, d.buf, warnings);
 			strbuf_release(&d);
 			free_sum(sum);
 		}
 		for (k = 0; k < st->nr_scopes; k++)
-			add_scopes(scopes, imp, opts, i, &st->scopes[k], NULL, warnings);
+			if (!(opts && opts->stream_scopes) || td_scope_is_main(&st->scopes[k]))
+				td_report_add_scopes(scopes, imp, opts, i, &st->scopes[k], NULL, warnings);
 		if (st->hybrid && !imp->atom_table && imp->table)
 			json_array_append_new(warnings, json_pack("{s:s,s:s}", "severity", "warning", "text",
 				"hybrid CPU but no table for the cpu_atom PMU: its events are shown as counts only"));
@@ -1465,8 +1466,12 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
 	int r;
 
-	if (td_report_is_job(run_or_file)) /* srun/mpirun: report/job.c */
-		return td_report_job_doc(run_or_file, opts, err);
+	if (td_report_is_job(run_or_file)) { /* srun/mpirun: report/job.c */
+		struct td_report_opts whole = *opts; /* a job's document is built whole */
+
+		whole.stream_scopes = 0;
+		return td_report_job_doc(run_or_file, &whole, err);
+	}
 	if (td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
 		return td_report_sweep_doc(run_or_file, err);
 	int on_the_fly = !td_is_dir(run_or_file);
@@ -1482,7 +1487,10 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 		return NULL;
 	}
 	doc = td_report_build(&imp, opts);
-	td_import_release(&imp);
+	if (doc && opts->stream_scopes)
+		td_report_stream_keep(doc, &imp, opts); /* report/stream.c: imp moves there */
+	else
+		td_import_release(&imp);
 	if (doc && on_the_fly)
 		only_the_input_file(doc, run_or_file);
 	if (doc)

@@ -140,6 +140,8 @@ int cmd_report(int argc, char **argv)
 	}
 	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
 	opts.argv = typed;
+	/* text and CSV alone print each scope once: build the long runs' scopes one at a time */
+	opts.stream_scopes = !html && !plot && (!strcmp(format, "csv") || !strcmp(format, "text"));
 	doc = td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);
@@ -192,6 +194,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "tdperf: wrote the charts into %s/\n", plot);
 	}
 done:
+	td_report_stream_release(doc);
 	json_decref(doc);
 	strbuf_release(&err);
 	return ret;
