@@ -325,13 +325,57 @@ static double perf_fraction(const struct td_perf_metric *pm, double *resolution)
 	return pm->value / 100.0;
 }
 
+/*
+ * The names perf printed its metrics under in one scope, normalised and
+ * with perf's aliases applied: perf_value_for compares them with every
+ * node, so they are made once per scope.  scope_json forgets them before
+ * and after each scope (a freed scope's address can come back).
+ */
+static struct {
+	const struct td_scope *s;
+	char **names;
+} printed;
+
+static void printed_names_forget(void)
+{
+	size_t i;
+
+	for (i = 0; printed.s && i < printed.s->nr_perf_metrics; i++)
+		free(printed.names[i]);
+	free(printed.names);
+	printed.s = NULL;
+	printed.names = NULL;
+}
+
+static const char *printed_name(const struct td_scope *s, size_t i)
+{
+	struct strbuf n = STRBUF_INIT;
+	size_t k;
+
+	if (printed.s != s) {
+		printed_names_forget();
+		printed.s = s;
+		printed.names = xcalloc(s->nr_perf_metrics + 1, sizeof(char *));
+		for (k = 0; k < s->nr_perf_metrics; k++) {
+			const char *alias;
+
+			strbuf_reset(&n);
+			td_perf_name_normalize(s->perf_metrics[k].name, &n);
+			alias = td_perf_name_alias(n.buf);
+			printed.names[k] = xstrdup(alias ? alias : n.buf);
+		}
+		strbuf_release(&n);
+	}
+	return printed.names[i];
+}
+
 /* The perf metric printed for node m in this scope/PMU, or NULL. */
 static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
 						   const struct td_metric *m)
 {
-	struct strbuf n = STRBUF_INIT, mn = STRBUF_INIT;
+	struct strbuf mn = STRBUF_INIT;
 	const struct td_perf_metric *found = NULL;
-	const char *alias;
+	const char *n;
 	size_t i;
 
 	td_perf_name_normalize(m->name, &mn);
@@ -344,16 +388,10 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 		if (!pm->unit || (strcmp(pm->unit, "%") && strncmp(pm->unit, "percent of ", 11) &&
 				  !is_ratio_metric(pm)))
 			continue;
-		td_perf_name_normalize(pm->name, &n);
-		alias = td_perf_name_alias(n.buf);
-		if (alias) {
-			strbuf_reset(&n);
-			strbuf_addstr(&n, alias);
-		}
-		if (!strcmp(n.buf, m->id) || !strcmp(n.buf, mn.buf))
+		n = printed_name(s, i);
+		if (!strcmp(n, m->id) || !strcmp(n, mn.buf))
 			found = pm;
 	}
-	strbuf_release(&n);
 	strbuf_release(&mn);
 	return found;
 }
@@ -1207,11 +1245,14 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	struct td_scope *regrouped = NULL;
 	json_t *o;
 
+	printed_names_forget();
 	if (j->table && j->s->nr_groups > 1 && j->s->nr_perf_metrics)
 		regrouped = regroup_by_metrics(j);
 	if (regrouped)
 		copy.s = regrouped;
+	printed_names_forget();
 	o = scope_json_grouped(&copy, doc_warnings);
+	printed_names_forget();
 	td_scope_regroup_free(regrouped);
 	return o;
 }
