@@ -16,3 +16,5 @@ EXTRA_DIST += bench/calibrate-repeat.sh
 EXTRA_DIST += bench/stat-report-bench.sh
 # merging a job directory of 1,024 ranks: bench/job-merge-bench.sh
 EXTRA_DIST += bench/job-merge-bench.sh
+# what each benchmark times, and the measured figures
+EXTRA_DIST += bench/README.md
