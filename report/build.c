@@ -1507,12 +1507,8 @@ json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opt
 	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
 	int r;
 
-	if (td_report_is_job(run_or_file)) { /* srun/mpirun: report/job.c */
-		struct td_report_opts whole = *opts; /* a job's document is built whole */
-
-		whole.stream_scopes = 0;
-		return td_report_job_doc(run_or_file, &whole, err);
-	}
+	if (td_report_is_job(run_or_file)) /* srun/mpirun: report/job.c */
+		return td_report_job_doc(run_or_file, opts, err);
 	if (td_report_is_sweep(run_or_file)) /* record --sweep: report/threads-json.c */
 		return td_report_sweep_doc(run_or_file, err);
 	int on_the_fly = !td_is_dir(run_or_file);
