@@ -38,5 +38,7 @@ EXTRA_DIST += tests/e2e/t0910-roofline.sh
 # stacks: the scopes' "stacks" objects and their text (stacks work)
 libtdperf_a_SOURCES += report/stacks.c report/text-stacks.c report/plot-stacks.c report/plot-threads.c
 # import and report of perf stat outputs (the stat work)
-TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
-EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
+TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh \
+	tests/e2e/t0304-interval-stream.sh
+EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh \
+	tests/e2e/t0304-interval-stream.sh
