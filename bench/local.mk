@@ -13,7 +13,7 @@ bench_bench_tree_SOURCES = bench/bench-tree.c
 bench_bench_tree_LDADD = $(TD_LIBS)
 EXTRA_DIST += bench/calibrate-repeat.sh
 # perf stat import + report: bench/stat-report-bench.sh
-EXTRA_DIST += bench/stat-report-bench.sh
+EXTRA_DIST += bench/stat-report-bench.sh bench/README.md
 # merging a job directory of 1,024 ranks: bench/job-merge-bench.sh
 EXTRA_DIST += bench/job-merge-bench.sh
 EXTRA_DIST += bench/hotspots-bench.sh

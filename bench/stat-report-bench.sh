@@ -1,12 +1,17 @@
 #!/bin/sh
-# bench/stat-report-bench.sh [INTERVALS]: time 'tdperf report' on a long
-# interval-mode perf stat CSV.  The input repeats the one real interval of
-# the published case-27 output (Ice Lake class, -M topdownl1 -x, -I 1000)
-# INTERVALS times (default 1000) with increasing times: the layout is
-# perf's, the repetition is synthetic.  Prints seconds and output sizes.
+# bench/stat-report-bench.sh [INTERVALS [FORMATS]]: time 'tdperf report' on
+# a long interval-mode perf stat CSV.  The input repeats the one real
+# interval of the published case-27 output (Ice Lake class, -M topdownl1
+# -x, -I 1000) INTERVALS times (default 1000) with increasing times: the
+# layout is perf's, the repetition is synthetic.  FORMATS (default
+# "json text csv") are the --format values to time.  Prints seconds, peak
+# resident memory (where /usr/bin/time is installed) and output sizes.
+# TDPERF picks the binary; OLD_TDPERF, when set, is timed right after it
+# on each format, so both figures come from one run on a shared machine.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-1000}
+formats=${2:-json text csv}
 tdperf=${TDPERF:-$top/tdperf}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdperf-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -16,9 +21,22 @@ awk -v n="$n" 'NR == FNR { row[++k] = $0; next }
 		r = row[j]; sub(/^[^,]*/, sprintf("%.9f", 1.000103288 + i), r); print r } }' \
 	"$work/one" /dev/null >"$work/in.csv"
 echo "input: $n intervals, $(wc -l <"$work/in.csv") lines, $(wc -c <"$work/in.csv") bytes"
-for fmt in json text csv; do
+
+# one_run NAME BINARY FORMAT: time one report, print one line
+one_run() {
 	start=$(date +%s.%N)
-	"$tdperf" report --format "$fmt" "$work/in.csv" >"$work/out.$fmt"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M -o "$work/rss" "$2" report --format "$3" "$work/in.csv" >"$work/out"
+		rss="$(cat "$work/rss") KB peak RSS, "
+	else
+		"$2" report --format "$3" "$work/in.csv" >"$work/out"
+		rss=
+	fi
 	end=$(date +%s.%N)
-	echo "report --format $fmt: $(awk -v a="$start" -v b="$end" "BEGIN { printf \"%.3f\", b - a }") s, $(wc -c <"$work/out.$fmt") bytes"
+	echo "${1:+$1 }report --format $3: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') s, ${rss}$(wc -c <"$work/out") bytes"
+}
+
+for fmt in $formats; do
+	one_run "${OLD_TDPERF:+new}" "$tdperf" "$fmt"
+	[ -z "${OLD_TDPERF:-}" ] || one_run old "$OLD_TDPERF" "$fmt"
 done

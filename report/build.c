@@ -155,6 +155,25 @@ static const struct td_count *find_raw_spelling(const struct evalctx *cx, const 
 	return c;
 }
 
+/*
+ * The count a formula's event name stands for in the scope, or NULL:
+ * perf's spelling, else a raw one; remembered while the scopes keep
+ * their shape (report/count-memo.c).
+ */
+static const struct td_count *memo_find_count(const struct evalctx *cx, const char *name)
+{
+	const struct td_count *c;
+	long idx;
+
+	if (td_count_memo_get(cx->events_table, cx->pmu, name, cx->group, &idx))
+		return idx >= 0 ? &cx->s->counts[idx] : NULL;
+	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
+	if (!c && cx->events_table)
+		c = find_raw_spelling(cx, name);
+	td_count_memo_put(cx->events_table, cx->pmu, name, cx->group, c ? (long)(c - cx->s->counts) : -1);
+	return c;
+}
+
 static int env_lookup(void *vctx, const char *name, double *v)
 {
 	struct evalctx *cx = vctx;
@@ -197,9 +216,7 @@ static int env_lookup(void *vctx, const char *name, double *v)
 				return 0;
 			}
 	}
-	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
-	if (!c && cx->events_table)
-		c = find_raw_spelling(cx, name);
+	c = memo_find_count(cx, name);
 	if (c && c->status == TD_COUNT_OK && !isnan(c->value)) {
 		*v = c->value;
 		return 0;
@@ -308,13 +325,57 @@ static double perf_fraction(const struct td_perf_metric *pm, double *resolution)
 	return pm->value / 100.0;
 }
 
+/*
+ * The names perf printed its metrics under in one scope, normalised and
+ * with perf's aliases applied: perf_value_for compares them with every
+ * node, so they are made once per scope.  scope_json forgets them before
+ * and after each scope (a freed scope's address can come back).
+ */
+static struct {
+	const struct td_scope *s;
+	char **names;
+} printed;
+
+static void printed_names_forget(void)
+{
+	size_t i;
+
+	for (i = 0; printed.s && i < printed.s->nr_perf_metrics; i++)
+		free(printed.names[i]);
+	free(printed.names);
+	printed.s = NULL;
+	printed.names = NULL;
+}
+
+static const char *printed_name(const struct td_scope *s, size_t i)
+{
+	struct strbuf n = STRBUF_INIT;
+	size_t k;
+
+	if (printed.s != s) {
+		printed_names_forget();
+		printed.s = s;
+		printed.names = xcalloc(s->nr_perf_metrics + 1, sizeof(char *));
+		for (k = 0; k < s->nr_perf_metrics; k++) {
+			const char *alias;
+
+			strbuf_reset(&n);
+			td_perf_name_normalize(s->perf_metrics[k].name, &n);
+			alias = td_perf_name_alias(n.buf);
+			printed.names[k] = xstrdup(alias ? alias : n.buf);
+		}
+		strbuf_release(&n);
+	}
+	return printed.names[i];
+}
+
 /* The perf metric printed for node m in this scope/PMU, or NULL. */
 static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
 						   const struct td_metric *m)
 {
-	struct strbuf n = STRBUF_INIT, mn = STRBUF_INIT;
+	struct strbuf mn = STRBUF_INIT;
 	const struct td_perf_metric *found = NULL;
-	const char *alias;
+	const char *n;
 	size_t i;
 
 	td_perf_name_normalize(m->name, &mn);
@@ -327,16 +388,10 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 		if (!pm->unit || (strcmp(pm->unit, "%") && strncmp(pm->unit, "percent of ", 11) &&
 				  !is_ratio_metric(pm)))
 			continue;
-		td_perf_name_normalize(pm->name, &n);
-		alias = td_perf_name_alias(n.buf);
-		if (alias) {
-			strbuf_reset(&n);
-			strbuf_addstr(&n, alias);
-		}
-		if (!strcmp(n.buf, m->id) || !strcmp(n.buf, mn.buf))
+		n = printed_name(s, i);
+		if (!strcmp(n, m->id) || !strcmp(n, mn.buf))
 			found = pm;
 	}
-	strbuf_release(&n);
 	strbuf_release(&mn);
 	return found;
 }
@@ -521,13 +576,18 @@ static void regate(const struct td_table *t, struct evalctx *cx, struct td_node_
 	}
 }
 
+/*
+ * m's index in the table, or the number of metrics when m is not one of
+ * its own: the table keeps its metrics in one array, so a subtraction
+ * tells (this runs for every node of every scope).
+ */
 static size_t metric_index(const struct td_table *t, const struct td_metric *m)
 {
-	size_t i, n = td_table_nr_metrics(t);
+	size_t n = td_table_nr_metrics(t);
+	const struct td_metric *first = n ? td_table_metric(t, 0) : NULL;
 
-	for (i = 0; i < n; i++)
-		if (td_table_metric(t, i) == m)
-			return i;
+	if (first && m >= first && m < first + n)
+		return (size_t)(m - first);
 	return n;
 }
 
@@ -684,8 +744,26 @@ static void set_node_uncertainty(json_t *n, const struct td_table *t, struct eva
 	}
 }
 
-/* Does the table use counts of whole cores (any-thread, :percore, SMT formulas)? */
+/*
+ * Does the table use counts of whole cores (any-thread, :percore, SMT
+ * formulas)?  Asked for every scope: the answer for the last table asked
+ * is kept (a table lives for the whole build, td_report_build forgets it).
+ */
+static int table_scan_needs_core(const struct td_table *t);
+static const struct td_table *needs_core_table;
+static int needs_core_answer;
+
 static int table_needs_core(const struct td_table *t)
+{
+	if (t != needs_core_table) {
+		needs_core_table = t;
+		needs_core_answer = table_scan_needs_core(t);
+	}
+	return needs_core_answer;
+}
+
+/* table_needs_core, read from the formulas. */
+static int table_scan_needs_core(const struct td_table *t)
 {
 	size_t i, n = td_table_nr_metrics(t);
 
@@ -826,6 +904,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	int legacy_l1 = 0, out_of_range = 0;
 	char *legacy_cause = NULL;
 
+	td_count_memo_enter(j->s);
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
 	json_object_set_new(o, "kind", json_string(td_scope_kind_name(j->s->kind)));
@@ -1167,11 +1246,14 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	struct td_scope *regrouped = NULL;
 	json_t *o;
 
+	printed_names_forget();
 	if (j->table && j->s->nr_groups > 1 && j->s->nr_perf_metrics)
 		regrouped = regroup_by_metrics(j);
 	if (regrouped)
 		copy.s = regrouped;
+	printed_names_forget();
 	o = scope_json_grouped(&copy, doc_warnings);
+	printed_names_forget();
 	td_scope_regroup_free(regrouped);
 	return o;
 }
@@ -1291,8 +1373,8 @@ static json_t *table_json(const struct td_table *t, const char *pmu)
 	return o;
 }
 
-static void add_scopes(json_t *scopes, const struct td_import *imp, const struct td_report_opts *opts,
-		       size_t si, const struct td_scope *s, const char *derived, json_t *warnings)
+void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
+			  const struct td_report_opts *opts, size_t si, const struct td_scope *s, const char *derived, json_t *warnings)
 {
 	struct scope_job j;
 	const struct td_stat *st = &imp->stat->sessions[si];
@@ -1355,6 +1437,8 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 		json_array_append_new(tables, table_json(imp->atom_table, "cpu_atom"));
 	json_object_set_new(doc, "tables", tables);
 	json_object_set_new(doc, "options", json_pack("{s:i}", "max_level", opts ? opts->max_level : 0));
+	td_count_memo_reset();
+	needs_core_table = NULL;
 	for (i = 0; i < imp->stat->nr_sessions; i++) {
 		const struct td_stat *st = &imp->stat->sessions[i];
 		int has_total = 0;
@@ -1372,16 +1456,19 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 				    (st->scopes[0].kind == TD_SCOPE_TOTAL ? "interval" :
 				     td_scope_kind_name(st->scopes[0].kind)) :
 				    td_scope_kind_name(st->scopes[0].kind));
-			add_scopes(scopes, imp, opts, i, sum, d.buf, warnings);
+			td_report_add_scopes(scopes, imp, opts, i, sum, d.buf, warnings);
 			strbuf_release(&d);
 			free_sum(sum);
 		}
 		for (k = 0; k < st->nr_scopes; k++)
-			add_scopes(scopes, imp, opts, i, &st->scopes[k], NULL, warnings);
+			if (!(opts && opts->stream_scopes) || td_scope_is_main(&st->scopes[k]))
+				td_report_add_scopes(scopes, imp, opts, i, &st->scopes[k], NULL, warnings);
 		if (st->hybrid && !imp->atom_table && imp->table)
 			json_array_append_new(warnings, json_pack("{s:s,s:s}", "severity", "warning", "text",
 				"hybrid CPU but no table for the cpu_atom PMU: its events are shown as counts only"));
 	}
+	td_count_memo_reset();
+	needs_core_table = NULL;
 	json_object_set_new(doc, "sessions", sessions);
 	json_object_set_new(doc, "scopes", scopes);
 	json_object_set_new(doc, "threads", json_null());
@@ -1448,7 +1535,10 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		return NULL;
 	}
 	doc = td_report_build(&imp, opts);
-	td_import_release(&imp);
+	if (doc && opts->stream_scopes)
+		td_report_stream_keep(doc, &imp, opts); /* report/stream.c: imp moves there */
+	else
+		td_import_release(&imp);
 	if (doc && on_the_fly)
 		only_the_input_file(doc, run_or_file);
 	if (doc)

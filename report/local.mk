@@ -2,7 +2,10 @@
 libtdperf_a_SOURCES += report/report.h report/report-int.h report/build.c report/import.c \
 	report/events.c report/software.c report/reason.c report/text.c report/csv.c \
 	report/errorbars.c report/sanity.c report/groups.c report/legacy-topdown.c \
-	report/perf-names.c
+	report/perf-names.c report/count-memo.c report/stream.c
+# text and CSV of long runs stream their scopes (report/stream.c)
+TESTS += tests/e2e/t0304-interval-stream.sh
+EXTRA_DIST += tests/e2e/t0304-interval-stream.sh
 # charts (gnuplot), HTML report and diff
 libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c \
 	report/html.c report/html-template.c report/html-parts.c report/html-tree.c report/html-threads.c report/html-stacks.c \

@@ -153,4 +153,20 @@ void td_diff_render_counts_html(struct strbuf *sb, json_t *diff);
 void td_gp_string(struct strbuf *sb, const char *s);
 void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text);
 
+/* report/count-memo.c: which count an event name resolves to, kept while
+ * the scopes keep one shape (the intervals of a run). */
+void td_count_memo_enter(const struct td_scope *s);
+void td_count_memo_reset(void);
+int td_count_memo_get(const void *table, const char *pmu, const char *name, int group, long *idx);
+void td_count_memo_put(const void *table, const char *pmu, const char *name, int group, long idx);
+
+/* report/build.c: the scope(s) of one parsed scope (two on a hybrid CPU). */
+void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
+			  const struct td_report_opts *opts, size_t si, const struct td_scope *s,
+			  const char *derived, json_t *warnings);
+/* report/stream.c: keep the import for td_report_each_scope (moves *imp). */
+void td_report_stream_keep(json_t *doc, struct td_import *imp, const struct td_report_opts *opts);
+/* Is the scope a run's own total (not an interval, CPU or thread)? */
+int td_scope_is_main(const struct td_scope *s);
+
 #endif

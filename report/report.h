@@ -23,6 +23,9 @@ struct td_report_opts {
 	int max_level;        /* --level N, 0 = all */
 	int argc;             /* the command line, as typed, for the run's */
 	char **argv;          /* "command line" of an input imported on the fly */
+	int stream_scopes;    /* leave per-interval/CPU/thread scopes out of the
+	                         document: td_report_each_scope builds them one at
+	                         a time (text and CSV of long runs) */
 };
 
 /*
@@ -41,6 +44,20 @@ json_t *td_report_load_data(const char *file, struct strbuf *data, const struct 
  * one-line message in err.
  */
 int td_read_input(struct strbuf *sb, const char *path, struct strbuf *err);
+
+/*
+ * Call fn on each scope of session 'session' (1-based), in the document's
+ * order.  When the document was loaded with stream_scopes, its
+ * per-interval/CPU/thread scopes are built one at a time, passed to fn and
+ * freed, so memory stays flat in the number of intervals (report/stream.c).
+ * td_report_streamed_scopes says how many such scopes a session has
+ * outside the document; td_report_stream_release frees what the document
+ * kept for them.
+ */
+void td_report_each_scope(json_t *doc, json_int_t session, void (*fn)(json_t *scope, void *ctx),
+			  void *ctx);
+size_t td_report_streamed_scopes(json_t *doc, json_int_t session);
+void td_report_stream_release(json_t *doc);
 
 /* Version of the document's schema (docs/report-schema.md). */
 #define TD_REPORT_SCHEMA_VERSION 1

@@ -30,6 +30,7 @@
 struct out {
 	FILE *f;
 	const struct td_text_opts *o;
+	int folded_header;   /* the folded scopes' column header is printed */
 };
 
 static const char *col(const struct out *o, const char *c)
@@ -438,9 +439,38 @@ static void print_header(const struct out *o, json_t *doc)
 			jget_str(t, "pmu") ? jget_str(t, "pmu") : "");
 }
 
+/* A run's own total (per PMU), printed in full before the others. */
+static int is_main_scope(json_t *sc)
+{
+	return !strcmp(jget_str(sc, "kind"), "total") && isnan(jget_num(sc, "time"));
+}
+
+/*
+ * An interval, CPU or thread scope: in full with --scopes all, else one
+ * folded line (the column header before the first).
+ */
+static void print_other_scope(json_t *sc, void *ctx)
+{
+	struct out *o = ctx;
+
+	if (is_main_scope(sc))
+		return;
+	if (o->o->all_scopes) {
+		print_scope(o, sc);
+		return;
+	}
+	if (!o->folded_header) {
+		print_folded_header(o, sc);
+		o->folded_header = 1;
+	}
+	if (jget_str(sc, "pmu"))
+		fprintf(o->f, "  [%s]", jget_str(sc, "pmu"));
+	print_folded_line(o, sc);
+}
+
 void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f)
 {
-	struct out o = { f, opts };
+	struct out o = { f, opts, 0 };
 	json_t *sessions = json_object_get(doc, "sessions"), *scopes = json_object_get(doc, "scopes");
 	json_t *sess, *sc, *w;
 	size_t i, k;
@@ -453,8 +483,9 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 	json_array_foreach(sessions, i, sess) {
 		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
 		double el = jget_num(sess, "elapsed_s");
-		int folded_header = 0, nfold = 0;
+		int nfold = 0;
 
+		o.folded_header = 0;
 		fprintf(f, "\n%s== session %lld: ", col(&o, C_BOLD), (long long)idx);
 		if (jget_str(sess, "target"))
 			fprintf(f, "perf stat '%s'", jget_str(sess, "target"));
@@ -476,35 +507,18 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		json_array_foreach(scopes, k, sc) {
 			if (json_integer_value(json_object_get(sc, "session")) != idx)
 				continue;
-			if (!strcmp(jget_str(sc, "kind"), "total") && isnan(jget_num(sc, "time")))
+			if (is_main_scope(sc))
 				print_scope(&o, sc);
 			else
 				nfold++;
 		}
+		nfold += (int)td_report_streamed_scopes(doc, idx);
 		if (!nfold)
 			continue;
-		if (opts->all_scopes) {
-			json_array_foreach(scopes, k, sc)
-				if (json_integer_value(json_object_get(sc, "session")) == idx &&
-				    !(!strcmp(jget_str(sc, "kind"), "total") && isnan(jget_num(sc, "time"))))
-					print_scope(&o, sc);
-			continue;
-		}
-		fprintf(f, "\n%s-- %d per-%s scopes, folded (--scopes all unfolds them) --%s\n",
-			col(&o, C_CYAN), nfold, "interval/CPU/thread", col(&o, C_RESET));
-		json_array_foreach(scopes, k, sc) {
-			if (json_integer_value(json_object_get(sc, "session")) != idx)
-				continue;
-			if (!strcmp(jget_str(sc, "kind"), "total") && isnan(jget_num(sc, "time")))
-				continue;
-			if (!folded_header) {
-				print_folded_header(&o, sc);
-				folded_header = 1;
-			}
-			if (jget_str(sc, "pmu"))
-				fprintf(f, "  [%s]", jget_str(sc, "pmu"));
-			print_folded_line(&o, sc);
-		}
+		if (!opts->all_scopes)
+			fprintf(f, "\n%s-- %d per-%s scopes, folded (--scopes all unfolds them) --%s\n",
+				col(&o, C_CYAN), nfold, "interval/CPU/thread", col(&o, C_RESET));
+		td_report_each_scope(doc, idx, print_other_scope, &o);
 	}
 	td_report_text_threads_file(doc, f); /* threads work: report/text-threads.c */
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"

@@ -154,6 +154,10 @@ int cmd_report(int argc, char **argv)
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
+	/* text and CSV alone print each scope once: build the long runs' scopes one at a
+	 * time (a job's or a sweep's document is built whole) */
+	opts.stream_scopes = !html && !plot && (!strcmp(format, "csv") || !strcmp(format, "text")) &&
+			     !td_report_is_job(input) && !td_report_is_sweep(input);
 	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
 	opts.argv = typed;
 	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html, input))
@@ -218,6 +222,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "tdperf: wrote the charts into %s/\n", plot);
 	}
 done:
+	td_report_stream_release(doc);
 	json_decref(doc);
 	strbuf_release(&err);
 	return ret;

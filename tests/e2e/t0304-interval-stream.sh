@@ -1,0 +1,53 @@
+#!/bin/sh
+# Text and CSV build the per-interval/CPU/thread scopes one at a time
+# (report/stream.c); --html makes the report keep the whole document.
+# Both paths must print the same report, on a real -I CSV (case 27, its
+# one interval repeated with rising times as bench/stat-report-bench.sh
+# does) and on real per-CPU and per-interval outputs.
+. "$(dirname "$0")/test-lib.sh"
+
+PUB=$FIXTURES/perf-stat-published
+
+test_expect_success 'setup: case 27 repeated into 40 intervals' '
+	grep "^1\.000103288," $PUB/case-27-*.txt >one &&
+	awk "NR == FNR { row[++k] = \$0; next }
+		END { for (i = 0; i < 40; i++) for (j = 1; j <= k; j++) {
+			r = row[j]; sub(/^[^,]*/, sprintf(\"%.9f\", 1.000103288 + i), r); print r } }" \
+		one /dev/null >long.csv &&
+	test_line_count = 640 long.csv
+'
+
+# streamed_equals_whole ARGS...: the report printed as it streams equals
+# the one printed from the whole document (--html keeps it whole; with
+# --html a report is printed only where --format is given)
+streamed_equals_whole() {
+	"$TDPERF" report "$@" >streamed &&
+	"$TDPERF" report --html=whole.html "$@" >whole &&
+	test -s whole.html &&
+	diff -u whole streamed
+}
+
+test_expect_success 'CSV: streamed equals the whole document, row for row' '
+	streamed_equals_whole --format csv long.csv &&
+	"$TDPERF" report --format json long.csv >d.json &&
+	nodes=$(jq "[.scopes[].nodes[]] | length" d.json) &&
+	test $nodes -gt 40 &&
+	test_line_count = $((nodes + 1)) streamed
+'
+
+test_expect_success 'text: streamed equals the whole document, folded and unfolded' '
+	streamed_equals_whole --format text long.csv &&
+	test $(grep -c "> frontend_bound\$" streamed) -eq 40 &&
+	streamed_equals_whole --format text --scopes all -v long.csv
+'
+
+test_expect_success 'the published per-CPU and interval outputs: streamed equals whole' '
+	ok=1 &&
+	for f in $PUB/case-05-*.txt $PUB/case-27-*.txt $PUB/case-30-*.txt $PUB/case-44-*.txt; do
+		streamed_equals_whole --format csv "$f" &&
+		streamed_equals_whole --format text --scopes all "$f" || ok=0
+	done &&
+	test $ok = 1
+'
+
+test_done
