@@ -17,7 +17,7 @@ fi
 MPIRUN="mpirun --allow-run-as-root --oversubscribe -np 4"
 
 test_expect_success 'mpirun -np 4 tdperf record writes one run directory per rank' '
-	$MPIRUN "$TDPERF" record --threads -o JOB -- "$APP" 3 2>err &&
+	$MPIRUN "$TDPERF" record --threads -o JOB -- "$APP" 6 2>err &&
 	jq -e ".format == \"tdperf-job\" and .launcher == \"openmpi\" and .ranks == 4" JOB/meta.json &&
 	for r in 0 1 2 3; do
 		d=$(echo JOB/rank-0000$r.*) &&

@@ -114,7 +114,7 @@ test_expect_success 'slurmctld and slurmd start on a generated slurm.conf' '
 
 test_expect_success 'srun -n 4 tdperf record writes one run directory per rank' '
 	# bounded: a job the cluster cannot place would wait for ever
-	timeout 300 srun --mpi=pmix -n 4 "$TDPERF" record --threads -o JOB -- "$APP" 3 2>err &&
+	timeout 300 srun --mpi=pmix -n 4 "$TDPERF" record --threads -o JOB -- "$APP" 6 2>err &&
 	jq -e ".format == \"tdperf-job\" and .launcher == \"slurm\" and .ranks == 4 and (.job_id | test(\"^[0-9]+\\\\.[0-9]+$\"))" JOB/meta.json &&
 	for r in 0 1 2 3; do
 		jq -e ".job.rank == $r and .job.node == 0 and .job.local_rank == $r and .job.launcher == \"slurm\"" JOB/rank-0000$r.$HOST/meta.json || exit 1
