@@ -119,6 +119,31 @@ test_expect_success 'skylakex: the values and bottlenecks are those the rates ma
 	test "$(cat order)" = "tw_hot_a tw_hot_inl tw_hot_b"
 '
 
+# Zen 4 (6 dispatch slots per cycle, Level 1 with SMT contention; no
+# fixed counters): event 0x1a0 puts bit 32 in the config.  tw_hot_a
+# frontend bound (3 / 6 = 0.5), tw_hot_b retiring (4.8 / 6 = 0.8),
+# tw_hot_inl backend bound (3.9 / 6 = 0.65).
+cat >zen.rates <<EOF
+binary $W/tw-hot
+tw_hot_a   0x76=1 0x1000001a0=3.0 0x7aa=2.2 0xc1=2.0 0x100001ea0=0.6  0x1000060a0=0.2
+tw_hot_b   0x76=1 0x1000001a0=0.3 0x7aa=4.9 0xc1=4.8 0x100001ea0=0.56 0x1000060a0=0.24
+tw_hot_inl 0x76=1 0x1000001a0=0.6 0x7aa=1.5 0xc1=1.2 0x100001ea0=3.9  0x1000060a0=0
+EOF
+
+test_expect_success 'zen4: each hot function'"'"'s Level 1 equals the formulas on the true counts, bottlenecks as the rates make them' '
+	hot_record zen4 zen zen.rates &&
+	LEVEL1="$LEVEL1 smt_contention" &&
+	level1_matches zen tw_hot_a 1 &&
+	level1_matches zen tw_hot_b 1 &&
+	level1_matches zen tw_hot_inl 1 &&
+	awk "\$1 == \"frontend_bound\" { exit !(\$2 > 0.4999 && \$2 < 0.5001) }" zen.tw_hot_a.l1 &&
+	awk "\$1 == \"retiring\" { exit !(\$2 > 0.7999 && \$2 < 0.8001) }" zen.tw_hot_b.l1 &&
+	awk "\$1 == \"backend_bound\" { exit !(\$2 > 0.6499 && \$2 < 0.6501) }" zen.tw_hot_inl.l1 &&
+	test "$(bottleneck zen tw_hot_a)" = frontend_bound &&
+	test "$(bottleneck zen tw_hot_b)" = retiring &&
+	test "$(bottleneck zen tw_hot_inl)" = backend_bound
+'
+
 test_expect_success 'the SMT state of the run directory reaches the formulas; --smt off reads other events' '
 	"$TDPERF" report --hotspots --smt off --format json sky.data >off.json &&
 	jq -e "[.hotspots[] | select(.symbol == \"tw_hot_a\")][0].topdown.nodes == null" off.json &&
