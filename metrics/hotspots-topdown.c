@@ -24,6 +24,7 @@ struct group_env {
 	const char *const *names;
 	size_t nr;
 	const double *counts;
+	int smt_on;                  /* #smt_on: the formulas' events differ with SMT */
 };
 
 /* An event of the formulas is a group member when both name the same table event. */
@@ -34,7 +35,7 @@ static int group_lookup(void *ctx, const char *name, double *value)
 	size_t i;
 
 	if (name[0] == '#')
-		return !strcmp(name, "#smt_on") ? (*value = 0, 0) : -1;
+		return !strcmp(name, "#smt_on") ? (*value = g->smt_on, 0) : -1;
 	want = td_table_find_event(g->t, name);
 	for (i = 0; i < g->nr; i++) {
 		if (!strcasecmp(g->names[i], name) || (want && td_table_find_event(g->t, g->names[i]) == want)) {
@@ -46,9 +47,9 @@ static int group_lookup(void *ctx, const char *name, double *value)
 }
 
 static int eval_tree(const struct td_table *t, const char *const *names, size_t nr, const double *counts,
-		     int max_level, struct td_tree_result *res)
+		     int max_level, int smt_on, struct td_tree_result *res)
 {
-	struct group_env g = { t, names, nr, counts };
+	struct group_env g = { t, names, nr, counts, smt_on };
 	struct td_env env = { group_lookup, &g };
 	struct td_tree_opts o = { max_level, 1 };
 
@@ -57,7 +58,7 @@ static int eval_tree(const struct td_table *t, const char *const *names, size_t 
 
 void td_hot_topdown(const struct td_table *t, const char *const *names, size_t nr_names,
 		    const double *counts, const double *batches, uint64_t samples, int max_level,
-		    struct td_hot_topdown *out)
+		    int smt_on, struct td_hot_topdown *out)
 {
 	struct td_tree_result all, part[TD_HOT_BATCHES];
 	struct strbuf why = STRBUF_INIT;
@@ -71,14 +72,14 @@ void td_hot_topdown(const struct td_table *t, const char *const *names, size_t n
 		return;
 	}
 	memset(&all, 0, sizeof(all));
-	if (eval_tree(t, names, nr_names, counts, max_level, &all) < 0) {
+	if (eval_tree(t, names, nr_names, counts, max_level, smt_on, &all) < 0) {
 		out->why = xstrdup("the table's tree cannot be evaluated");
 		return;
 	}
 	for (b = 0; b < TD_HOT_BATCHES; b++) {
 		memset(&part[b], 0, sizeof(part[b]));
 		if (batches)
-			eval_tree(t, names, nr_names, batches + b * nr_names, max_level, &part[b]);
+			eval_tree(t, names, nr_names, batches + b * nr_names, max_level, smt_on, &part[b]);
 	}
 	out->nodes = xcalloc(all.nr_nodes + 1, sizeof(*out->nodes));
 	for (i = 0; i < all.nr_nodes; i++) {

@@ -801,7 +801,7 @@ struct td_hot_topdown {
 };
 void td_hot_topdown(const struct td_table *t, const char *const *names, size_t nr_names,
 		    const double *counts, const double *batches, uint64_t samples, int max_level,
-		    struct td_hot_topdown *out);
+		    int smt_on, struct td_hot_topdown *out);
 void td_hot_topdown_release(struct td_hot_topdown *td);
 
 #endif /* TD_METRICS_H */

@@ -40,6 +40,8 @@ struct hot_load {
 	const struct td_table *table;   /* for Top-Down per function, or NULL */
 	struct td_table *own_table;     /* --table FILE */
 	char *table_note;               /* why there is no Top-Down, or NULL */
+	const char *rundir;             /* the run directory read, or NULL */
+	int smt_on;                     /* #smt_on of the formulas */
 	int callchains;
 	struct hot_chains *chains;      /* call chain -> node */
 	uint64_t *detail_samples;       /* per leaf detail id (source line, inline) */
@@ -220,7 +222,7 @@ static json_t *topdown_json(const struct hot_load *l, size_t i)
 	size_t k;
 
 	td_hot_topdown(l->table, l->count_names, l->nr_counts, td_hot_func_counts(l->hot, i),
-		       td_hot_func_batches(l->hot, i), fn->self_samples, 2, &td);
+		       td_hot_func_batches(l->hot, i), fn->self_samples, 2, l->smt_on, &td);
 	json_object_set_new(o, "samples", json_integer((json_int_t)fn->self_samples));
 	if (td.why) {
 		json_object_set_new(o, "note", json_string(td.why));
@@ -437,17 +439,47 @@ static char *table_cpuid(const char *cpuid)
 }
 
 /*
- * The table for Top-Down per function: --table, --cpu, else the CPUID the
- * recording stored.  Without one, table_note says why.
+ * The SMT state the formulas assume (#smt_on): --smt, else the one the run
+ * directory's recording chose its events for (meta.json), else off.  On
+ * SMT parts the sampled group holds different events with SMT on
+ * (Skylake's CPU_CLK_UNHALTED.THREAD_ANY), which only #smt_on = 1 reads.
+ */
+static int recorded_smt(const struct hot_load *l, const struct td_report_opts *opts)
+{
+	char *path;
+	json_t *meta;
+	int on = 0;
+
+	if (opts && opts->smt)
+		return !strcmp(opts->smt, "on");
+	if (!l->rundir)
+		return 0;
+	path = td_path_join(l->rundir, "meta.json");
+	meta = td_file_exists(path) ? json_load_file(path, 0, NULL) : NULL;
+	on = json_is_true(json_object_get(json_object_get(meta, "smt"), "on"));
+	json_decref(meta);
+	free(path);
+	return on;
+}
+
+/*
+ * The table for Top-Down per function: --table, --cpu, the table the run
+ * directory's recording chose its events from (table.json), else the
+ * CPUID the recording stored.  Without one, table_note says why.
  */
 static void pick_table(struct hot_load *l, const struct td_report_opts *opts)
 {
 	struct strbuf err = STRBUF_INIT;
 	const char *recorded = td_pd_feature_string(l->pd, TD_PD_FEAT_CPUID);
 	char *cpu = opts && opts->cpu ? xstrdup(opts->cpu) : recorded ? table_cpuid(recorded) : NULL;
+	char *run_table = l->rundir ? td_path_join(l->rundir, "table.json") : NULL;
 
+	l->smt_on = recorded_smt(l, opts);
 	if (opts && opts->table) {
 		l->own_table = td_table_load(opts->table, &err);
+		l->table = l->own_table;
+	} else if (!(opts && opts->cpu) && run_table && td_file_exists(run_table)) {
+		l->own_table = td_table_load(run_table, &err);
 		l->table = l->own_table;
 	} else if (cpu) {
 		l->table = td_table_find(cpu, &err);
@@ -464,7 +496,7 @@ static void pick_table(struct hot_load *l, const struct td_report_opts *opts)
 		struct td_hot_topdown td;
 
 		td_hot_topdown(l->table, l->count_names, l->nr_counts, td_hot_total_counts(l->hot), NULL,
-			       TD_HOT_MIN_SAMPLES, 1, &td);
+			       TD_HOT_MIN_SAMPLES, 1, l->smt_on, &td);
 		if (td.why) {
 			l->table_note = td.why;
 			td.why = NULL;
@@ -473,6 +505,7 @@ static void pick_table(struct hot_load *l, const struct td_report_opts *opts)
 		td_hot_topdown_release(&td);
 	}
 	free(cpu);
+	free(run_table);
 	strbuf_release(&err);
 }
 
@@ -526,8 +559,9 @@ static char *perf_data_path(const char *input)
 	return td_path_join(input, "perf.data");
 }
 
-json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_report_opts *opts,
-			    unsigned flags, struct strbuf *err)
+/* The hotspots document of perf.data 'pd' (of run directory 'rundir', or NULL). */
+static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
+		       const struct td_report_opts *opts, unsigned flags, struct strbuf *err)
 {
 	struct hot_load l;
 	const struct td_pd_record *r;
@@ -536,6 +570,7 @@ json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_
 
 	memset(&l, 0, sizeof(l));
 	l.pd = pd;
+	l.rundir = rundir;
 	pick_leader(&l);
 	l.sym = td_sym_new(l.pd);
 	if (flags & TD_HOT_NO_FILES)
@@ -571,6 +606,12 @@ json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_
 	return doc;
 }
 
+json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_report_opts *opts,
+			    unsigned flags, struct strbuf *err)
+{
+	return load_pd(pd, path, NULL, opts, flags, err);
+}
+
 json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, unsigned flags,
 			 struct strbuf *err)
 {
@@ -579,7 +620,7 @@ json_t *td_hotspots_load(const char *input, const struct td_report_opts *opts, u
 	json_t *doc = NULL;
 
 	if (pd) {
-		doc = td_hotspots_load_pd(pd, path, opts, flags, err);
+		doc = load_pd(pd, path, td_is_dir(input) ? input : NULL, opts, flags, err);
 		td_pd_close(pd);
 	}
 	free(path);

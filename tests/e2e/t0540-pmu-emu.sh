@@ -167,7 +167,7 @@ test_expect_success 'perf record of an emulated event: real IPs, threads and cal
 	test "$(grep -c "cpu/event=0xc1,umask=0x0/:" script.txt)" -gt 20 &&
 	awk "/cpu\/event=0xc1/ { n++; if (\$1 == \"tw-worker\") w++ } END { exit !(w > n / 2) }" script.txt &&
 	test_grep "worker" script.txt &&
-	# sampling groups are not emulated: refused, not faked
+	# a group whose members sample too (no :S, no READ values) is not emulated: refused, not faked
 	"$EMU/pmu-emu" --cpu zen4 --log recg.log -- perf record -e "{cpu/event=0x76/,cpu/event=0xc1/}" \
 		-o recg.data -- true >/dev/null 2>&1;
 	test_grep "^refused .*config=0xc1 .*group leader is not an emulated event" recg.log

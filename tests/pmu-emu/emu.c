@@ -464,8 +464,8 @@ static int validate(struct emu_event *e, const struct perf_event_attr *a, uint64
  * kernel with the same sample type, so that IPs, callchains, threads and
  * MMAP records are real: a period of N events becomes N / rate
  * nanoseconds, a frequency stays.  Its fd is the kernel's; read, mmap and
- * ioctl go there.  (Group READ values of emulated members are not filled
- * in: sampling groups are refused.)
+ * ioctl go there.  A leader of sampled READ groups is handed to sample.c,
+ * which fills in its members' counts.
  */
 static int open_sampler(const struct emu_event *e, const struct perf_event_attr *a, pid_t pid,
 			int on_cpu, unsigned long flags)
@@ -491,6 +491,34 @@ static int open_sampler(const struct emu_event *e, const struct perf_event_attr 
 	return (int)fd;
 }
 
+/*
+ * A counting member of a leader-sampled group (perf's {a,b}:S) whose
+ * leader open_sampler() made a kernel cpu-clock: checked as the hardware
+ * checks it, then stood for by a kernel dummy event in that group
+ * (sample.c fills in its counts in the samples).
+ */
+static int open_sampled_member(struct emu_event *e, const struct perf_event_attr *a,
+			       uint64_t config, int group_fd, pid_t pid, int on_cpu,
+			       unsigned long flags)
+{
+	int fd;
+
+	if (validate(e, a, config, NULL, on_cpu) < 0)
+		return -1;
+	if (a->sample_period || a->freq)
+		return refuse(EINVAL, a, "group leader is not an emulated event");
+	fd = emu_sample_member(group_fd, a, config, e->counters, e->rate, pid, on_cpu, flags,
+			       real_syscall);
+	if (fd == -2)
+		return refuse(EINVAL, a, "group leader is not an emulated event");
+	if (fd == -3)
+		return refuse(EINVAL, a, "group does not fit on the counters");
+	if (fd >= 0)
+		log_line("member proc=%d pmu=%s config=%#llx leader_fd=%d fd=%d", (int)getpid(),
+			 e->pmu->name, (unsigned long long)config, group_fd, fd);
+	return fd;
+}
+
 static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int group_fd,
 		    unsigned long flags)
 {
@@ -504,8 +532,6 @@ static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int 
 	pmu = pmu_of(a, &config);
 	if (!pmu)
 		return refuse(ENOENT, a, "generic event not supported by this CPU");
-	if (group_fd >= 0 && !(leader = lookup(group_fd)))
-		return refuse(EINVAL, a, "group leader is not an emulated event");
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		abort();
@@ -513,6 +539,11 @@ static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int 
 	e->attr = *a;
 	e->attr.config = config;
 	e->ctx = find_ctx(pmu, pid, on_cpu);
+	if (group_fd >= 0 && !(leader = lookup(group_fd))) {
+		fd = open_sampled_member(e, a, config, group_fd, pid, on_cpu, flags);
+		free(e);
+		return fd;
+	}
 	if (validate(e, a, config, leader, on_cpu) < 0) {
 		free(e);
 		return -1;
@@ -520,6 +551,8 @@ static int emu_open(const struct perf_event_attr *a, pid_t pid, int on_cpu, int 
 	if (a->sample_period || a->freq) {
 		fd = leader ? refuse(EINVAL, a, "sampling in an emulated group is not emulated")
 			    : open_sampler(e, a, pid, on_cpu, flags);
+		if (fd >= 0)
+			emu_sample_leader(fd, a, config, e->counters, e->rate);
 		free(e);
 		return fd;
 	}
@@ -845,6 +878,7 @@ __attribute__((constructor)) static void emu_init(void)
 		cpu.nmi_watchdog = atoi(getenv("PMU_EMU_NMI_WATCHDOG"));
 	if (getenv("PMU_EMU_SMT") && !atoi(getenv("PMU_EMU_SMT")))
 		use_nosmt_counters();
+	emu_sample_init(cpu.ghz, log_line);
 	pthread_atfork(NULL, NULL, forget_after_fork);
 	active = 1;
 }
@@ -863,4 +897,5 @@ __attribute__((destructor)) static void emu_fini(void)
 			log_event(by_fd[fd], "event");
 		}
 	pthread_mutex_unlock(&lock);
+	emu_sample_log();
 }

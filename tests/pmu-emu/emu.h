@@ -73,4 +73,13 @@ int emu_pmu_metric(const struct emu_pmu *pmu, uint64_t config, double *share);
 /* sched.c: whether events with these counter masks fit on distinct counters */
 int emu_counters_fit(const uint64_t *masks, int n);
 
+/* sample.c: leader-sampled groups (perf's {a,b}:S) and their READ values */
+void emu_sample_init(double core_ghz, void (*log)(const char *fmt, ...));
+void emu_sample_leader(int fd, const struct perf_event_attr *a, uint64_t config,
+		       uint64_t counters, double rate);
+int emu_sample_member(int leader_fd, const struct perf_event_attr *a, uint64_t config,
+		      uint64_t counters, double rate, pid_t pid, int on_cpu, unsigned long flags,
+		      long (*sys)(long, ...));
+void emu_sample_log(void);
+
 #endif

@@ -3,7 +3,7 @@
 # sets up its sysfs tree, and one description file per emulated CPU.
 check_PROGRAMS += tests/pmu-emu/libpmu-emu.so
 tests_pmu_emu_libpmu_emu_so_SOURCES = tests/pmu-emu/emu.c tests/pmu-emu/cpu-file.c \
-	tests/pmu-emu/sched.c tests/pmu-emu/emu.h
+	tests/pmu-emu/sched.c tests/pmu-emu/sample.c tests/pmu-emu/emu.h
 tests_pmu_emu_libpmu_emu_so_CPPFLAGS = -I$(srcdir)/tests/pmu-emu
 tests_pmu_emu_libpmu_emu_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=default
 tests_pmu_emu_libpmu_emu_so_LDFLAGS = -shared -Wl,-z,defs
@@ -20,3 +20,5 @@ TESTS += tests/e2e/t0545-pmu-emu-arm.sh
 EXTRA_DIST += tests/e2e/t0545-pmu-emu-arm.sh tests/e2e/pmu-emu-lib.sh
 TESTS += tests/e2e/t0853-job-pmu-emu.sh
 EXTRA_DIST += tests/e2e/t0853-job-pmu-emu.sh
+TESTS += tests/e2e/t0644-hotspots-emu.sh
+EXTRA_DIST += tests/e2e/t0644-hotspots-emu.sh tests/pmu-emu/emu-hot-truth

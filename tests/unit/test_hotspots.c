@@ -134,7 +134,7 @@ static void topdown_of_a_function(void **state)
 	}
 	td_hot_finish(h);
 	td_hot_topdown(t, sky_names, 5, td_hot_func_counts(h, 0), td_hot_func_batches(h, 0),
-		       td_hot_func(h, 0)->self_samples, 2, &td);
+		       td_hot_func(h, 0)->self_samples, 2, 0, &td);
 	assert_null(td.why);
 	v = node_value(&td, "frontend_bound", &lo, &hi);
 	assert_true(fabs(v - 0.2125) < 1e-9);
@@ -170,7 +170,7 @@ static void interval_from_batch_spread(void **state)
 		td_hot_add(h, leaf, 1, 1, c);
 	}
 	td_hot_finish(h);
-	td_hot_topdown(t, sky_names, 5, td_hot_func_counts(h, 0), td_hot_func_batches(h, 0), 64, 1, &td);
+	td_hot_topdown(t, sky_names, 5, td_hot_func_counts(h, 0), td_hot_func_batches(h, 0), 64, 1, 0, &td);
 	v = node_value(&td, "frontend_bound", &lo, &hi);
 	assert_true(fabs(v - 0.275) < 1e-9);
 	/* sd of 0.1, 0.15, ..., 0.45 is 0.1225; t(7) 2.365 x sd / sqrt(8) = 0.1024 */
@@ -178,9 +178,50 @@ static void interval_from_batch_spread(void **state)
 	assert_true(fabs((v - lo) - 0.1024) < 0.0005);
 	td_hot_topdown_release(&td);
 	/* too few samples: a reason instead of numbers */
-	td_hot_topdown(t, sky_names, 5, td_hot_func_counts(h, 0), td_hot_func_batches(h, 0), 12, 1, &td);
+	td_hot_topdown(t, sky_names, 5, td_hot_func_counts(h, 0), td_hot_func_batches(h, 0), 12, 1, 0, &td);
 	assert_non_null(td.why);
 	assert_int_equal(td.nr_nodes, 0);
+	td_hot_topdown_release(&td);
+	td_hot_free(h);
+	strbuf_release(&err);
+}
+
+/*
+ * With SMT on, tdperf record --hotspots samples Skylake's SMT-on events
+ * (CPU_CLK_UNHALTED.THREAD_ANY, INT_MISC.RECOVERY_CYCLES_ANY, counting
+ * both threads): only #smt_on = 1 reads them, halving the core clocks.
+ */
+static void smt_on_reads_the_any_thread_events(void **state)
+{
+	static const char *const any_names[] = {
+		"CPU_CLK_UNHALTED.THREAD_ANY", "IDQ_UOPS_NOT_DELIVERED.CORE", "UOPS_ISSUED.ANY",
+		"UOPS_RETIRED.RETIRE_SLOTS", "INT_MISC.RECOVERY_CYCLES_ANY",
+	};
+	struct strbuf err = STRBUF_INIT;
+	const struct td_table *t = td_table_find("skylakex", &err);
+	/* 2000 any-thread cycles = 1000 core clocks = 4000 slots: FE 0.2, RET 0.2,
+	 * BAD (1000 - 800 + 4 x 100 / 2) / 4000 = 0.1 */
+	double c[] = { 2000, 800, 1000, 800, 100 };
+	struct td_hot *h = td_hot_new(5);
+	int leaf[] = { A };
+	struct td_hot_topdown td;
+	double lo, hi;
+	int i;
+
+	(void)state;
+	assert_non_null(t);
+	for (i = 0; i < 64; i++)
+		td_hot_add(h, leaf, 1, 1, c);
+	td_hot_finish(h);
+	td_hot_topdown(t, any_names, 5, td_hot_func_counts(h, 0), td_hot_func_batches(h, 0), 64, 1, 1, &td);
+	assert_null(td.why);
+	assert_true(fabs(node_value(&td, "frontend_bound", &lo, &hi) - 0.2) < 1e-9);
+	assert_true(fabs(node_value(&td, "bad_speculation", &lo, &hi) - 0.1) < 1e-9);
+	assert_true(fabs(node_value(&td, "backend_bound", &lo, &hi) - 0.5) < 1e-9);
+	td_hot_topdown_release(&td);
+	/* SMT off: the formulas want the per-thread events, which the group lacks */
+	td_hot_topdown(t, any_names, 5, td_hot_func_counts(h, 0), td_hot_func_batches(h, 0), 64, 1, 0, &td);
+	assert_non_null(td.why);
 	td_hot_topdown_release(&td);
 	td_hot_free(h);
 	strbuf_release(&err);
@@ -193,6 +234,7 @@ int main(void)
 		cmocka_unit_test(deltas_per_stream),
 		cmocka_unit_test(topdown_of_a_function),
 		cmocka_unit_test(interval_from_batch_spread),
+		cmocka_unit_test(smt_on_reads_the_any_thread_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
