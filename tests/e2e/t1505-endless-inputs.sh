@@ -13,7 +13,7 @@ LIMIT_KB=300000
 
 # bounded CMD...: CMD under ulimit -v and a 20 s timeout; its exit status
 bounded() {
-	(ulimit -v $LIMIT_KB; exec timeout 20 "$@")
+	(td_sanitized || ulimit -v $LIMIT_KB; exec timeout 20 "$@")
 }
 
 # same FILE1 FILE2: the reports agree but for the name of the input

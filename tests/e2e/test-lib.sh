@@ -111,6 +111,13 @@ test_line_count() {
 	fi
 }
 
+# td_sanitized: is $TDPERF built with AddressSanitizer?  Its shadow memory
+# reserves terabytes of address space, so ulimit -v cannot bound such a
+# build; the plain build's run of the same test asserts the bound.
+td_sanitized() {
+	ldd "$TDPERF" 2>/dev/null | grep -q libasan
+}
+
 # calc EXPR: the value of an arithmetic expression (awk's syntax: + - * / ^
 # sqrt), printed with 15 significant digits.
 calc() {
