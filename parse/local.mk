@@ -5,6 +5,9 @@ libtdperf_a_SOURCES += parse/perfdata-internal.h parse/perfdata.c parse/perfdata
 	parse/perfdata-symbols.c parse/perfdata-inline.c
 TESTS += tests/e2e/t0400-perfdata-record.sh
 EXTRA_DIST += tests/e2e/t0400-perfdata-record.sh tests/e2e/perfdata-lib.sh
+# perf.data that lost a data.N stream or holds only a pipe header (hostile inputs work)
+TESTS += tests/e2e/t1510-perfdata-lost-streams.sh
+EXTRA_DIST += tests/e2e/t1510-perfdata-lost-streams.sh
 # perf stat output (text, CSV, JSON) -> count model
 libtdperf_a_SOURCES += parse/stat.c parse/stat-lines.c parse/stat-lines.h \
 	parse/stat-model.c parse/stat-names.c parse/stat-infer.c

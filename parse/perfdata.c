@@ -400,7 +400,8 @@ static int read_header(struct td_pd *pd, struct pd_stream *st)
 	int i;
 
 	if (st->fd >= 0) {
-		if (pipe_prefetch(pd, st, PD_PIPE_HEADER_SIZE) < 0)
+		/* the header and the first record's header, to tell an empty stream */
+		if (pipe_prefetch(pd, st, PD_PIPE_HEADER_SIZE + 8) < 0)
 			return -1;
 		h = st->buf;
 		len = st->buf_end;
@@ -414,6 +415,10 @@ static int read_header(struct td_pd *pd, struct pd_stream *st)
 		return pd_fail(pd, 0, "not a perf.data file (bad magic)");
 	pd->header_size = pd_get64(h + 8, pd->swap);
 	if (pd->header_size == PD_PIPE_HEADER_SIZE) {
+		/* perf writes its events' attrs right after the header: none is a cut stream */
+		if (len == PD_PIPE_HEADER_SIZE)
+			return pd_fail(pd, len, "no records: a pipe-mode perf.data that ends after its "
+				       "16-byte header (perf's output was cut or is empty)");
 		pd->pipe = 1;
 		st->pos = 16;
 		st->end = st->fd >= 0 ? UINT64_MAX : len;
@@ -474,6 +479,62 @@ static int data_file_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* An error about a --threads directory as a whole: "DIR: what", no offset. */
+static int pd_fail_dir(struct td_pd *pd, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = pd_vfail(pd, pd->path, 0, 0, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/*
+ * How many data.N streams the recording wrote, 0 when it cannot be told.
+ * 'perf record --threads' (or --threads=cpu) runs one writer per CPU of
+ * its events, each into its own data.N; without -C those are the online
+ * CPUs.  Other --threads specs (core, socket, numa, masks) or a CPU list
+ * give fewer, and only the gaps in the numbering tell a loss there.
+ */
+static size_t expected_streams(const struct td_pd *pd)
+{
+	const char *cmd = td_pd_cmdline(pd);
+	struct strbuf word = STRBUF_INIT;
+	int per_cpu = 0, cpu_list = 0;
+	const char *p;
+
+	for (p = cmd; p && *p; ) {
+		size_t n = strcspn(p, " ");
+
+		strbuf_reset(&word);
+		strbuf_add(&word, p, n);
+		if (!strcmp(word.buf, "--threads") || !strcmp(word.buf, "--threads=cpu"))
+			per_cpu = 1;
+		if (!strncmp(word.buf, "-C", 2) || !strncmp(word.buf, "--cpu", 5))
+			cpu_list = 1;
+		p += n + (p[n] == ' ');
+	}
+	strbuf_release(&word);
+	return per_cpu && !cpu_list ? td_pd_nr_cpus_online(pd) : 0;
+}
+
+/* Refuse a directory whose data.N streams are not all there: their samples would be lost. */
+static int check_streams(struct td_pd *pd, char **names, size_t nr)
+{
+	size_t i, want = expected_streams(pd);
+
+	for (i = 0; i < nr; i++)
+		if (strtoul(names[i] + 5, NULL, 10) != i)
+			return pd_fail_dir(pd, "data.%zu is missing (the directory has %s): its samples "
+					   "would be lost", i, names[i]);
+	if (nr < want)
+		return pd_fail_dir(pd, "data.%zu is missing: 'perf record --threads' wrote one data.N "
+				   "per CPU (%zu online), and only %zu are here", nr, want, nr);
+	return 0;
+}
+
 /* A --threads directory: the main file "data", and data.N streams. */
 static int open_directory(struct td_pd *pd, const char *path)
 {
@@ -500,6 +561,12 @@ static int open_directory(struct td_pd *pd, const char *path)
 	}
 	closedir(d);
 	qsort(names, nr, sizeof(*names), data_file_cmp);
+	if (check_streams(pd, names, nr) < 0) {
+		for (i = 0; i < nr; i++)
+			free(names[i]);
+		free(names);
+		return -1;
+	}
 	for (i = 0; i < nr; i++) {
 		char *p = td_path_join(path, names[i]);
 		struct pd_stream *st = add_stream(pd, p);

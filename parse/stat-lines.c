@@ -87,7 +87,7 @@ const char *td_stat_scan_count(const char *p, double *out)
 {
 	char buf[80];
 	size_t len = 0, last_start = 0, lastlen = 0;
-	int seps = 0;
+	int seps = 0, overflow = 0;
 	char lastsep = 0;
 	const char *q = p;
 
@@ -96,6 +96,8 @@ const char *td_stat_scan_count(const char *p, double *out)
 	while (isdigit((unsigned char)*q)) {
 		if (len < sizeof(buf) - 2)
 			buf[len++] = *q;
+		else
+			overflow = 1;
 		q++, lastlen++;
 	}
 	for (;;) {
@@ -114,6 +116,8 @@ const char *td_stat_scan_count(const char *p, double *out)
 		while (isdigit((unsigned char)*q)) {
 			if (len < sizeof(buf) - 2)
 				buf[len++] = *q;
+			else
+				overflow = 1;
 			q++;
 		}
 		lastlen = n;
@@ -124,7 +128,8 @@ const char *td_stat_scan_count(const char *p, double *out)
 		len++;
 	}
 	buf[len] = '\0';
-	*out = strtod(buf, NULL);
+	/* digits beyond the buffer: far larger than any count, never cut short */
+	*out = overflow ? HUGE_VAL : strtod(buf, NULL);
 	return q;
 }
 
@@ -132,6 +137,7 @@ const char *td_stat_scan_decimal(const char *p, double *out)
 {
 	char buf[64];
 	size_t len = 0;
+	int overflow = 0;
 	const char *q = p;
 
 	if (*q == '-' || *q == '+')
@@ -142,13 +148,17 @@ const char *td_stat_scan_decimal(const char *p, double *out)
 	}
 	if (!isdigit((unsigned char)*q))
 		return NULL;
-	while (isdigit((unsigned char)*q) && len < sizeof(buf) - 8)
-		buf[len++] = *q++;
+	for (; isdigit((unsigned char)*q); q++)
+		if (len < sizeof(buf) - 8)
+			buf[len++] = *q;
+		else
+			overflow = 1;
 	if ((*q == '.' || *q == ',') && isdigit((unsigned char)q[1])) {
 		buf[len++] = '.';
-		q++;
-		while (isdigit((unsigned char)*q) && len < sizeof(buf) - 8)
-			buf[len++] = *q++;
+		/* fraction digits beyond the buffer change nothing a double holds */
+		for (q++; isdigit((unsigned char)*q); q++)
+			if (len < sizeof(buf) - 8)
+				buf[len++] = *q;
 	}
 	if ((*q == 'e' || *q == 'E') && (isdigit((unsigned char)q[1]) ||
 	    ((q[1] == '-' || q[1] == '+') && isdigit((unsigned char)q[2])))) {
@@ -159,6 +169,8 @@ const char *td_stat_scan_decimal(const char *p, double *out)
 	}
 	buf[len] = '\0';
 	*out = strtod(buf, NULL);
+	if (overflow) /* an integer part longer than the buffer: never cut short */
+		*out = buf[0] == '-' ? -HUGE_VAL : HUGE_VAL;
 	return q;
 }
 
@@ -1011,8 +1023,8 @@ static int parse_json(const char *line, struct rec *r)
 
 static const char csv_seps[] = ",;\t|:!^~@&*+=$";
 
-void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
-	       struct rec *r)
+static void rec_dispatch(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
+			 struct rec *r)
 {
 	const char *p = skip_ws(line);
 	int ret;
@@ -1054,4 +1066,28 @@ void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t fo
 		}
 	}
 	parse_text(line, r);
+}
+
+/*
+ * perf reads its counters as 64-bit integers and prints them (scaled or
+ * averaged) from those: a count of 2^64 or more is not perf's output but a
+ * corrupt or made-up line, and a double cannot carry its digits anyway.
+ * Counts below 2^64 and above 2^53 are kept as the nearest double (a
+ * relative error below 1.2e-16, far below any count's own uncertainty).
+ */
+static void check_count_range(struct rec *r)
+{
+	if (r->kind != R_COUNT || r->status != TD_COUNT_OK || !(fabs(r->value) > 0x1p64))
+		return;
+	r->kind = R_BAD;
+	free(r->err);
+	r->err = xstrdup("count out of range: larger than any 64-bit counter perf reads "
+			 "(at most 18446744073709551615)");
+}
+
+void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
+	       struct rec *r)
+{
+	rec_dispatch(line, csv_sep, found_sep, found_len, r);
+	check_count_range(r);
 }

@@ -256,6 +256,23 @@ static int starts_with_digit(const char *s)
 	return isdigit((unsigned char)*s);
 }
 
+/*
+ * The unterminated last line holds only blanks or a metric annotation's
+ * '#' with no value: perf writes neither without more on the line, so
+ * once perf's output has begun (its footer included: a number that is not
+ * yet "seconds user"; the blanks before a later session's header) the file
+ * was cut in the middle of a line.
+ */
+static int is_cut_annotation(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '#')
+		for (s++; *s == ' ' || *s == '\t'; s++)
+			;
+	return !*s;
+}
+
 /* The second pass; returns 0 or -1 with err set. */
 static int build(struct builder *b, struct rec *recs, char **lines, size_t n, int unterminated,
 		 struct strbuf *err)
@@ -265,6 +282,13 @@ static int build(struct builder *b, struct rec *recs, char **lines, size_t n, in
 	for (i = 0; i < n; i++) {
 		struct rec *r = &recs[i];
 
+		if (i + 1 == n && unterminated && (b->cur || b->f->nr_sessions) && b->fmt == F_TEXT &&
+		    (is_cut_annotation(lines[i]) || (r->kind == R_OTHER && starts_with_digit(lines[i])))) {
+			strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
+				    "it%s)", b->name, r->line,
+				    b->ended ? "" : ", before \"seconds time elapsed\"");
+			return -1;
+		}
 		switch (r->kind) {
 		case R_BAD:
 			strbuf_addf(err, "%s:%d: %s", b->name, r->line, r->err);

@@ -916,7 +916,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	json_object_set_new(o, "table", t ? json_string(td_table_info(t)->name) : json_null());
 	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
 	json_object_set_new(o, "hardware_counts", json_boolean(hw));
-	json_object_set_new(o, "software", td_software_metrics(j->s, j->pmu, j->st->elapsed_s));
+	json_object_set_new(o, "software", td_software_metrics(j->st, j->s, j->pmu));
 	if (nohw)
 		td_nohw_reason(&nohw_reason, j->imp->meta);
 

@@ -52,6 +52,12 @@ EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh
 # cut perf stat texts and spoiled run directories (hostile inputs work)
 TESTS += tests/e2e/t1506-bad-runs.sh
 EXTRA_DIST += tests/e2e/t1506-bad-runs.sh
+# CPUs utilized on perf's time base, n/a for info metrics (hostile inputs work)
+TESTS += tests/e2e/t1508-invented-numbers.sh
+EXTRA_DIST += tests/e2e/t1508-invented-numbers.sh
+# counts beyond perf's 64-bit counters are refused, not dropped or cut (hostile inputs work)
+TESTS += tests/e2e/t1509-bad-counts.sh
+EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
 # fuzz harnesses: gnuplot scripts from hostile strings, run directories (tests/fuzz/run-brief)
 EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
 # hotspots: samples per function and call path (report/hotspots-*.c)

@@ -53,7 +53,7 @@ size_t td_scope_hardware_counts(const struct td_scope *s, const char *pmu);
 /* The reason every node of such a scope carries; meta: the run's meta.json. */
 void td_nohw_reason(struct strbuf *sb, json_t *meta);
 /* perf stat's derived software figures (CPUs utilized, rates per task second). */
-json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s);
+json_t *td_software_metrics(const struct td_stat *st, const struct td_scope *s, const char *pmu);
 
 /* Error bars (report/errorbars.c). */
 struct td_spread_ctx {

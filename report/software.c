@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 size_t td_scope_hardware_counts(const struct td_scope *s, const char *pmu)
 {
@@ -81,13 +82,63 @@ static double task_seconds(const struct td_scope *s, const char **which)
 	return NAN;
 }
 
-static void add(json_t *a, const char *id, const char *name, double v, const char *unit, const char *basis)
+static json_t *add(json_t *a, const char *id, const char *name, double v, const char *unit,
+		   const char *basis)
 {
-	json_array_append_new(a, json_pack("{s:s,s:s,s:f,s:s,s:s}", "id", id, "name", name, "value", v,
-					   "unit", unit, "basis", basis));
+	json_t *m = json_pack("{s:s,s:s,s:f,s:s,s:s}", "id", id, "name", name, "value", v, "unit", unit,
+			      "basis", basis);
+
+	json_array_append_new(a, m);
+	return m;
 }
 
-json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double elapsed_s)
+/* The "CPUs utilized" perf printed beside task-clock or cpu-clock, NAN when none. */
+static double perf_cpus_utilized(const struct td_scope *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_perf_metrics; i++)
+		if (!strcasecmp(s->perf_metrics[i].name, "CPUs utilized"))
+			return s->perf_metrics[i].value;
+	return NAN;
+}
+
+/*
+ * CPUs utilized is task time over perf's own elapsed time.  perf counts
+ * from before the workload starts until after it ends, so under -a the
+ * workload's wall time (a run directory's, for CSV output that prints no
+ * elapsed line) is shorter than the time the counts cover and the quotient
+ * would overstate it (2.3 CPUs on a 2-CPU machine).  So the figure is
+ * perf's: computed from perf's elapsed time when perf printed it, else the
+ * value perf printed; neither known, there is none.  Where perf printed a
+ * value, it goes beside ours.
+ */
+static void add_cpus_utilized(json_t *a, const struct td_stat *st, const struct td_scope *s,
+			      const char *clock, double task_s)
+{
+	double perf = perf_cpus_utilized(s), v = NAN;
+	struct strbuf basis = STRBUF_INIT;
+
+	if (s->kind != TD_SCOPE_TOTAL || !isnan(s->time))
+		return;
+	if (!isnan(st->elapsed_s) && st->elapsed_s > 0 && !st->elapsed_from_run) {
+		v = task_s / st->elapsed_s;
+		strbuf_addf(&basis, "%s / elapsed time", clock);
+		if (!isnan(perf))
+			strbuf_addf(&basis, "; perf: %.3f", perf);
+	} else if (!isnan(perf)) {
+		v = perf;
+		strbuf_addf(&basis, "%s / perf's elapsed time, as perf printed it", clock);
+	}
+	if (!isnan(v)) {
+		json_t *m = add(a, "cpus_utilized", "CPUs utilized", v, "CPUs", basis.buf);
+		if (!isnan(perf))
+			json_object_set_new(m, "perf", json_real(perf));
+	}
+	strbuf_release(&basis);
+}
+
+json_t *td_software_metrics(const struct td_stat *st, const struct td_scope *s, const char *pmu)
 {
 	static const struct { const char *key, *id, *name; } rated[] = {
 		{ "context-switches", "context_switches_per_sec", "context switches" },
@@ -107,10 +158,7 @@ json_t *td_software_metrics(const struct td_scope *s, const char *pmu, double el
 
 	if (isnan(task_s) || task_s <= 0)
 		return a;
-	if (!isnan(elapsed_s) && elapsed_s > 0 && s->kind == TD_SCOPE_TOTAL && isnan(s->time)) {
-		strbuf_addf(&basis, "%s / elapsed time", clock);
-		add(a, "cpus_utilized", "CPUs utilized", task_s / elapsed_s, "CPUs", basis.buf);
-	}
+	add_cpus_utilized(a, st, s, clock, task_s);
 	for (i = 0; i < TD_ARRAY_SIZE(rated); i++) {
 		double v = count_of(s, rated[i].key, NULL);
 

@@ -202,8 +202,12 @@ static void print_inputs(const struct td_table *t, const struct td_metric *m,
 		e = td_expr_parse(n.seen[i][0] == '#' || !ref ? "0" : n.seen[i], &err);
 		if (ref && e) {
 			v = td_table_eval_expr(t, e, env, &why, &approx);
-			printf("  %-44s = %s%.6g%s\n", n.seen[i], "", ref->level > 0 ? v * 100 : v,
-			       ref->level > 0 ? " %" : "");
+			if (isnan(v))
+				printf("  %-44s   n/a: %s\n", n.seen[i],
+				       why.len ? why.buf : "not computable from this run's counts");
+			else
+				printf("  %-44s = %.6g%s\n", n.seen[i], ref->level > 0 ? v * 100 : v,
+				       ref->level > 0 ? " %" : "");
 		} else if (env->lookup(env->ctx, n.seen[i], &v) == 0) {
 			printf("  %-44s = %.15g\n", n.seen[i], v);
 		} else {

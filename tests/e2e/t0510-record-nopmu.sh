@@ -103,10 +103,11 @@ if test $pmu = no; then
 		csv=tdperf.data/perf-stat-1.csv &&
 		tc=$(csv_value $csv task-clock) && cs=$(csv_value $csv context-switches) &&
 		pf=$(csv_value $csv page-faults) && secs=$(jq .runs[0].seconds tdperf.data/meta.json) &&
+		cpus=$(grep ",task-clock," $csv | cut -d, -f6) &&
 		jq -e ".sessions[0].elapsed_source == \"run\" and ((.sessions[0].elapsed_s - $secs) | fabs) < 1e-8" rep.json &&
-		jq -e --argjson tc "$tc" --argjson cs "$cs" --argjson pf "$pf" --argjson s "$secs" "
+		jq -e --argjson tc "$tc" --argjson cs "$cs" --argjson pf "$pf" --argjson cpus "$cpus" "
 			(.scopes[0].software | map({(.id): .value}) | add) as \$m |
-			((\$m.cpus_utilized - \$tc / 1000 / \$s) | fabs) < 1e-6 * \$m.cpus_utilized + 1e-12 and
+			\$m.cpus_utilized == \$cpus and
 			((\$m.context_switches_per_sec - \$cs / (\$tc / 1000)) | fabs) < 1e-6 * \$m.context_switches_per_sec + 1e-9 and
 			((\$m.page_faults_per_sec - \$pf / (\$tc / 1000)) | fabs) < 1e-6 * \$m.page_faults_per_sec" rep.json &&
 		test_grep "CPUs utilized" rep.txt &&

@@ -30,6 +30,28 @@ test_expect_success 'a perf stat text cut inside a metric line or the footer is 
 	done
 '
 
+# A cut inside a line of perf's output is refused; what is still read ends
+# at a line end or inside the prose around perf's output (the markdown
+# comments between sessions).  Each line is cut after its first byte, in
+# its middle and before its last: a cut in the leading blanks of a line,
+# after a metric's '#' or inside the "seconds user" footer used to be read.
+test_expect_success 'a cut inside any line of perf output is refused' '
+	off=0 && : >midline &&
+	while IFS= read -r line; do
+		len=${#line} &&
+		for k in 1 $((len / 2)) $((len - 1)); do
+			[ $k -ge 1 ] && [ $k -lt $len ] || continue
+			head -c $((off + k)) "$IN" >cut &&
+			if "$TDPERF" report cut >/dev/null 2>&1; then
+				tail -n 1 cut | grep -q "^# [A-Za-z]" || echo "$((off + k)): $(tail -n 1 cut)" >>midline
+			fi
+		done
+		off=$((off + len + 1))
+	done <"$IN" &&
+	test "$off" = "$(wc -c <"$IN")" &&
+	{ ! test -s midline || { cat midline; false; }; }
+'
+
 test_expect_success 'the whole file and a cut at a line end still read' '
 	"$TDPERF" report "$IN" >/dev/null &&
 	n=$(grep -n -m1 "seconds time elapsed" "$IN" | cut -d: -f1) &&
