@@ -27,6 +27,7 @@ test_expect_success 'record --sweep threads=1,2: one run directory per value and
 	jq -e ".kind == \"sweep\"" sweep/meta.json &&
 	jq -e "[.runs[].workload[1]] == [\"1\", \"2\"]" sweep/sweep.json &&
 	"$TOOL" json sweep >sweep.json &&
+	jq -c "[.sweep.runs[] | {aggregated_threads, sync: .fractions.sync}]" sweep.json &&
 	jq -e "[.sweep.runs[].aggregated_threads] == [1, 2]" sweep.json &&
 	jq -e ".sweep.runs[0].fractions.sync < 0.01" sweep.json
 '

@@ -46,7 +46,7 @@ rank_checks() {
 
 test_expect_success 'pmu-emu -- mpirun -np 4 tdperf record -l 2: every rank counts on the emulated PMU' '
 	"$EMU/pmu-emu" --cpu skylakex --log emu.log -- \
-		$MPIRUN "$TDPERF" record -l 2 -o JOB -- "$APP" >out 2>&1 &&
+		$MPIRUN "$TDPERF" record -l 2 -o JOB -- "$APP" 6 >out 2>&1 &&
 	! grep "^refused" emu.log &&
 	"$TDPERF" report --format json JOB >job.json &&
 	jq -e "[.ranks[].rank] == [0,1,2,3] and ([.ranks[].mode] | unique) == [\"hardware\"]" job.json &&

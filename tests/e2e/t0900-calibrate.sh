@@ -152,40 +152,9 @@ test_expect_success '--format json prints the calibration document' '
 	test "$(jq -r .format doc.json)" = tdperf-calibration
 '
 
-# Repeatability: another quick run agrees with the first within 35 % on the
-# DP peak at the widest width and on L1 and DRAM load bandwidth.  Measured
-# between runs on this 2-core VM when quiet: a few % (see bench/
-# calibrate-repeat.sh); the margin and the three attempts cover a machine
-# shared with other work, and a machine too busy to measure (every attempt
-# preempted) skips the verdict as above.
-agree=0 busy=0
-for attempt in 1 2 3; do
-	"$TDPERF" calibrate --quick --no-save --format json >again.json || break
-	echo "# attempt $attempt:"
-	ok=1
-	for q in "[.entries[0].flops[] | select(.precision == \"dp\")] | last | .gflops.value" \
-		 ".entries[0].memory[] | select(.level == \"L1\") | .load_gbs.value" \
-		 ".entries[0].memory[] | select(.level == \"DRAM\") | .load_gbs.value"; do
-		a=$(cal "$q") b=$(jq -r "$q" again.json)
-		echo "# $q: $a vs $b"
-		awk -v a="$a" -v b="$b" "BEGIN { r = a / b; exit !(r > 1 / 1.35 && r < 1.35) }" || ok=0
-	done
-	if [ $ok = 1 ]; then
-		agree=1
-		break
-	fi
-	if jq -r ".entries[0].warnings[]" again.json >warnings.txt && preempted_share warnings.txt; then
-		busy=$((busy + 1))
-	fi
-done >repeat.log 2>&1
-cat repeat.log
-if [ $agree = 0 ] && [ $busy = 3 ]; then
-	test_skip_busy 'another run agrees within 35 %' "machine too busy: all 3 runs were preempted or oversubscribed ($(uptime | sed "s/.*load/load/"))"
-else
-	test_expect_success 'another run agrees within 35 % (stated tolerance, first of 3 attempts)' '
-		test $agree = 1
-	'
-fi
+# Repeatability (another run agreeing within a margin) is a property of the
+# machine's timing, not of tdperf: it is measured by bench/calibrate-repeat.sh,
+# a benchmark, not asserted here, where the host's noise would decide it.
 
 test_expect_success '--threads 2 adds an entry and keeps the single-thread one' '
 	"$TDPERF" calibrate --quick --threads 2 >out2 &&
