@@ -69,7 +69,7 @@ struct sym_proc {
 	size_t nr_maps, alloc_maps;
 	int jit_loaded;
 	struct sym_jit *jit;
-	size_t nr_jit;
+	size_t nr_jit, alloc_jit;
 	char *jit_path;
 };
 
@@ -100,7 +100,7 @@ struct td_symbolizer {
 	size_t detail_cap, detail_used; /* slots in use, "no detail" ones too */
 	/* build-ids of the BUILD_ID feature, by path */
 	struct { char *path; unsigned char id[SYM_BUILD_ID_MAX]; int size; } *bids;
-	size_t nr_bids;
+	size_t nr_bids, alloc_bids;
 	char *kernel_build_id;  /* hex, or NULL */
 	struct sym_dso **dsos;
 	size_t nr_dsos, alloc_dsos;
@@ -109,7 +109,7 @@ struct td_symbolizer {
 	/* kernel symbols, sorted by address, loaded on first use */
 	int ksyms_loaded;
 	struct sym_ksym *ksyms;
-	size_t nr_ksyms;
+	size_t nr_ksyms, alloc_ksyms;
 	char *ksym_text;
 	/* frames */
 	struct frame_slot *frames_hash;
@@ -164,7 +164,7 @@ static void load_build_ids(struct td_symbolizer *s, const struct td_pd *pd)
 			break;
 		bsz = p[32] && p[32] <= SYM_BUILD_ID_MAX ? p[32] : SYM_BUILD_ID_MAX;
 		fn = strnlen((const char *)p + 36, sz - 36);
-		s->bids = xrealloc(s->bids, (s->nr_bids + 1) * sizeof(*s->bids));
+		TD_GROW(s->bids, s->alloc_bids, s->nr_bids + 1);
 		s->bids[s->nr_bids].path = xstrndup((const char *)p + 36, fn);
 		memcpy(s->bids[s->nr_bids].id, p + 12, bsz);
 		s->bids[s->nr_bids].size = bsz;
@@ -564,7 +564,7 @@ static void load_ksyms(struct td_symbolizer *s)
 				mod[strcspn(mod, "]")] = '\0';
 			}
 		}
-		s->ksyms = xrealloc(s->ksyms, (s->nr_ksyms + 1) * sizeof(*s->ksyms));
+		TD_GROW(s->ksyms, s->alloc_ksyms, s->nr_ksyms + 1);
 		s->ksyms[s->nr_ksyms].addr = addr;
 		s->ksyms[s->nr_ksyms].name = name;
 		s->ksyms[s->nr_ksyms].module = mod;
@@ -630,7 +630,7 @@ static void load_jit(struct td_symbolizer *s, struct sym_proc *p)
 		size = strtoull(e1 + 1, &e2, 16);
 		if (e2 == e1 + 1 || *e2 != ' ' || !size)
 			continue;
-		p->jit = xrealloc(p->jit, (p->nr_jit + 1) * sizeof(*p->jit));
+		TD_GROW(p->jit, p->alloc_jit, p->nr_jit + 1);
 		p->jit[p->nr_jit].start = start;
 		p->jit[p->nr_jit].end = start + size;
 		p->jit[p->nr_jit].name = xstrdup(e2 + 1);

@@ -186,12 +186,18 @@ static void pd_sort_ids(struct td_pd *pd)
 		pd->events[i].ids = NULL;
 		pd->events[i].nr_ids = 0;
 	}
+	/* Count first, then fill: one allocation per event however many ids. */
+	for (i = 0; i < pd->nr_ids; i++)
+		pd->events[pd->ids[i].event].nr_ids++;
+	for (i = 0; i < pd->nr_events; i++) {
+		if (pd->events[i].nr_ids)
+			pd->events[i].ids = xcalloc(pd->events[i].nr_ids, sizeof(uint64_t));
+		pd->events[i].nr_ids = 0;
+	}
 	for (i = 0; i < pd->nr_ids; i++) {
 		struct td_pd_event *ev = &pd->events[pd->ids[i].event];
-		uint64_t *ids = xrealloc((uint64_t *)ev->ids, (ev->nr_ids + 1) * sizeof(*ids));
 
-		ids[ev->nr_ids++] = pd->ids[i].id;
-		ev->ids = ids;
+		((uint64_t *)ev->ids)[ev->nr_ids++] = pd->ids[i].id;
 	}
 	pd->ids_sorted = 1;
 }

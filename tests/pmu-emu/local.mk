@@ -5,7 +5,7 @@ check_PROGRAMS += tests/pmu-emu/libpmu-emu.so
 tests_pmu_emu_libpmu_emu_so_SOURCES = tests/pmu-emu/emu.c tests/pmu-emu/cpu-file.c \
 	tests/pmu-emu/sched.c tests/pmu-emu/sample.c tests/pmu-emu/emu.h
 tests_pmu_emu_libpmu_emu_so_CPPFLAGS = -I$(srcdir)/tests/pmu-emu
-tests_pmu_emu_libpmu_emu_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=default
+tests_pmu_emu_libpmu_emu_so_CFLAGS = $(TD_WARN_CFLAGS) -fPIC -fvisibility=default
 tests_pmu_emu_libpmu_emu_so_LDFLAGS = -shared -Wl,-z,defs
 tests_pmu_emu_libpmu_emu_so_LDADD = -ldl -lpthread
 EXTRA_DIST += tests/pmu-emu/pmu-emu tests/pmu-emu/gen-constraints tests/pmu-emu/README.md \

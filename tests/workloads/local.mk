@@ -8,7 +8,9 @@ tests_workloads_tw_parallel_SOURCES = tests/workloads/tw-parallel.c
 tests_workloads_tw_barrier_SOURCES = tests/workloads/tw-barrier.c
 tests_workloads_tw_lock_SOURCES = tests/workloads/tw-lock.c
 tests_workloads_tw_imbalance_SOURCES = tests/workloads/tw-imbalance.c
-# -O2 whatever the user's CFLAGS say, so the work per unit stays comparable.
+# -O2 whatever the user's CFLAGS say, so the work per unit stays comparable;
+# each workload sets its own CFLAGS and LDFLAGS, so a sanitizer build
+# (AM_CFLAGS, AM_LDFLAGS) leaves them as a user's program would be.
 TW_COMPILE = -O2 -pthread
 TW_LINK = -pthread
 tests_workloads_tw_parallel_CFLAGS = $(TW_COMPILE)
@@ -29,6 +31,7 @@ if HAVE_MPI
 check_PROGRAMS += tests/workloads/mpi-imbalance
 tests_workloads_mpi_imbalance_SOURCES = tests/workloads/mpi-imbalance.c
 tests_workloads_mpi_imbalance_CFLAGS = -O2 $(MPI_CFLAGS)
+tests_workloads_mpi_imbalance_LDFLAGS =
 tests_workloads_mpi_imbalance_LDADD = $(MPI_LIBS)
 endif
 EXTRA_DIST += tests/workloads/mpi-imbalance.c
@@ -40,6 +43,7 @@ EXTRA_DIST += tests/e2e/t0850-job-mpirun.sh tests/e2e/t0851-job-slurm.sh tests/e
 check_PROGRAMS += tests/workloads/tw-hot tests/workloads/libtwhot.so
 tests_workloads_tw_hot_SOURCES = tests/workloads/tw-hot.c
 tests_workloads_tw_hot_CFLAGS = -O2 -g -fno-omit-frame-pointer -fno-inline
+tests_workloads_tw_hot_LDFLAGS =
 tests_workloads_tw_hot_LDADD = -ldl
 tests_workloads_libtwhot_so_SOURCES = tests/workloads/tw-hot-lib.c
 tests_workloads_libtwhot_so_CFLAGS = -O2 -g -fPIC -fno-omit-frame-pointer
