@@ -500,6 +500,9 @@ struct td_frame {
 struct td_symbolizer;
 struct td_symbolizer *td_sym_new(const struct td_pd *pd);
 void td_sym_free(struct td_symbolizer *s);
+/* Keep C++ ABI names mangled (perf report --no-demangle); call before
+ * the first td_sym_resolve. */
+void td_sym_no_demangle(struct td_symbolizer *s);
 /* Read no file (ELF, kallsyms, JIT maps): every address unknown (fuzzing). */
 void td_sym_offline(struct td_symbolizer *s);
 /* 1 when the record reset a process' maps (exec): earlier resolutions

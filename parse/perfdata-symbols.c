@@ -13,6 +13,10 @@
  * perf cached for the recorded kernel, else /proc/kallsyms; JIT code in
  * anonymous memory in /tmp/perf-PID.map, the text format perf reads.
  *
+ * User-space names mangled by the C++ ABI (the "_Z" prefix, also Rust's
+ * legacy mangling) are demangled with the C++ runtime's own demangler, as
+ * perf report does unless told --no-demangle.
+ *
  * An address with no symbol becomes the frame "[unknown]" with its DSO and
  * offset: it is never dropped.  Frames are interned, so a frame pointer
  * (or its id) names a function for the analyses.
@@ -28,6 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The Itanium C++ ABI demangler of the C++ runtime (libstdc++). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 #define SYM_BUILD_ID_MAX 20
 #define SYM_IP_CACHE_MAX (1u << 21) /* entries before the cache starts over */
@@ -89,6 +96,7 @@ struct ip_slot {
 struct frame_slot {
 	uint64_t hash;
 	struct td_frame *frame;
+	char *symbol;           /* the name looked up, when the frame's is demangled */
 };
 
 struct td_symbolizer {
@@ -121,6 +129,7 @@ struct td_symbolizer {
 	size_t ips_cap, ips_used;
 	char *debug_home;       /* ~/.debug */
 	int offline;            /* read no file: every address unknown */
+	int no_demangle;        /* keep names as the symbol tables spell them */
 };
 
 /* FNV-1a over bytes, continuing from h. */
@@ -209,6 +218,11 @@ static void free_proc(struct sym_proc *p)
 	free(p);
 }
 
+void td_sym_no_demangle(struct td_symbolizer *s)
+{
+	s->no_demangle = 1;
+}
+
 void td_sym_offline(struct td_symbolizer *s)
 {
 	s->offline = 1;
@@ -242,6 +256,8 @@ void td_sym_free(struct td_symbolizer *s)
 		free(s->frames[i]);
 	}
 	free(s->frames);
+	for (i = 0; i < s->frames_cap; i++)
+		free(s->frames_hash[i].symbol);
 	free(s->frames_hash);
 	free(s->ips);
 	free(s->kernel_build_id);
@@ -443,6 +459,23 @@ int td_sym_feed(struct td_symbolizer *s, const struct td_pd_record *r)
 
 /* ---- frames ---- */
 
+/* A copy of the function name as users read it: demangled when it is a
+ * C++ ABI name the demangler takes, else as it is. */
+static char *readable_name(const struct td_symbolizer *s, const char *name, int kernel)
+{
+	char *out;
+	int status = -1;
+
+	if (s->no_demangle || kernel || strncmp(name, "_Z", 2))
+		return xstrdup(name);
+	out = __cxa_demangle(name, NULL, NULL, &status);
+	if (status || !out) {
+		free(out);
+		return xstrdup(name);
+	}
+	return out;
+}
+
 static struct td_frame *intern_frame(struct td_symbolizer *s, const char *name, const char *dso,
 				     uint64_t offset, int known, int kernel)
 {
@@ -455,14 +488,18 @@ static struct td_frame *intern_frame(struct td_symbolizer *s, const char *name, 
 		h = hash_bytes(h, &offset, sizeof(offset));
 	mask = s->frames_cap - 1;
 	for (i = h & mask; s->frames_hash[i].frame; i = (i + 1) & mask) {
-		f = s->frames_hash[i].frame;
-		if (s->frames_hash[i].hash == h && f->known == known && !strcmp(f->name, name) &&
+		const struct frame_slot *slot = &s->frames_hash[i];
+
+		f = slot->frame;
+		if (slot->hash == h && f->known == known &&
+		    !strcmp(slot->symbol ? slot->symbol : f->name, name) &&
 		    !strcmp(f->dso, dso) && (known || f->offset == offset))
 			return f;
 	}
 	f = xcalloc(1, sizeof(*f));
 	f->id = (int)s->nr_frames;
-	f->name = xstrdup(name);
+	f->name = readable_name(s, name, kernel);
+	s->frames_hash[i].symbol = strcmp(f->name, name) ? xstrdup(name) : NULL;
 	f->dso = dso;
 	f->offset = offset;
 	f->known = known;

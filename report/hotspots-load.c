@@ -575,6 +575,8 @@ static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
 	l.sym = td_sym_new(l.pd);
 	if (flags & TD_HOT_NO_FILES)
 		td_sym_offline(l.sym);
+	if (flags & TD_HOT_NO_DEMANGLE)
+		td_sym_no_demangle(l.sym);
 	l.chains = hot_chains_new();
 	while ((ret = td_pd_next(l.pd, &r)) > 0) {
 		if (r->type == TD_PD_SAMPLE)

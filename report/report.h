@@ -424,6 +424,7 @@ void td_report_job_diff_text(json_t *diff, FILE *out);
  * call-path tree (profile.frames, profile.callpaths; JSON and HTML). */
 #define TD_HOT_CALLPATHS 1
 #define TD_HOT_NO_FILES 2       /* resolve no symbols (fuzzing) */
+#define TD_HOT_NO_DEMANGLE 4    /* C++ names left mangled (perf's --no-demangle) */
 json_t *td_hotspots_load(const char *run_or_file, const struct td_report_opts *opts,
 			 unsigned flags, struct strbuf *err);
 /* The same from an open perf.data (path names it in messages). */

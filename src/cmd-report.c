@@ -36,13 +36,14 @@ static const char usage[] =
 	"  --hotspots              functions where the samples of the run's perf.data\n"
 	"                          (or of any perf.data) fall, self and children\n"
 	"  --top N                 with --hotspots: show the top N functions (default 25)\n"
+	"  --no-demangle           with --hotspots: C++ names as the symbol table spells them\n"
 	"  -o FILE                 write the report to FILE instead of stdout\n"
 	"  -h, --help              this text\n";
 
 int cmd_report(int argc, char **argv)
 {
 	enum { O_FORMAT = 256, O_HTML, O_PLOT, O_PLOTFMT, O_LEVEL, O_COLOR, O_CPU, O_TABLE, O_SMT,
-	       O_SCOPES, O_EVENTS, O_HOTSPOTS, O_TOP };
+	       O_SCOPES, O_EVENTS, O_HOTSPOTS, O_TOP, O_NO_DEMANGLE };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "html", optional_argument, NULL, O_HTML },
@@ -58,6 +59,7 @@ int cmd_report(int argc, char **argv)
 		{ "events", no_argument, NULL, O_EVENTS },
 		{ "hotspots", no_argument, NULL, O_HOTSPOTS },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -73,6 +75,7 @@ int cmd_report(int argc, char **argv)
 	char *membuf = NULL;
 	size_t memlen = 0;
 	int c, ret = 0, html_default = 0, format_given = 0, is_job = 0, hotspots = 0, top = 25;
+	unsigned hot_flags = 0;
 	char *end;
 	char *typed[argc + 2];
 
@@ -124,6 +127,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case O_EVENTS: topts.events = 1; break;
 		case O_HOTSPOTS: hotspots = 1; break;
+		case O_NO_DEMANGLE: hot_flags |= TD_HOT_NO_DEMANGLE; break;
 		case O_TOP:
 			top = (int)strtol(optarg, &end, 10);
 			if (*end || top < 0)
@@ -162,7 +166,11 @@ int cmd_report(int argc, char **argv)
 	opts.argv = typed;
 	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html, input))
 		return 2;
-	doc = hotspots ? td_hotspots_load(input, &opts, !strcmp(format, "json") || html ? TD_HOT_CALLPATHS : 0, &err)
+	if (hot_flags && !hotspots)
+		return td_usage_error(usage, "--no-demangle is an option of --hotspots");
+	if (!strcmp(format, "json") || html)
+		hot_flags |= TD_HOT_CALLPATHS;
+	doc = hotspots ? td_hotspots_load(input, &opts, hot_flags, &err)
 		       : td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);

@@ -209,4 +209,51 @@ test_expect_success 'a truncated perf.data: one line, exit 2' '
 	test_exit_code 2 "$TDPERF" report --hotspots cut.data 2>err >out &&
 	test_line_count = 1 err && test_grep -q "cut.data" err && test_line_count = 0 out
 '
+# C++: tw-hot-cxx built here with the C++ compiler the README installs
+# (build-essential).  perf report -v prints names with their parameters, as
+# tdperf does; without -v perf drops them, and overloads look the same.
+cxx=${CXX:-g++}
+# perf_user_syms FILE [PERF OPTIONS]: "PERCENT<TAB>NAME" of each user-space
+# function of perf report --no-children
+perf_user_syms() {
+	f=$1; shift
+	"$PERF" report "$@" -i "$f" --stdio --no-children --sort sym -g none 2>/dev/null |
+		sed -n 's/^ *\([0-9.]*\)%.* \[\.\] \(.*[^ ]\) *$/\1	\2/p'
+}
+# td_user_syms FILE [TDPERF OPTIONS]: the same from tdperf's JSON, for tw-hot-cxx
+td_user_syms() {
+	f=$1; shift
+	"$TDPERF" report --hotspots --format json "$@" "$f" |
+		jq -r '.hotspots[] | select((.dso | endswith("/twc")) and .samples > 0) | "\(.percent)\t\(.symbol)"'
+}
+# same_shares PERF TD: each function of TD has perf's percentage within 0.1
+same_shares() {
+	awk -F'\t' 'FNR == NR { p[$2] = $1; next }
+		!($2 in p) || (p[$2] - $1) ^ 2 > 0.01 { print "tdperf " $1 " " $2 ", perf " p[$2]; bad = 1 }
+		END { exit bad }' "$1" "$2"
+}
+if ! have_prog "$cxx"; then
+	test_skip 'C++ names' "no C++ compiler ($cxx): apt-get install build-essential"
+else
+	"$cxx" -O2 -g -fno-omit-frame-pointer -fno-inline -o twc "$TD_SRCDIR/tests/workloads/tw-hot-cxx.cc" &&
+	record cxx.data ./twc 1
+	test_expect_success 'C++: names demangled as perf report -v prints them, the same self percentages' '
+		perf_user_syms cxx.data -v >perf.cxx && td_user_syms cxx.data >td.cxx &&
+		cat td.cxx &&
+		grep -q "	tw::Grid<double>::sum(int) const$" td.cxx &&
+		same_shares perf.cxx td.cxx
+	'
+	test_expect_success 'C++: two overloads of one name stay two functions' '
+		grep "	tw::spin(int)$" td.cxx && grep "	tw::spin(double)$" td.cxx &&
+		test $(grep -c "	tw::spin(" td.cxx) = 2
+	'
+	test_expect_success 'C++: --no-demangle keeps the names perf report --no-demangle shows' '
+		perf_user_syms cxx.data --no-demangle >perf.raw && td_user_syms cxx.data --no-demangle >td.raw &&
+		grep "	_ZN2tw4spinEd$" td.raw && grep "	_ZN2tw4spinEi$" td.raw &&
+		same_shares perf.raw td.raw &&
+		test_exit_code 2 "$TDPERF" report --no-demangle cxx.data 2>err &&
+		test_grep -q "no-demangle is an option of --hotspots" err
+	'
+fi
+
 test_done
