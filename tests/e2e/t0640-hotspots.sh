@@ -209,7 +209,7 @@ test_expect_success 'a truncated perf.data: one line, exit 2' '
 	test_exit_code 2 "$TDPERF" report --hotspots cut.data 2>err >out &&
 	test_line_count = 1 err && test_grep -q "cut.data" err && test_line_count = 0 out
 '
-# C++: tw-hot-cxx built here with the C++ compiler the README installs
+# C++: hot-cxx built here with the C++ compiler the README installs
 # (build-essential).  perf report -v prints names with their parameters, as
 # tdperf does; without -v perf drops them, and overloads look the same.
 cxx=${CXX:-g++}
@@ -220,7 +220,7 @@ perf_user_syms() {
 	"$PERF" report "$@" -i "$f" --stdio --no-children --sort sym -g none 2>/dev/null |
 		sed -n 's/^ *\([0-9.]*\)%.* \[\.\] \(.*[^ ]\) *$/\1	\2/p'
 }
-# td_user_syms FILE [TDPERF OPTIONS]: the same from tdperf's JSON, for tw-hot-cxx
+# td_user_syms FILE [TDPERF OPTIONS]: the same from tdperf's JSON, for hot-cxx
 td_user_syms() {
 	f=$1; shift
 	"$TDPERF" report --hotspots --format json "$@" "$f" |
@@ -235,7 +235,7 @@ same_shares() {
 if ! have_prog "$cxx"; then
 	test_skip 'C++ names' "no C++ compiler ($cxx): apt-get install build-essential"
 else
-	"$cxx" -O2 -g -fno-omit-frame-pointer -fno-inline -o twc "$TD_SRCDIR/tests/workloads/tw-hot-cxx.cc" &&
+	"$cxx" -O2 -g -fno-omit-frame-pointer -fno-inline -o twc "$TD_SRCDIR/tests/workloads/hot-cxx.cc" &&
 	record cxx.data ./twc 1
 	test_expect_success 'C++: names demangled as perf report -v prints them, the same self percentages' '
 		perf_user_syms cxx.data -v >perf.cxx && td_user_syms cxx.data >td.cxx &&

@@ -48,6 +48,6 @@ tests_workloads_tw_hot_LDADD = -ldl
 tests_workloads_libtwhot_so_SOURCES = tests/workloads/tw-hot-lib.c
 tests_workloads_libtwhot_so_CFLAGS = -O2 -g -fPIC -fno-omit-frame-pointer
 tests_workloads_libtwhot_so_LDFLAGS = -shared
-# tw-hot-cxx: C++ names for the demangling tests, built by t0640 itself
+# hot-cxx: C++ names for the demangling tests, built by t0640 itself
 # (the project has no C++ to configure a compiler for)
-EXTRA_DIST += tests/workloads/tw-hot-cxx.cc
+EXTRA_DIST += tests/workloads/hot-cxx.cc
