@@ -1,10 +1,12 @@
 /*
  * Private to report/hotspots-*.c: the call-chain cache of the hotspots
- * loader (report/hotspots-chains.c).
+ * loader (report/hotspots-chains.c) and the MPI library's share of a
+ * profile (report/hotspots-mpi.c).
  */
 #ifndef TD_HOTSPOTS_INT_H
 #define TD_HOTSPOTS_INT_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,5 +22,13 @@ int hot_chain_lookup(struct hot_chains *c, uint64_t hash, uint32_t pid, uint16_t
 		     const uint64_t *ips, size_t n, uint32_t *node, int *detail);
 void hot_chain_insert(struct hot_chains *c, uint64_t hash, uint32_t pid, uint16_t mode,
 		      const uint64_t *ips, size_t n, uint32_t node, int detail);
+
+/* 1 when the file is an MPI runtime library (by its name). */
+int hot_is_mpi_dso(const char *path);
+/* {"percent", "children_percent", "dsos"}: the share of the samples in MPI
+ * runtime DSOs, alone and with the functions they call. */
+struct td_hot;
+struct td_symbolizer;
+json_t *hot_mpi_json(const struct td_hot *hot, const struct td_symbolizer *sym);
 
 #endif /* TD_HOTSPOTS_INT_H */

@@ -535,6 +535,7 @@ static json_t *build_doc(const struct hot_load *l, const char *path, unsigned fl
 			json_object_set_new(h, "samples_without_interval", json_integer((json_int_t)l->backwards));
 	}
 	json_object_set_new(h, "dsos", dsos_json(l));
+	json_object_set_new(h, "mpi", hot_mpi_json(l->hot, l->sym));
 	if (flags & TD_HOT_CALLPATHS) {
 		paths = callpaths_json(l, &frames);
 		json_object_set_new(h, "frames", frames);

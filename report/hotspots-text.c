@@ -113,6 +113,24 @@ static void topdown_note(json_t *h, FILE *out)
 			json_string_value(json_object_get(h, "event")));
 }
 
+/* The MPI library's share, when the profile holds an MPI library. */
+static void mpi_line(json_t *mpi, FILE *out)
+{
+	json_t *d;
+	size_t i;
+
+	if (!json_array_size(json_object_get(mpi, "dsos")))
+		return;
+	fprintf(out, "\nMPI library: %.2f%% of the samples, %.2f%% with the functions it calls (",
+		real_of(mpi, "percent"), real_of(mpi, "children_percent"));
+	json_array_foreach(json_object_get(mpi, "dsos"), i, d) {
+		const char *p = json_string_value(d), *base = strrchr(p, '/');
+
+		fprintf(out, "%s%s", i ? ", " : "", base ? base + 1 : p);
+	}
+	fputs(")\n", out);
+}
+
 void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 {
 	json_t *h = json_object_get(doc, "profile"), *fns, *fn, *dsos;
@@ -152,6 +170,7 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 			(long long)json_integer_value(json_object_get(fn, "samples")),
 			json_string_value(json_object_get(fn, "dso")));
 	}
+	mpi_line(json_object_get(h, "mpi"), out);
 	topdown_note(h, out);
 	strbuf_release(&label);
 }

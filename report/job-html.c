@@ -75,6 +75,20 @@ static void summary(struct strbuf *sb, json_t *doc)
 	}
 }
 
+/* The MPI library's share of the ranks' samples (record --hotspots). */
+static void mpi_share(struct strbuf *sb, json_t *doc)
+{
+	json_t *m = json_object_get(json_object_get(doc, "job"), "mpi_share");
+
+	if (!json_is_object(m))
+		return;
+	strbuf_addf(sb, "<p class=\"mpi-share\">MPI library: <b>%.1f %%</b> (rank %lld) to <b>%.1f %%</b> (rank %lld) "
+		    "of the samples, mean %.1f %%: ranks with a large share wait in MPI for those with a small one.</p>\n",
+		    100 * td_json_num(json_object_get(m, "min")), (long long)json_integer_value(json_object_get(m, "min_rank")),
+		    100 * td_json_num(json_object_get(m, "max")), (long long)json_integer_value(json_object_get(m, "max_rank")),
+		    100 * td_json_num(json_object_get(m, "mean")));
+}
+
 static void outliers(struct strbuf *sb, json_t *doc)
 {
 	json_t *imb = json_object_get(doc, "imbalance"), *d, *g;
@@ -83,6 +97,7 @@ static void outliers(struct strbuf *sb, json_t *doc)
 	strbuf_addf(sb, "<p>CPU time max / mean: <b>%.2f</b>; elapsed max / mean: <b>%.2f</b>.</p>\n",
 		    td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "cpu_s")),
 		    td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "elapsed_s")));
+	mpi_share(sb, doc);
 	if (!json_array_size(json_object_get(imb, "outlier_details"))) {
 		strbuf_addstr(sb, "<p>No outlier: no rank's CPU time is 1.2 &times; the median or more.</p>\n");
 		return;
@@ -124,8 +139,8 @@ static json_t *heat_columns(json_t *doc)
 	const char *id;
 
 	json_object_foreach(json_object_get(json_object_get(doc, "job"), "stats"), id, s)
-		if (!strcmp(id, "cpu_s") || !strcmp(id, "elapsed_s") || !strncmp(id, "sched.", 6) ||
-		    !strncmp(id, "topdown.", 8))
+		if (!strcmp(id, "cpu_s") || !strcmp(id, "elapsed_s") || !strcmp(id, "mpi_share") ||
+		    !strncmp(id, "sched.", 6) || !strncmp(id, "topdown.", 8))
 			json_array_append_new(cols, json_string(id));
 	return cols;
 }

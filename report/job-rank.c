@@ -2,7 +2,8 @@
  * One rank of a job, summed up for the merge (report/job.c): its place in
  * the job (the "job" object of its meta.json), elapsed and CPU time, the
  * software counts, the per-thread scheduler stack summed over its threads,
- * its Level 1-2 Top-Down fractions and cycles when counted.
+ * its Level 1-2 Top-Down fractions and cycles when counted, and the MPI
+ * library's share of its samples when it recorded them (--hotspots).
  *
  * The summary is taken from the rank's full report document, so it says
  * what 'tdperf report RANKDIR' says.  Each rank writes it as summary.json
@@ -105,9 +106,50 @@ json_t *td_report_rank_summary(json_t *doc)
 	json_object_set_new(out, "sched", sched_seconds(doc));
 	json_object_set_new(out, "topdown", scope ? topdown_levels(scope) : json_object());
 	json_object_set_new(out, "cycles", num_or_null(cycles));
-	/* later work: hardware counts of the emulated PMU and the MPI library's share (--hotspots) */
 	json_object_set_new(out, "mpi_share", json_null());
+	json_object_set_new(out, "mpi_share_with_callees", json_null());
 	return out;
+}
+
+/*
+ * The MPI library's share of the rank's samples, when it recorded
+ * per-function samples (tdperf record --hotspots: hotspots.data), as
+ * fractions: in the library's own functions, and with what they call.
+ * Left null without samples; a hotspots file that cannot be read is said.
+ */
+static int add_mpi_share(json_t *sum, const char *rankdir, const struct td_report_opts *opts,
+			 struct strbuf *err)
+{
+	char *path = td_path_join(rankdir, "hotspots.data");
+	json_t *doc, *mpi;
+	int have = td_file_exists(path);
+
+	free(path);
+	if (!have)
+		return 0;
+	doc = td_hotspots_load(rankdir, opts, 0, err);
+	if (!doc)
+		return -1;
+	mpi = json_object_get(json_object_get(doc, "profile"), "mpi");
+	json_object_set_new(sum, "mpi_share", json_real(td_json_num(json_object_get(mpi, "percent")) / 100));
+	json_object_set_new(sum, "mpi_share_with_callees",
+			    json_real(td_json_num(json_object_get(mpi, "children_percent")) / 100));
+	json_object_set(sum, "mpi_dsos", json_object_get(mpi, "dsos"));
+	json_decref(doc);
+	return 0;
+}
+
+/* The summary of the rank in rankdir from its report document. */
+static json_t *rank_summary_of(json_t *doc, const char *rankdir, const struct td_report_opts *opts,
+			       struct strbuf *err)
+{
+	json_t *sum = td_report_rank_summary(doc);
+
+	if (add_mpi_share(sum, rankdir, opts, err) < 0) {
+		json_decref(sum);
+		return NULL;
+	}
+	return sum;
 }
 
 int td_report_rank_summary_write(const char *rankdir, const struct td_report_opts *opts,
@@ -119,8 +161,10 @@ int td_report_rank_summary_write(const char *rankdir, const struct td_report_opt
 
 	if (!doc)
 		return -1;
-	sum = td_report_rank_summary(doc);
+	sum = rank_summary_of(doc, rankdir, opts, err);
 	json_decref(doc);
+	if (!sum)
+		return -1;
 	text = json_dumps(sum, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
 	json_decref(sum);
 	path = td_path_join(rankdir, "summary.json");
@@ -147,7 +191,7 @@ json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_
 	doc = td_report_load(rankdir, opts, err);
 	if (!doc)
 		return NULL;
-	sum = td_report_rank_summary(doc);
+	sum = rank_summary_of(doc, rankdir, opts, err);
 	json_decref(doc);
 	return sum;
 }

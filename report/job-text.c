@@ -116,6 +116,20 @@ static void outliers(json_t *doc, FILE *out)
 	}
 }
 
+/* The MPI library's share of the ranks' samples (record --hotspots). */
+static void mpi_share(json_t *doc, FILE *out)
+{
+	json_t *m = json_object_get(json_object_get(doc, "job"), "mpi_share");
+
+	if (!json_is_object(m))
+		return;
+	fprintf(out, "MPI library: %.1f %% (rank %lld) to %.1f %% (rank %lld) of the samples, mean %.1f %%"
+		" over %lld ranks;\n  ranks with a large share wait in MPI for those with a small one\n",
+		100 * td_json_num(json_object_get(m, "min")), (long long)json_integer_value(json_object_get(m, "min_rank")),
+		100 * td_json_num(json_object_get(m, "max")), (long long)json_integer_value(json_object_get(m, "max_rank")),
+		100 * td_json_num(json_object_get(m, "mean")), (long long)json_integer_value(json_object_get(m, "ranks")));
+}
+
 /* Is this rank worth a line when there are too many ranks to list all? */
 static int notable(json_t *doc, json_t *r)
 {
@@ -139,8 +153,8 @@ static int rank_column(const char *id)
 	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
 		if (!strcmp(id, skip[i]))
 			return 0;
-	return !strcmp(id, "elapsed_s") || !strcmp(id, "cpu_s") || !strncmp(id, "sched.", 6) ||
-	       !strncmp(id, "topdown.", 8);
+	return !strcmp(id, "elapsed_s") || !strcmp(id, "cpu_s") || !strcmp(id, "mpi_share") ||
+	       !strncmp(id, "sched.", 6) || !strncmp(id, "topdown.", 8);
 }
 
 /* A column's width: its heading's, at least 10. */
@@ -226,6 +240,7 @@ void td_report_job_text(json_t *doc, FILE *out)
 	header(doc, out);
 	stats_table(doc, out);
 	outliers(doc, out);
+	mpi_share(doc, out);
 	if (json_is_object(tree)) {
 		fputs("\nJob-wide Top-Down (ranks weighted by cycles):\n", out);
 		json_object_foreach(tree, key, v)

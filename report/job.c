@@ -365,7 +365,8 @@ static json_t *find_outliers(json_t *ranks, json_t *stats, json_t **details)
 static json_t *shown_metrics(json_t *ranks)
 {
 	static const char *const fixed[] = { "elapsed_s", "cpu_s", "context_switches",
-					     "cpu_migrations", "page_faults" };
+					     "cpu_migrations", "page_faults", "mpi_share",
+					     "mpi_share_with_callees" };
 	json_t *ids = json_array(), *r, *v;
 	const char *const groups[] = { "sched", "topdown" };
 	size_t i, g;
@@ -679,6 +680,25 @@ static void sort_ranks(json_t *doc)
 	json_object_set_new(doc, "ranks", sorted);
 }
 
+/* The job's MPI library share: min / mean / max over the ranks that
+ * recorded per-function samples, or null and why. */
+static void mpi_share(json_t *doc)
+{
+	json_t *job = json_object_get(doc, "job");
+	json_t *s = json_object_get(json_object_get(job, "stats"), "mpi_share");
+
+	if (!s) {
+		json_object_set_new(job, "mpi_share", json_null());
+		json_object_set_new(job, "mpi_share_reason",
+				    json_string("no rank recorded per-function samples (tdperf record --hotspots)"));
+		return;
+	}
+	json_object_set_new(job, "mpi_share", json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "ranks",
+			    json_object_get(s, "ranks"), "min", json_object_get(s, "min"), "mean",
+			    json_object_get(s, "mean"), "max", json_object_get(s, "max"), "min_rank",
+			    json_object_get(s, "min_rank"), "max_rank", json_object_get(s, "max_rank")));
+}
+
 json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, struct strbuf *err)
 {
 	char *mp = td_path_join(dir, "meta.json");
@@ -748,9 +768,6 @@ json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, st
 	compare_ranks(doc);
 	node_means(doc, pos);
 	free(pos);
-	/* later work: the MPI library's share of each rank's time, from per-function samples */
-	json_object_set_new(job, "mpi_share", json_null());
-	json_object_set_new(job, "mpi_share_reason",
-			    json_string("needs per-function samples (--hotspots), not recorded by this tdperf"));
+	mpi_share(doc);
 	return doc;
 }

@@ -62,7 +62,7 @@ EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
 EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
 # hotspots: samples per function and call path (report/hotspots-*.c)
 libtdperf_a_SOURCES += report/hotspots-load.c report/hotspots-text.c report/hotspots-html.c \
-	report/hotspots-diff.c report/hotspots-chains.c report/hotspots-int.h
+	report/hotspots-diff.c report/hotspots-chains.c report/hotspots-mpi.c report/hotspots-int.h
 TESTS += tests/e2e/t0640-hotspots.sh
 EXTRA_DIST += tests/e2e/t0640-hotspots.sh tests/e2e/hotspots-lib.sh
 TESTS += tests/e2e/t0641-hotspots-record.sh

@@ -161,4 +161,39 @@ test_expect_success '-a under mpirun: one rank per node counts system-wide' '
 	jq -e ".job.local_rank == 0 and .target.cpus == \"all\"" $(grep -l system-wide JOBA/rank-*/meta.json)
 '
 
+# --hotspots: the ranks wait in MPI_Barrier ("spin"), and Open MPI is told
+# to poll without yielding (as it does on a node that is not oversubscribed),
+# so the waiting ranks' time lies in the MPI library; rank 3, which the
+# others wait for, spends almost none there.
+test_expect_success '--hotspots: the ranks that wait spend their time in the MPI library, rank 3 does not' '
+	$MPIRUN --mca mpi_yield_when_idle 0 "$TDPERF" record --hotspots -g -o JOBH -- "$APP" 2 3 3 spin 2>err &&
+	"$TDPERF" report --format json JOBH >jobh.json &&
+	jq -c "[.ranks[] | .mpi_share]" jobh.json &&
+	jq -e "[.ranks[0,1,2].mpi_share > 0.25] | all" jobh.json &&
+	jq -e ".ranks[3].mpi_share < 0.05 and .ranks[3].mpi_share_with_callees >= .ranks[3].mpi_share" jobh.json &&
+	jq -e ".job.mpi_share.min_rank == 3 and .job.mpi_share.ranks == 4" jobh.json &&
+	jq -e "[.ranks[].mpi_dsos | any(test(\"libmpi|libopen-pal|mca_\"))] | all" jobh.json &&
+	"$TDPERF" report JOBH >jobh.txt &&
+	grep "^MPI library: [0-9.]* % (rank 3) to " jobh.txt
+'
+
+# mpi_dso_share FILE: the percentage perf report gives the MPI libraries'
+# own functions in FILE (their DSOs by name, as docs/report-schema.md lists them)
+mpi_dso_share() {
+	"$PERF" report -i "$1" --stdio --no-children --sort dso -g none 2>/dev/null |
+		awk '/^ *[0-9.]+%/ && $2 ~ /^(libmpi|libmpich|libmpl\.|libpmi|libopen-pal|libopen-rte|libpmix|libprrte|mca_|libmca_|libucp|libucs|libuct|libfabric|libpsm)/ {
+			sub("%", "", $1); s += $1 } END { printf "%.4f\n", s }'
+}
+
+test_expect_success '--hotspots: each rank'"'"'s MPI share is perf report'"'"'s share of the MPI libraries' '
+	PERF=${TDPERF_PERF:-perf} &&
+	for r in 0 3; do
+		d=$(echo JOBH/rank-0000$r.*) &&
+		want=$(mpi_dso_share "$d/hotspots.data") &&
+		got=$(jq ".ranks[$r].mpi_share * 100" jobh.json) &&
+		echo "rank $r: perf $want, tdperf $got" &&
+		test "$(calc "($got - $want) ^ 2 < 0.1 * 0.1")" = 1 || exit 1
+	done
+'
+
 test_done

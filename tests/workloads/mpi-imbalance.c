@@ -2,7 +2,7 @@
  * mpi-imbalance: an MPI program whose ranks do unequal work, by
  * construction, for the job tests (tests/e2e/t0850-job-mpirun.sh).
  *
- *     mpi-imbalance [UNITS [SLOW_RANK [FACTOR]]]
+ *     mpi-imbalance [UNITS [SLOW_RANK [FACTOR [spin]]]]
  *
  * Every rank computes UNITS units of work (default 1: about 0.15 s of CPU
  * time on a current core), except rank SLOW_RANK (default 3), which
@@ -11,10 +11,14 @@
  * 1 ms between polls, so that a waiting rank uses no CPU: Open MPI's
  * blocking MPI_Barrier spins, which would give every rank the same CPU
  * time and hide the imbalance that a profile should show as waiting.
+ * With "spin" the ranks wait in MPI_Barrier instead, as most programs do:
+ * the waiting ranks' time then lies in the MPI library, which is what the
+ * per-rank MPI share of a hotspots recording shows.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* One unit of work: a dependent floating-point chain the compiler cannot drop. */
@@ -49,6 +53,7 @@ int main(int argc, char **argv)
 	long units = argc > 1 ? atol(argv[1]) : 1;
 	int slow = argc > 2 ? atoi(argv[2]) : 3;
 	long factor = argc > 3 ? atol(argv[3]) : 3;
+	int spin = argc > 4 && !strcmp(argv[4], "spin");
 	int rank, size;
 	double x;
 
@@ -57,12 +62,15 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (units < 1 || factor < 1) {
 		if (rank == 0)
-			fprintf(stderr, "usage: mpi-imbalance [UNITS [SLOW_RANK [FACTOR]]]\n");
+			fprintf(stderr, "usage: mpi-imbalance [UNITS [SLOW_RANK [FACTOR [spin]]]]\n");
 		MPI_Finalize();
 		return 2;
 	}
 	x = work(rank == slow ? units * factor : units);
-	polite_barrier();
+	if (spin)
+		MPI_Barrier(MPI_COMM_WORLD);
+	else
+		polite_barrier();
 	if (x < 0) /* never: keeps x alive */
 		printf("%g\n", x);
 	MPI_Finalize();
