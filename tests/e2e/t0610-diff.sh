@@ -98,7 +98,7 @@ if have_prog perf && perf stat -x, -e task-clock -o probe.csv -- true 2>/dev/nul
 			b=$(awk -F, -v e=$e "\$3 == e { print \$1 }" sw-b.csv) &&
 			jq -e --arg e $e --argjson a "$a" --argjson b "$b" \
 				"[.counts[] | select(.name == \$e)] | length == 1 and .[0].a == \$a and .[0].b == \$b" sw.json &&
-			test_grep "^  $e  *$a  *$b " sw.txt || exit 1
+			test_grep -E "^  $e +$a +$b( |\$)" sw.txt || exit 1
 		done &&
 		"$TDPERF" diff --html sw.html sw-a.csv sw-b.csv >/dev/null 2>&1 &&
 		test_grep -q "Top-Down was not measured on either side" sw.html &&

@@ -43,8 +43,8 @@ test_expect_success 'each rank CPU time is perf own task-clock of that rank' '
 '
 
 test_expect_success 'rank 3 is the outlier and its running time grows (3x the work by construction)' '
-	jq -e ".imbalance.outliers == [3]" job.json &&
-	jq -e ".imbalance.outlier_details[0].sched_grows.component == \"running\"" job.json &&
+	outliers_follow_rule job.json &&
+	jq -e ".imbalance.outlier_details[] | select(.rank == 3) | .sched_grows.component == \"running\"" job.json &&
 	# max over mean of 1,1,1,3 units is 2.0; the MPI start-up time of every rank lowers it
 	rank3_work_shows job.json
 '
@@ -69,12 +69,12 @@ if test -x "$CHROMIUM" && have_prog node; then
 	test_expect_success 'the job page loads in Chromium: heat map, outlier, node table' '
 		node "$TD_SRCDIR/tests/e2e/browser-check.js" job.html job.png \
 			"document.querySelectorAll(\".heatmap tbody tr\").length" \
-			"document.querySelector(\".outlier b\").textContent" \
+			"[...document.querySelectorAll(\".outlier b\")].map(b => b.textContent).includes(\"3\")" \
 			"document.querySelectorAll(\"#nodes tbody tr\").length" >res &&
 		cat res &&
 		grep "^console-errors 0$" res && grep "^requests 0$" res &&
 		grep -F "eval document.querySelectorAll(\".heatmap tbody tr\").length => 4" res &&
-		grep -F "eval document.querySelector(\".outlier b\").textContent => \"3\"" res &&
+		grep -F "eval [...document.querySelectorAll(\".outlier b\")].map(b => b.textContent).includes(\"3\") => true" res &&
 		grep -F "eval document.querySelectorAll(\"#nodes tbody tr\").length => 1" res
 	'
 else
@@ -131,7 +131,7 @@ test_expect_success 'a rank directory of another job is left out and named' '
 
 test_expect_success 'tdperf diff JOB1 JOB2 compares the two jobs metric by metric' '
 	"$TDPERF" diff --format json JOB JOB2 >d.json &&
-	jq -e ".schema == \"tdperf-job-diff\" and .a.ranks == 4 and .b.ranks == 4 and .a.outliers == [3]" d.json &&
+	jq -e ".schema == \"tdperf-job-diff\" and .a.ranks == 4 and .b.ranks == 4 and (.a.outliers | index(3)) != null" d.json &&
 	jq -e ".metrics[] | select(.id == \"cpu_s\") | .a.mean > .b.mean and .mean_change < 0" d.json &&
 	"$TDPERF" diff JOB JOB2 >d.txt &&
 	grep "^cpu_s " d.txt &&
