@@ -178,8 +178,12 @@ int pd_apply_feature(struct td_pd *pd, int feat, const unsigned char *data, size
 void pd_free_features(struct td_pd *pd);
 
 /* perfdata-inline.c: source line and innermost inlined function of a
- * module address (link-time), each NULL when the debug info does not say. */
+ * module address (link-time), each NULL when the debug info does not say.
+ * *fs caches the function's debug-info entry across the addresses of one
+ * function (NULL at first; release with free). */
 struct Dwfl_Module;
-void pd_addr_detail(struct Dwfl_Module *mod, uint64_t addr, char **inlined, char **source);
+struct pd_func_scope;
+void pd_addr_detail(struct Dwfl_Module *mod, uint64_t addr, struct pd_func_scope **fs,
+		    char **inlined, char **source);
 
 #endif /* TD_PERFDATA_INTERNAL_H */

@@ -104,6 +104,8 @@ struct td_symbolizer {
 	/* leaf details: (module, address) -> detail */
 	struct td_sym_detail *details;
 	size_t nr_details, alloc_details;
+	struct pd_func_scope **func_scopes;     /* by frame id */
+	size_t alloc_func_scopes;
 	struct { Dwfl_Module *mod; uint64_t addr; int id; } *detail_slots;
 	size_t detail_cap, detail_used; /* slots in use, "no detail" ones too */
 	/* build-ids of the BUILD_ID feature, by path */
@@ -268,6 +270,9 @@ void td_sym_free(struct td_symbolizer *s)
 	}
 	free(s->details);
 	free(s->detail_slots);
+	for (i = 0; i < s->alloc_func_scopes; i++)
+		free(s->func_scopes[i]);
+	free(s->func_scopes);
 	free(s);
 }
 
@@ -977,7 +982,14 @@ static int new_detail(struct td_symbolizer *s, int frame, Dwfl_Module *mod, uint
 {
 	char *inl, *src;
 
-	pd_addr_detail(mod, addr, &inl, &src);
+	if ((size_t)frame >= s->alloc_func_scopes) {
+		size_t old = s->alloc_func_scopes;
+
+		td_grow((void **)&s->func_scopes, &s->alloc_func_scopes, (size_t)frame + 1,
+			sizeof(*s->func_scopes));
+		memset(s->func_scopes + old, 0, (s->alloc_func_scopes - old) * sizeof(*s->func_scopes));
+	}
+	pd_addr_detail(mod, addr, &s->func_scopes[frame], &inl, &src);
 	if (!inl && !src)
 		return -1;
 	td_grow((void **)&s->details, &s->alloc_details, s->nr_details + 1, sizeof(*s->details));
