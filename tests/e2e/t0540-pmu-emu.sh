@@ -227,12 +227,12 @@ test_expect_success 'profile: emulated Zen 4 reproduces Level 1 and Level 2' '
 	test_line_count = 4 compared
 '
 
-# The published Comet Lake output counted CORE_CLKS the way perf's Skylake
-# metrics did then (CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE / REF_XCLK) and
-# INT_MISC.RECOVERY_CYCLES_ANY; tdperf's skylake table asks for
-# CPU_CLK_UNHALTED.THREAD_ANY (SMT on) or INT_MISC.RECOVERY_CYCLES (SMT
-# off), which that output never counted, so the profile cannot give them.
-test_expect_failure 'profile: emulated Comet Lake reproduces Level 1 and 2 (the output lacks events tdperf counts)' '
+# The published Comet Lake output counted core clocks the way perf's
+# Skylake metrics do (CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE / REF_XCLK) and
+# not CPU_CLK_UNHALTED.THREAD_ANY, which tdperf's skylake table counts with
+# SMT on: the profile gives THREAD_ANY the rate of perf's identity
+# (tests/pmu-emu/profile-rates).
+test_expect_success 'profile: emulated Comet Lake reproduces Level 1 and 2' '
 	profile_matches cometlake case-23-cml-multidim-topdownL1-L2-L3.txt 1 1 &&
 	profile_matches cometlake case-23-cml-multidim-topdownL1-L2-L3.txt 2 2
 '
