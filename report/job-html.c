@@ -78,15 +78,14 @@ static void summary(struct strbuf *sb, json_t *doc)
 /* The MPI library's share of the ranks' samples (record --hotspots). */
 static void mpi_share(struct strbuf *sb, json_t *doc)
 {
-	json_t *m = json_object_get(json_object_get(doc, "job"), "mpi_share");
+	struct strbuf text = STRBUF_INIT;
 
-	if (!json_is_object(m))
-		return;
-	strbuf_addf(sb, "<p class=\"mpi-share\">MPI library: <b>%.1f %%</b> (rank %lld) to <b>%.1f %%</b> (rank %lld) "
-		    "of the samples, mean %.1f %%: ranks with a large share wait in MPI for those with a small one.</p>\n",
-		    100 * td_json_num(json_object_get(m, "min")), (long long)json_integer_value(json_object_get(m, "min_rank")),
-		    100 * td_json_num(json_object_get(m, "max")), (long long)json_integer_value(json_object_get(m, "max_rank")),
-		    100 * td_json_num(json_object_get(m, "mean")));
+	if (td_job_mpi_sentence(doc, &text)) {
+		strbuf_addstr(sb, "<p class=\"mpi-share\">");
+		strbuf_add_html(sb, text.buf);
+		strbuf_addstr(sb, ".</p>\n");
+	}
+	strbuf_release(&text);
 }
 
 static void outliers(struct strbuf *sb, json_t *doc)

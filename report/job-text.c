@@ -119,15 +119,11 @@ static void outliers(json_t *doc, FILE *out)
 /* The MPI library's share of the ranks' samples (record --hotspots). */
 static void mpi_share(json_t *doc, FILE *out)
 {
-	json_t *m = json_object_get(json_object_get(doc, "job"), "mpi_share");
+	struct strbuf sb = STRBUF_INIT;
 
-	if (!json_is_object(m))
-		return;
-	fprintf(out, "MPI library: %.1f %% (rank %lld) to %.1f %% (rank %lld) of the samples, mean %.1f %%"
-		" over %lld ranks;\n  ranks with a large share wait in MPI for those with a small one\n",
-		100 * td_json_num(json_object_get(m, "min")), (long long)json_integer_value(json_object_get(m, "min_rank")),
-		100 * td_json_num(json_object_get(m, "max")), (long long)json_integer_value(json_object_get(m, "max_rank")),
-		100 * td_json_num(json_object_get(m, "mean")), (long long)json_integer_value(json_object_get(m, "ranks")));
+	if (td_job_mpi_sentence(doc, &sb))
+		fprintf(out, "%s\n", sb.buf);
+	strbuf_release(&sb);
 }
 
 /* Is this rank worth a line when there are too many ranks to list all? */

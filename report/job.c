@@ -699,6 +699,20 @@ static void mpi_share(json_t *doc)
 			    json_object_get(s, "min_rank"), "max_rank", json_object_get(s, "max_rank")));
 }
 
+int td_job_mpi_sentence(json_t *doc, struct strbuf *sb)
+{
+	json_t *m = json_object_get(json_object_get(doc, "job"), "mpi_share");
+
+	if (!json_is_object(m))
+		return 0;
+	strbuf_addf(sb, "MPI library: %.1f %% (rank %lld) to %.1f %% (rank %lld) of the samples, mean %.1f %% "
+		    "over %lld ranks; ranks with a large share wait in MPI for those with a small one",
+		    100 * td_json_num(json_object_get(m, "min")), (long long)json_integer_value(json_object_get(m, "min_rank")),
+		    100 * td_json_num(json_object_get(m, "max")), (long long)json_integer_value(json_object_get(m, "max_rank")),
+		    100 * td_json_num(json_object_get(m, "mean")), (long long)json_integer_value(json_object_get(m, "ranks")));
+	return 1;
+}
+
 json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, struct strbuf *err)
 {
 	char *mp = td_path_join(dir, "meta.json");

@@ -143,6 +143,9 @@ json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_
 				    struct strbuf *err);
 /* A metric of a rank summary: "cpu_s", "sched.running", "topdown.retiring"; NAN when absent. */
 double td_job_rank_value(json_t *rank, const char *metric);
+/* The sentence on the MPI library's share across ranks (job.mpi_share),
+ * appended to sb; 0 when the job has none (no rank recorded --hotspots). */
+int td_job_mpi_sentence(json_t *doc, struct strbuf *sb);
 /* Diff beyond Top-Down (report/diff-counts.c): elapsed time, the counts
  * both sides have, per-thread stack fractions; and their text. */
 void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *sb);
