@@ -4,7 +4,8 @@
 # peak memory (max RSS), for each file size given (default 250 1000), so
 # that memory can be seen to stay flat as the file grows.
 #
-# Each file is a system-wide 'perf record -e cpu-clock -g -F 40000' while
+# Each file is a system-wide (HBENCH_SCOPE=system, the default) or
+# per-process (HBENCH_SCOPE=process) 'perf record -e cpu-clock -g -F 40000' while
 # 'perf bench sched pipe' runs (user and kernel call chains of many
 # processes), recorded until it holds at least MB megabytes; it is written
 # to $TMPDIR and deleted at the end.  Compared, one run each:
@@ -22,8 +23,17 @@ data=$tmp/perf.data
 [ $# -gt 0 ] || set -- 250 1000
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
+# HBENCH_SCOPE=process records the benchmark's own processes only (no -a):
+# fewer distinct call paths per megabyte, so the fixed costs weigh more.
+case ${HBENCH_SCOPE:-system} in
+system) scope=-a ;;
+process) scope= ;;
+*) echo "HBENCH_SCOPE is system or process" >&2; exit 2 ;;
+esac
+
 record() {
-	"$perf" record -q -e cpu-clock -F 40000 -g -a -o "$data" -- \
+	# shellcheck disable=SC2086
+	"$perf" record -q -e cpu-clock -F 40000 -g $scope -o "$data" -- \
 		"$perf" bench sched pipe -l "$1" >/dev/null 2>&1
 }
 
