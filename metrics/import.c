@@ -1280,7 +1280,7 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 				name = fl[c];
 				level = (int)c;
 			}
-		if (!name || !tma_row_id(fl[0], name, &id) || !strcmp(jstr(cx.names, name), id.buf) == 0)
+		if (!name || !tma_row_id(fl[0], name, &id) || strcmp(jstr(cx.names, name), id.buf) != 0)
 			continue;
 		area = tma_tree_area(fl[0]);
 		if (area)

@@ -6,7 +6,7 @@
  * JSON of the result.  No file is read for symbols (td_sym_offline), so a
  * run depends on the input alone.  Must never crash, hang or leak.
  *
- * FUZZ_SOURCES: util/*.c parse/*.c metrics/*.c report/hotspots-load.c report/hotspots-chains.c report/hotspots-text.c
+ * FUZZ_SOURCES: util/*.c parse/*.c metrics/*.c report/hotspots-load.c report/hotspots-chains.c report/hotspots-mpi.c report/hotspots-text.c
  * FUZZ_PKGS: libtraceevent libzstd libdw jansson
  * Seeds: tests/fuzz/seed-hotspots.sh (files perf records here).
  */
