@@ -6,7 +6,6 @@
 #include "report/report.h"
 #include "report/report-int.h"
 
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -326,7 +325,7 @@ int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err)
 {
 	struct td_template *t = td_template_new();
 	struct td_html_charts hc;
-	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	json_t *st;
 	struct td_chart *l1;
 	time_t now = time(NULL);
@@ -403,15 +402,9 @@ int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err)
 		    "nothing loaded from the network.", PACKAGE_VERSION, date);
 	td_template_set_text(t, "footer", sb.buf);
 
-	if (td_template_expand(t, "diff.html", &out, err) == 0) {
-		if (td_write_file_atomic(path, out.buf, out.len) < 0)
-			strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
-		else
-			ret = 0;
-	}
+	ret = td_template_write(t, "diff.html", path, err);
 	td_template_free(t);
 	td_html_charts_release(&hc);
 	strbuf_release(&sb);
-	strbuf_release(&out);
 	return ret;
 }

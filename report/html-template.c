@@ -222,3 +222,16 @@ int td_template_expand(struct td_template *t, const char *name, struct strbuf *o
 {
 	return expand_file(t, name, out, err, 0);
 }
+
+int td_template_write(struct td_template *t, const char *name, const char *path, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = td_template_expand(t, name, &out, err);
+
+	if (!ret && td_write_file_atomic(path, out.buf, out.len) < 0) {
+		strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&out);
+	return ret;
+}

@@ -12,7 +12,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -783,7 +782,7 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 {
 	struct td_template *t;
 	struct td_html_charts hc;
-	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT, nav = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, nav = STRBUF_INIT;
 	json_t *main_scope, *placeholder = NULL;
 	struct td_chart *l1;
 	time_t now = time(NULL);
@@ -896,17 +895,11 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 		    "One self-contained file: no script, nothing loaded from the network.", PACKAGE_VERSION, date);
 	td_template_set_text(t, "footer", sb.buf);
 
-	if (td_template_expand(t, "report.html", &out, err) == 0) {
-		if (td_write_file_atomic(path, out.buf, out.len) < 0)
-			strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
-		else
-			ret = 0;
-	}
+	ret = td_template_write(t, "report.html", path, err);
 	td_template_free(t);
 	td_html_charts_release(&hc);
 	json_decref(placeholder);
 	strbuf_release(&sb);
-	strbuf_release(&out);
 	strbuf_release(&nav);
 	return ret;
 }

@@ -14,7 +14,7 @@ libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c re
 # threads: the document's "threads"/"sweep" objects and their text (threads work)
 libtdperf_a_SOURCES += report/threads-load.c report/threads-json.c report/text-threads.c
 # jobs: the merged report of a job directory (one run directory per rank)
-libtdperf_a_SOURCES += report/job.c report/job-rank.c report/job-text.c report/job-html.c report/job-diff.c
+libtdperf_a_SOURCES += report/job.c report/job-rank.c report/job-text.c report/job-html.c report/job-diff.c report/job-diff-html.c
 check_PROGRAMS += tests/tools/threads-tool
 tests_tools_threads_tool_LDADD = $(TD_LIBS)
 # charts, HTML and diff tests

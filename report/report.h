@@ -260,6 +260,9 @@ void td_template_set_html(struct td_template *t, const char *slot, const char *h
 void td_template_set_text(struct td_template *t, const char *slot, const char *text);
 /* Expand templates/NAME into out. Returns 0, or -1 with err naming file and line. */
 int td_template_expand(struct td_template *t, const char *name, struct strbuf *out, struct strbuf *err);
+/* Expand templates/NAME into the file path, written whole or not at all.
+ * Returns 0, or -1 with err set. */
+int td_template_write(struct td_template *t, const char *name, const char *path, struct strbuf *err);
 void td_template_free(struct td_template *t);
 
 /* ---- tdperf diff (report/diff*.c, JSON documented in docs/diff-schema.md) ---- */
@@ -418,6 +421,8 @@ int td_report_job_html(json_t *doc, const char *path, struct strbuf *err);
 /* tdperf diff of two job documents, and its text (report/job-diff.c). */
 json_t *td_report_job_diff(json_t *a, const char *name_a, json_t *b, const char *name_b);
 void td_report_job_diff_text(json_t *diff, FILE *out);
+/* Its self-contained page (report/job-diff-html.c, templates/job-diff.html). */
+int td_report_job_diff_html(json_t *diff, const char *path, struct strbuf *err);
 /* ---- hotspots: samples per function (report/hotspots-*.c) ---- */
 /* The "hotspots" document of a run's perf.data or of a perf.data file;
  * NULL with a one-line message in err.  TD_HOT_CALLPATHS: with the

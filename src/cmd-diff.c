@@ -208,8 +208,8 @@ int cmd_diff(int argc, char **argv)
 		      json_is_array(json_object_get(a, "ranks")) ? argv[optind + 1] : argv[optind]);
 		goto out;
 	}
-	if (jobs == 2 && (html || plot)) {
-		error("diff of two jobs: text and JSON only (no --html or --plot yet)");
+	if (jobs == 2 && plot) {
+		error("diff of two jobs: no --plot (text, JSON and --html)");
 		goto out;
 	}
 	if (hotspots)
@@ -222,7 +222,8 @@ int cmd_diff(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
-	if (html && td_diff_render_html(diff, html, &err) < 0) {
+	if (html && (jobs == 2 ? td_report_job_diff_html(diff, html, &err)
+			       : td_diff_render_html(diff, html, &err)) < 0) {
 		error("%s", err.buf);
 		goto out;
 	}

@@ -129,16 +129,38 @@ test_expect_success 'a rank directory of another job is left out and named' '
 	"$TDPERF" report JOBF | grep "warning: rank-00001.* belongs to another job"
 '
 
-test_expect_success 'tdperf diff JOB1 JOB2 compares the two jobs metric by metric' '
+test_expect_success 'tdperf diff JOB1 JOB2 compares the two jobs metric by metric, in text, JSON and HTML' '
 	"$TDPERF" diff --format json JOB JOB2 >d.json &&
 	jq -e ".schema == \"tdperf-job-diff\" and .a.ranks == 4 and .b.ranks == 4 and (.a.outliers | index(3)) != null" d.json &&
 	jq -e ".metrics[] | select(.id == \"cpu_s\") | .a.mean > .b.mean and .mean_change < 0" d.json &&
 	"$TDPERF" diff JOB JOB2 >d.txt &&
 	grep "^cpu_s " d.txt &&
+	"$TDPERF" diff --html d.html JOB JOB2 >/dev/null &&
+	test $(grep -c "^<tr><th>[AB]</th>" d.html) = 2 &&
+	grep "<tr><th>A</th>.*<td class=\"outliers\">.*<b>3</b>" d.html &&
+	test $(grep -c "^<tr><td>" d.html) = $(jq ".metrics | length" d.json) &&
+	grep "^<tr><td>cpu_s</td>" d.html &&
+	! grep "{{" d.html &&
+	test_exit_code 2 "$TDPERF" diff --plot pd JOB JOB2 2>err &&
+	grep "diff of two jobs: no --plot" err &&
 	"$TDPERF" record -o one -- true 2>/dev/null &&
 	test_exit_code 2 "$TDPERF" diff JOB one 2>err &&
 	grep "JOB is a job directory and one is not" err
 '
+
+if test -x "$CHROMIUM" && have_prog node; then
+	test_expect_success 'the job diff page loads in Chromium: both jobs, every metric' '
+		node "$TD_SRCDIR/tests/e2e/browser-check.js" d.html d.png \
+			"document.querySelectorAll(\".jobs tbody tr\").length" \
+			"document.querySelectorAll(\".metrics tbody tr\").length" >res &&
+		cat res &&
+		grep "^console-errors 0$" res && grep "^requests 0$" res &&
+		grep -F "eval document.querySelectorAll(\".jobs tbody tr\").length => 2" res &&
+		grep -F "eval document.querySelectorAll(\".metrics tbody tr\").length => $(jq ".metrics | length" d.json)" res
+	'
+else
+	job_missing "chromium or node not installed" 'the job diff page in Chromium'
+fi
 
 test_expect_success 'an ordinary run directory is not taken as a job directory' '
 	"$TDPERF" record -o single -- true 2>/dev/null &&
