@@ -341,7 +341,6 @@ int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err)
 	strbuf_addstr(&sb, " vs ");
 	strbuf_addstr(&sb, td_json_str(json_object_get(diff, "b"), "label"));
 	td_template_set_text(t, "title", sb.buf);
-	td_template_set_text(t, "generator", "tdperf " PACKAGE_VERSION);
 	strbuf_reset(&sb);
 	for (i = 0; i < 2; i++) {
 		json_t *s = json_object_get(diff, i ? "b" : "a");

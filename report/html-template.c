@@ -29,7 +29,11 @@ struct td_template {
 
 struct td_template *td_template_new(void)
 {
-	return xcalloc(1, sizeof(struct td_template));
+	struct td_template *t = xcalloc(1, sizeof(struct td_template));
+
+	/* every page's head (templates/page-head.html) names its maker */
+	td_template_set_text(t, "generator", "tdperf " PACKAGE_VERSION);
+	return t;
 }
 
 static struct slot *find_slot(struct td_template *t, const char *name, size_t len)

@@ -819,7 +819,6 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 
 	report_title(&sb, json_object_get(doc, "run"));
 	td_template_set_text(t, "title", sb.buf);
-	td_template_set_text(t, "generator", "tdperf " PACKAGE_VERSION);
 	strbuf_reset(&sb);
 	chips(&sb, doc);
 	td_template_set_html(t, "chips", sb.buf);

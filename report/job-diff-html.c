@@ -87,7 +87,6 @@ int td_report_job_diff_html(json_t *diff, const char *path, struct strbuf *err)
 	strbuf_addf(&sb, "%s vs %s", td_json_str_or(json_object_get(diff, "a"), "name", "A"),
 		    td_json_str_or(json_object_get(diff, "b"), "name", "B"));
 	td_template_set_text(t, "title", sb.buf);
-	td_template_set_text(t, "generator", "tdperf " PACKAGE_VERSION);
 	strbuf_reset(&sb);
 	jobs_table(&sb, diff);
 	td_template_set_html(t, "jobs", sb.buf);

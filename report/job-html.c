@@ -214,7 +214,6 @@ int td_report_job_html(json_t *doc, const char *path, struct strbuf *err)
 	strbuf_addstr(&sb, "Job ");
 	strbuf_addstr(&sb, td_json_str_or(job, "job_id", "without id"));
 	td_template_set_text(t, "title", sb.buf);
-	td_template_set_text(t, "generator", "tdperf " PACKAGE_VERSION);
 	strbuf_reset(&sb);
 	summary(&sb, doc);
 	td_template_set_html(t, "summary", sb.buf);

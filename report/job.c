@@ -680,23 +680,17 @@ static void sort_ranks(json_t *doc)
 	json_object_set_new(doc, "ranks", sorted);
 }
 
-/* The job's MPI library share: min / mean / max over the ranks that
- * recorded per-function samples, or null and why. */
+/* The job's MPI library share: the statistics of the ranks that recorded
+ * per-function samples (the same object as stats.mpi_share), or null and why. */
 static void mpi_share(json_t *doc)
 {
 	json_t *job = json_object_get(doc, "job");
 	json_t *s = json_object_get(json_object_get(job, "stats"), "mpi_share");
 
-	if (!s) {
-		json_object_set_new(job, "mpi_share", json_null());
+	json_object_set(job, "mpi_share", s ? s : json_null());
+	if (!s)
 		json_object_set_new(job, "mpi_share_reason",
 				    json_string("no rank recorded per-function samples (tdperf record --hotspots)"));
-		return;
-	}
-	json_object_set_new(job, "mpi_share", json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "ranks",
-			    json_object_get(s, "ranks"), "min", json_object_get(s, "min"), "mean",
-			    json_object_get(s, "mean"), "max", json_object_get(s, "max"), "min_rank",
-			    json_object_get(s, "min_rank"), "max_rank", json_object_get(s, "max_rank")));
 }
 
 int td_job_mpi_sentence(json_t *doc, struct strbuf *sb)

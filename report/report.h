@@ -254,6 +254,7 @@ void td_html_interval_table(struct strbuf *sb, json_t *doc);
 
 /* ---- HTML templates (report/html-template.c, scheme in docs/html-templates.md) ---- */
 struct td_template;
+/* A template set with the "generator" slot filled ("tdperf VERSION"). */
 struct td_template *td_template_new(void);
 /* Set a slot to an HTML fragment (inserted verbatim) or to text (escaped). */
 void td_template_set_html(struct td_template *t, const char *slot, const char *html);
