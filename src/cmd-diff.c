@@ -31,7 +31,10 @@ static const char usage[] =
 	"  --hotspots           compare the functions of two hotspot recordings (run\n"
 	"                       directories, perf.data files or saved 'report --hotspots\n"
 	"                       --format json' documents): which got slower or faster\n"
-	"  -h, --help           this help\n";
+	"  -h, --help           this help\n"
+	"\n"
+	"Two job directories (srun/mpirun ranks) are compared metric by metric across\n"
+	"their ranks: mean, max and max over mean in each (text, JSON, --html).\n";
 
 /* A hotspots side: a saved hotspots document, else a run or perf.data. */
 static json_t *load_hotspots_side(const char *path, struct strbuf *err)
