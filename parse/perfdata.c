@@ -6,6 +6,7 @@
  */
 #include "parse/perfdata-internal.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -498,17 +499,55 @@ static int pd_fail_dir(struct td_pd *pd, const char *fmt, ...)
 }
 
 /*
+ * The number of CPUs in a perf CPU list ("0-3,8,10-11"), 0 when it is not
+ * one.  CPUs named twice count once, as perf's CPU map holds each once.
+ */
+static size_t cpu_list_count(const char *list)
+{
+	unsigned char seen[4096 / 8] = { 0 };
+	size_t n = 0;
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo, c;
+
+		if (end == p || lo >= 4096)
+			return 0;
+		p = end;
+		if (*p == '-') {
+			hi = strtoul(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi >= 4096)
+				return 0;
+			p = end;
+		}
+		for (c = lo; c <= hi; c++)
+			if (!(seen[c / 8] & (1u << (c % 8)))) {
+				seen[c / 8] |= 1u << (c % 8);
+				n++;
+			}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return 0;
+	}
+	return n;
+}
+
+/*
  * How many data.N streams the recording wrote, 0 when it cannot be told.
- * 'perf record --threads' (or --threads=cpu) runs one writer per CPU of
- * its events, each into its own data.N; without -C those are the online
- * CPUs.  Other --threads specs (core, socket, numa, masks) or a CPU list
- * give fewer, and only the gaps in the numbering tell a loss there.
+ * 'perf record --threads' writes one data.N per memory map, and it maps
+ * one ring buffer per CPU of its events, whatever the --threads spec
+ * (cpu, core, package, numa or masks only decide which writer thread
+ * reads which buffers).  The CPUs are the -C/--cpu list when one was
+ * given, the online CPUs otherwise.
  */
 static size_t expected_streams(const struct td_pd *pd)
 {
 	const char *cmd = td_pd_cmdline(pd);
 	struct strbuf word = STRBUF_INIT;
-	int per_cpu = 0, cpu_list = 0;
+	int threads = 0, want_list = 0;
+	size_t cpus = 0, bad_list = 0;
 	const char *p;
 
 	for (p = cmd; p && *p; ) {
@@ -516,14 +555,27 @@ static size_t expected_streams(const struct td_pd *pd)
 
 		strbuf_reset(&word);
 		strbuf_add(&word, p, n);
-		if (!strcmp(word.buf, "--threads") || !strcmp(word.buf, "--threads=cpu"))
-			per_cpu = 1;
-		if (!strncmp(word.buf, "-C", 2) || !strncmp(word.buf, "--cpu", 5))
-			cpu_list = 1;
+		if (!strcmp(word.buf, "--"))
+			break;          /* the workload's own arguments follow */
+		if (want_list) {
+			cpus = cpu_list_count(word.buf);
+			bad_list = !cpus;
+			want_list = 0;
+		} else if (!strcmp(word.buf, "--threads") || !strncmp(word.buf, "--threads=", 10)) {
+			threads = 1;
+		} else if (!strcmp(word.buf, "-C") || !strcmp(word.buf, "--cpu")) {
+			want_list = 1;
+		} else if (!strncmp(word.buf, "--cpu=", 6) ||
+			   (!strncmp(word.buf, "-C", 2) && isdigit((unsigned char)word.buf[2]))) {
+			cpus = cpu_list_count(word.buf + (word.buf[1] == 'C' ? 2 : 6));
+			bad_list = !cpus;
+		}
 		p += n + (p[n] == ' ');
 	}
 	strbuf_release(&word);
-	return per_cpu && !cpu_list ? td_pd_nr_cpus_online(pd) : 0;
+	if (!threads || bad_list)
+		return 0;
+	return cpus ? cpus : td_pd_nr_cpus_online(pd);
 }
 
 /* Refuse a directory whose data.N streams are not all there: their samples would be lost. */
@@ -537,7 +589,7 @@ static int check_streams(struct td_pd *pd, char **names, size_t nr)
 					   "would be lost", i, names[i]);
 	if (nr < want)
 		return pd_fail_dir(pd, "data.%zu is missing: 'perf record --threads' wrote one data.N "
-				   "per CPU (%zu online), and only %zu are here", nr, want, nr);
+				   "per recorded CPU (%zu), and only %zu are here", nr, want, nr);
 	return 0;
 }
 

@@ -40,6 +40,30 @@ if "$PERF" record -q --threads -a -e cpu-clock -o threads.data -- sleep 0.2 2>pe
 		one_error err "last.data: data.$last is missing"
 	'
 
+	# perf maps one ring buffer per recorded CPU and writes one data.N per
+	# buffer, whatever the --threads spec: a lost last stream is told from
+	# the CPU count (the -C list, or the online CPUs) in the header.
+	test_expect_success 'a --threads=core directory missing its last data.N is refused' '
+		"$PERF" record -q --threads=core -a -e cpu-clock -o core.data -- sleep 0.1 2>perf.err &&
+		test "$(ls core.data | grep -c "^data\.[0-9]")" = "$ncpus" &&
+		"$TDPERF" dump core.data >/dev/null &&
+		last=$((ncpus - 1)) && rm "core.data/data.$last" &&
+		test_exit_code 2 "$TDPERF" dump core.data >/dev/null 2>err &&
+		one_error err "core.data: data.$last is missing: .* per recorded CPU ($ncpus)"
+	'
+
+	test_expect_success 'a -C directory has one data.N per listed CPU; a lost last one is refused' '
+		"$PERF" record -q --threads -C 0 -e cpu-clock -o one.data -- sleep 0.1 2>perf.err &&
+		test "$(ls one.data | grep -c "^data\.[0-9]")" = 1 &&
+		"$TDPERF" dump one.data >/dev/null &&
+		"$PERF" record -q --threads=package --cpu=0-$((ncpus - 1)) -e cpu-clock -o list.data \
+			-- sleep 0.1 2>perf.err &&
+		"$TDPERF" dump list.data >/dev/null &&
+		last=$((ncpus - 1)) && rm "list.data/data.$last" &&
+		test_exit_code 2 "$TDPERF" dump list.data >/dev/null 2>err &&
+		one_error err "list.data: data.$last is missing"
+	'
+
 	test_expect_success 'a --threads directory with a gap in its data.N is refused' '
 		cp -r threads.data gap.data && mv gap.data/data.0 gap.data/data.9 &&
 		test_exit_code 2 "$TDPERF" dump gap.data >/dev/null 2>err &&
