@@ -498,40 +498,13 @@ static int pd_fail_dir(struct td_pd *pd, const char *fmt, ...)
 	return ret;
 }
 
-/*
- * The number of CPUs in a perf CPU list ("0-3,8,10-11"), 0 when it is not
- * one.  CPUs named twice count once, as perf's CPU map holds each once.
- */
+/* The number of CPUs in a perf CPU list ("0-3,8"), 0 when it is not one. */
 static size_t cpu_list_count(const char *list)
 {
-	unsigned char seen[4096 / 8] = { 0 };
-	size_t n = 0;
-	const char *p = list;
+	unsigned char set[4096 / 8] = { 0 };
+	int n = td_cpu_list_parse(list, set, 4096);
 
-	while (*p) {
-		char *end;
-		unsigned long lo = strtoul(p, &end, 10), hi = lo, c;
-
-		if (end == p || lo >= 4096)
-			return 0;
-		p = end;
-		if (*p == '-') {
-			hi = strtoul(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo || hi >= 4096)
-				return 0;
-			p = end;
-		}
-		for (c = lo; c <= hi; c++)
-			if (!(seen[c / 8] & (1u << (c % 8)))) {
-				seen[c / 8] |= 1u << (c % 8);
-				n++;
-			}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return 0;
-	}
-	return n;
+	return n > 0 ? (size_t)n : 0;
 }
 
 /*

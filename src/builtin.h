@@ -26,8 +26,20 @@ int cmd_help(int argc, char **argv);
 
 /* Print usage to stdout and return 0 (for --help) ... */
 int td_usage_ok(const char *usage);
-/* ... or to stderr after an error, returning 2. */
+/*
+ * ... or say in one line what is wrong, "tdperf: CMD: what; see 'tdperf
+ * help CMD'", returning 2.  With fmt NULL, after td_getopt() returned '?',
+ * the message names the option that is unknown or lacks its value.
+ */
 int td_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+struct option;
+/*
+ * getopt_long() for every command: the same optstring and options, but
+ * an unknown option and an option missing its value both return '?',
+ * and td_usage_error(usage, NULL) then tells which it was.
+ */
+int td_getopt(int argc, char **argv, const char *optstring, const struct option *longopts);
 
 #endif

@@ -179,7 +179,7 @@ int cmd_calibrate(int argc, char **argv)
 	int c, json = 0, show = 0, save = 1, ret = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:vh", longopts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "o:vh", longopts)) != -1) {
 		switch (c) {
 		case 'q':
 			opts.quick = 1;

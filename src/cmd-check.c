@@ -260,18 +260,18 @@ int cmd_check(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((opt = td_getopt(argc, argv, "+h", opts)) != -1) {
 		switch (opt) {
 		case 'j': as_json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'c': cpu = optarg; break;
 		case 'h': return td_usage_ok(usage);
 		default:
-			return td_usage_error(usage, "check: unknown option '%s'", argv[optind - 1]);
+			return td_usage_error(usage, NULL);
 		}
 	}
 	if (optind < argc)
-		return td_usage_error(usage, "check: unexpected argument '%s'", argv[optind]);
+		return td_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 
 	td_cpu_detect(&ci, cpu);
 	ret = ci.hardware_pmu && ci.perf_path ? 0 : 1;

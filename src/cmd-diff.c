@@ -166,7 +166,7 @@ int cmd_diff(int argc, char **argv)
 	int c, ret = 2, jobs = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "o:h", longopts)) != -1) {
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
@@ -178,13 +178,13 @@ int cmd_diff(int argc, char **argv)
 		case 'B': cpu_b = optarg; break;
 		case 'S': hotspots = 1; break;
 		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, "bad option");
+		default: return td_usage_error(usage, NULL);
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "json"))
-		return td_usage_error(usage, "unknown --format '%s' (text or json)", format);
+		return td_usage_error(usage, "--format takes text or json, not '%s'", format);
 	if (argc - optind != 2)
-		return td_usage_error(usage, "diff takes two runs, A and B");
+		return td_usage_error(usage, "takes two runs, A and B");
 
 	if (hotspots && (html || plot || scope_a || scope_b))
 		return td_usage_error(usage, "--hotspots compares as text or JSON only");

@@ -388,14 +388,14 @@ int cmd_dump(int argc, char **argv)
 	unsigned flags;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "tsh", opts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "tsh", opts)) != -1) {
 		switch (c) {
 		case 't': time_order = 1; break;
 		case 's': summary = 1; break;
 		case 'H': header_only = 1; break;
 		case 'S': stat = 1; break;
 		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, "unknown option");
+		default: return td_usage_error(usage, NULL);
 		}
 	}
 	if (optind + 1 != argc)

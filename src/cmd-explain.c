@@ -468,23 +468,23 @@ int cmd_explain(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'c': cpu = optarg; break;
 		case 't': file = optarg; break;
 		case 's': scope = optarg; break;
 		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, "unknown option");
+		default: return td_usage_error(usage, NULL);
 		}
 	}
 	if (optind >= argc || argc - optind > 2)
-		return td_usage_error(usage, "explain needs NODE and at most one RUN");
+		return td_usage_error(usage, "needs NODE and at most one RUN");
 	node = argv[optind];
 	run = optind + 1 < argc ? argv[optind + 1] : NULL;
 	if (run)
 		return explain_run(cpu, file, node, run, scope);
 	if (!cpu && !file)
-		return td_usage_error(usage, "explain without a run needs --cpu NAME or --table FILE");
+		return td_usage_error(usage, "without a run it needs --cpu NAME or --table FILE");
 	if (file) {
 		own = td_table_load(file, &err);
 		t = own;

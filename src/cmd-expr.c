@@ -113,7 +113,7 @@ int cmd_expr(int argc, char **argv)
 	size_t i;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'c': cpu = optarg; break;
 		case 't': table_file = optarg; break;
@@ -124,7 +124,7 @@ int cmd_expr(int argc, char **argv)
 			double v;
 
 			if (!eq || eq == optarg)
-				return td_usage_error(usage, "--var needs NAME=VALUE: %s", optarg);
+				return td_usage_error(usage, "--var takes NAME=VALUE, not '%s'", optarg);
 			v = strtod(eq + 1, &end);
 			if (end == eq + 1 || *end)
 				return td_usage_error(usage, "--var %s: not a number", optarg);
@@ -134,11 +134,11 @@ int cmd_expr(int argc, char **argv)
 			break;
 		}
 		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, "unknown option");
+		default: return td_usage_error(usage, NULL);
 		}
 	}
 	if (optind != argc - 1)
-		return td_usage_error(usage, "expr needs exactly one EXPRESSION");
+		return td_usage_error(usage, "needs exactly one EXPRESSION");
 	if (table_file) {
 		own = td_table_load(table_file, &err);
 		if (!own)

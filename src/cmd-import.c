@@ -50,7 +50,7 @@ int cmd_import(int argc, char **argv)
 	int c, quiet = 0, ret = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "o:qh", longopts)) != -1) {
 		switch (c) {
 		case 'c': opts.cpu = optarg; break;
 		case 'T': opts.table = optarg; break;
@@ -66,7 +66,7 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1)
-		return td_usage_error(usage, "import needs exactly one FILE");
+		return td_usage_error(usage, "needs exactly one FILE");
 	if (td_import_load(argv[optind], &opts, argc, argv, &imp, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;

@@ -158,7 +158,7 @@ int cmd_list(int argc, char **argv)
 	const struct td_table *t;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'c': cpu = optarg; break;
 		case 't': file = optarg; break;
@@ -167,17 +167,17 @@ int cmd_list(int argc, char **argv)
 
 			level = (int)strtol(optarg, &end, 10);
 			if (*end || level < 1)
-				return td_usage_error(usage, "--level: not a level: %s", optarg);
+				return td_usage_error(usage, "--level takes a level number (1, 2, ...), not '%s'", optarg);
 			break;
 		}
 		case 'i': info = 1; break;
 		case 'e': events = 1; break;
 		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, "unknown option");
+		default: return td_usage_error(usage, NULL);
 		}
 	}
 	if (optind < argc)
-		return td_usage_error(usage, "unexpected argument: %s", argv[optind]);
+		return td_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	if (!cpu && !file) {
 		list_tables();
 		return 0;

@@ -1062,7 +1062,42 @@ static int parse_long(const char *opt, const char *v, long min, long *out)
 	errno = 0;
 	*out = strtol(v, &end, 10);
 	if (errno || end == v || *end || *out < min)
-		return error("%s: '%s' is not a number >= %ld", opt, v, min), -1;
+		return td_usage_error(usage, "%s takes a number >= %ld, not '%s'", opt, min, v) ? -1 : -1;
+	return 0;
+}
+
+/*
+ * -C LIST must name online CPUs: perf would say only "failed to parse
+ * CPUs map" or fail to open its events, after tdperf has started.
+ */
+static int check_cpu_list(const char *list, int check_online)
+{
+	unsigned char want[4096 / 8] = { 0 }, online[4096 / 8] = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	int c, ok = 1;
+
+	if (td_cpu_list_parse(list, want, 4096) < 0)
+		return td_usage_error(usage, "-C takes a CPU list such as 0-3,8, not '%s'", list) ? -1 : -1;
+	if (!check_online || td_read_file(&sb, "/sys/devices/system/cpu/online") < 0 ||
+	    td_cpu_list_parse(sb.buf, online, 4096) < 0) {
+		strbuf_release(&sb);
+		return 0;       /* nothing to check against: perf will say */
+	}
+	strbuf_trim(&sb);
+	for (c = 0; c < 4096 && ok; c++)
+		if ((want[c / 8] & (1u << (c % 8))) && !(online[c / 8] & (1u << (c % 8)))) {
+			error("record: -C %s: CPU %d is not online (the online CPUs are %s)", list, c, sb.buf);
+			ok = 0;
+		}
+	strbuf_release(&sb);
+	return ok ? 0 : -1;
+}
+
+/* -p PID must be a running process: perf says only "Problems finding threads of monitor". */
+static int check_pid(long pid)
+{
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return error("record: -p %ld: no such process", pid);
 	return 0;
 }
 
@@ -1112,7 +1147,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 	o->argv = argv;
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+l:r:I:aC:p:o:nvhgF:", opts, NULL)) != -1) {
+	while ((opt = td_getopt(argc, argv, "+l:r:I:aC:p:o:nvhgF:", opts)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (parse_long("--level", optarg, 0, &v) < 0)
@@ -1151,7 +1186,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		case OPT_PER_THREAD: o->per_thread = 1; break;
 		case 'o': o->output = optarg; break;
 		case OPT_GATHER: /* collect/job.c takes it out under a launcher */
-			return td_usage_error(usage, "record: --gather applies only under srun or mpirun "
+			return td_usage_error(usage, "--gather applies only under srun or mpirun "
 					      "(no rank found in the environment)") ? -1 : -1;
 		case 'n': o->dry_run = 1; break;
 		case OPT_SMT:
@@ -1179,20 +1214,24 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		case 'v': td_verbose++; break;
 		case 'h': return 1;
 		default:
-			return td_usage_error(usage, "record: unknown option or missing argument '%s'",
-					      argv[optind - 1]) ? -1 : -1;
+			return td_usage_error(usage, NULL) ? -1 : -1;
 		}
 	}
 	if (optind < argc)
 		o->workload = argv + optind;
 	if ((o->callgraph || o->freq || o->locate) && !o->hotspots)
-		return td_usage_error(usage, "record: -g, -F and --locate go with --hotspots") ? -1 : -1;
+		return td_usage_error(usage, "-g, -F and --locate go with --hotspots") ? -1 : -1;
 	if (!o->workload && !o->pid && !o->system_wide && !o->cpu_list && !o->dry_run)
-		return td_usage_error(usage, "record: no command to run (or -p PID, -a)") ? -1 : -1;
+		return td_usage_error(usage, "no command to run (or -p PID, -a)") ? -1 : -1;
 	if (o->workload && o->pid)
-		return td_usage_error(usage, "record: -p and a command exclude each other") ? -1 : -1;
+		return td_usage_error(usage, "-p and a command exclude each other") ? -1 : -1;
 	if (o->per_thread && !o->pid && !o->workload)
-		return td_usage_error(usage, "record: --per-thread needs a command or -p") ? -1 : -1;
+		return td_usage_error(usage, "--per-thread needs a command or -p") ? -1 : -1;
+	/* --dry-run may plan for another machine (--cpu NAME): only the list's form is checked */
+	if (o->cpu_list && check_cpu_list(o->cpu_list, !o->dry_run) < 0)
+		return -1;
+	if (o->pid && !o->dry_run && check_pid(o->pid) < 0)
+		return -1;
 	return 0;
 }
 

@@ -84,7 +84,7 @@ int cmd_report(int argc, char **argv)
 	memcpy(typed + 1, argv, argc * sizeof(*argv));
 	typed[argc + 1] = NULL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "vo:h", longopts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "vo:h", longopts)) != -1) {
 		switch (c) {
 		case O_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
@@ -150,7 +150,7 @@ int cmd_report(int argc, char **argv)
 			html = argv[optind++];
 	}
 	if (optind < argc - 1)
-		return td_usage_error(usage, "report takes one RUN or FILE");
+		return td_usage_error(usage, "takes one RUN or FILE");
 	if (optind == argc - 1)
 		input = argv[optind];
 	if (strcmp(input, "-") && !td_file_exists(input)) {

@@ -126,7 +126,7 @@ static int tables_import(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:hv", opts, NULL)) != -1) {
+	while ((c = td_getopt(argc, argv, "o:hv", opts)) != -1) {
 		switch (c) {
 		case O_PERFMON: push(&o.perfmon, &o.nr_perfmon, optarg); break;
 		case O_PERF: push(&o.perf_metrics, &o.nr_perf_metrics, optarg); break;
@@ -148,7 +148,7 @@ static int tables_import(int argc, char **argv)
 
 			o.slots = strtod(optarg, &end);
 			if (*end || o.slots <= 0)
-				return td_usage_error(usage, "--slots: not a positive number: %s", optarg);
+				return td_usage_error(usage, "--slots takes a positive number, not '%s'", optarg);
 			break;
 		}
 		case O_SOURCE: o.source = optarg; break;
@@ -158,20 +158,20 @@ static int tables_import(int argc, char **argv)
 		case O_ARM: o.arm_core = optarg; break;
 		case O_COUNTERS:
 			if (sscanf(optarg, "%d,%d,%d", &o.gp, &o.gp_smt, &o.fixed) != 3 || o.gp < 1)
-				return td_usage_error(usage, "--counters needs GP,GP_SMT,FIXED: %s", optarg);
+				return td_usage_error(usage, "--counters takes GP,GP_SMT,FIXED, not '%s'", optarg);
 			break;
 		case 'o': o.output = optarg; break;
 		case 'v': td_verbose++; break;
 		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, "unknown option");
+		default: return td_usage_error(usage, NULL);
 		}
 	}
 	if (optind < argc)
-		return td_usage_error(usage, "unexpected argument: %s", argv[optind]);
+		return td_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	if (!o.output || !o.name)
-		return td_usage_error(usage, "import needs -o FILE and --name NAME");
+		return td_usage_error(usage, "needs -o FILE and --name NAME");
 	if (!o.nr_perfmon && !o.nr_perf_metrics && !o.tma_csv && !o.arm_core)
-		return td_usage_error(usage, "import needs --perfmon, --tma-csv, --perf-metrics or --arm-core");
+		return td_usage_error(usage, "needs --perfmon, --tma-csv, --perf-metrics or --arm-core");
 	if (o.arm_core && !arm_root_of(&o))
 		return td_usage_error(usage, "--arm-core %s: no sbsa.json in it or above it", o.arm_core);
 	if (o.tma_csv && !o.tma_column)
@@ -270,7 +270,7 @@ static int tables_path(int argc, char **argv)
 int cmd_tables(int argc, char **argv)
 {
 	if (argc < 2)
-		return td_usage_error(usage, "tables needs a subcommand");
+		return td_usage_error(usage, "needs a subcommand: import, check or path");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return td_usage_ok(usage);
 	if (!strcmp(argv[1], "import"))
@@ -279,5 +279,7 @@ int cmd_tables(int argc, char **argv)
 		return tables_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "path"))
 		return tables_path(argc - 1, argv + 1);
-	return td_usage_error(usage, "unknown tables subcommand: %s", argv[1]);
+	if (argv[1][0] == '-')
+		return td_usage_error(usage, "unknown option '%.*s'", (int)strcspn(argv[1], "="), argv[1]);
+	return td_usage_error(usage, "unknown subcommand '%s' (import, check or path)", argv[1]);
 }

@@ -103,6 +103,15 @@ int td_is_dir(const char *path);
 int td_file_exists(const char *path);
 int td_is_regular_file(const char *path);
 
+/* ---- CPU lists ---- */
+/*
+ * A CPU list as perf and sysfs write it ("0-3,8,10-11"): the CPUs it
+ * names are set in 'set', a bitmap of nbits bits (CPU c is bit c % 8 of
+ * byte c / 8).  Returns the number of distinct CPUs, or -1 when the text
+ * is not such a list or names a CPU of nbits or above.
+ */
+int td_cpu_list_parse(const char *list, unsigned char *set, size_t nbits);
+
 /* ---- run directories (format documented in docs/run-format.md) ---- */
 #define TD_RUN_FORMAT_VERSION 1
 #define TD_RUN_DEFAULT "tdperf.data"
