@@ -135,6 +135,28 @@ static void rundir_abort_leaves_nothing(void **state)
 	free(dir);
 }
 
+/* CPU lists as perf's -C and sysfs write them; anything else is refused. */
+static void cpu_lists_parse_like_perf(void **state)
+{
+	unsigned char set[64 / 8];
+	static const char *bad[] = { "", "--", "x", "1-", "-1", "3-1", "0,,1", "0,x", "64", "0-64", "0 1" };
+	size_t i;
+
+	(void)state;
+	memset(set, 0, sizeof(set));
+	assert_int_equal(td_cpu_list_parse("0-3,8,10-11", set, 64), 7);
+	assert_int_equal(set[0], 0x0f);
+	assert_int_equal(set[1], 0x0d);
+	memset(set, 0, sizeof(set));
+	assert_int_equal(td_cpu_list_parse("1,1,0-1", set, 64), 2);   /* each CPU once */
+	memset(set, 0, sizeof(set));
+	assert_int_equal(td_cpu_list_parse("0-1\n", set, 64), 2);     /* sysfs's online file */
+	for (i = 0; i < TD_ARRAY_SIZE(bad); i++) {
+		memset(set, 0, sizeof(set));
+		assert_int_equal(td_cpu_list_parse(bad[i], set, 64), -1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +167,7 @@ int main(void)
 		cmocka_unit_test(atomic_write_replaces_whole_file),
 		cmocka_unit_test(rundir_commit_keeps_previous_as_old),
 		cmocka_unit_test(rundir_abort_leaves_nothing),
+		cmocka_unit_test(cpu_lists_parse_like_perf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
