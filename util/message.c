@@ -12,19 +12,50 @@
 int td_verbose;
 
 /*
- * A message stays one line whatever it quotes: a file name holding a
- * newline or a terminal escape sequence (ESC [ ...) is shown with each
- * control character as \xNN, never sent raw to the terminal.
+ * The length of the well-formed UTF-8 sequence at s that is not a C1
+ * control character (U+0080-U+009F, which 8-bit terminals obey as ESC
+ * sequences), else 0.
  */
-static void add_printable(struct strbuf *sb, const char *s)
+static size_t printable_utf8(const unsigned char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	size_t n, i;
 
-		if (ch < 0x20 || ch == 0x7f)
-			strbuf_addf(sb, "\\x%02x", ch);
-		else
-			strbuf_addch(sb, ch);
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	if ((s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xe0 && s[1] < 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;       /* C1 controls, overlong forms, beyond U+10FFFF */
+	return n;
+}
+
+/*
+ * A message stays one line whatever it quotes: a file name holding a
+ * newline, a terminal escape sequence (ESC [ ...) or bytes that are not
+ * UTF-8 is shown with each such byte as \xNN, never sent raw to the
+ * terminal.
+ */
+static void add_printable(struct strbuf *sb, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n = *s >= 0x80 ? printable_utf8(s) : (*s >= 0x20 && *s != 0x7f);
+
+		if (n) {
+			strbuf_add(sb, s, n);
+			s += n;
+		} else {
+			strbuf_addf(sb, "\\x%02x", *s++);
+		}
 	}
 }
 

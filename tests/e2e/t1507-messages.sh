@@ -73,4 +73,13 @@ test_expect_success 'a file name with a newline and an escape sequence is printe
 	! grep -q "$(printf "\033")" err
 '
 
+# Bytes that are not UTF-8, and the C1 control CSI (U+009B, which 8-bit
+# terminals obey like ESC [), are escaped too; UTF-8 text is kept.
+test_expect_success 'a file name with bytes that are not UTF-8 or a C1 control is printed escaped' '
+	bad=$(printf "a\377\302\233[31mb\303\251") &&
+	test_exit_code 2 "$TDPERF" report "$bad" 2>err &&
+	test_line_count = 1 err &&
+	grep -q "^tdperf: a\\\\xff\\\\xc2\\\\x9b\\[31mb$(printf "\303\251"): no such run or file$" err
+'
+
 test_done
