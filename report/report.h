@@ -25,7 +25,7 @@ struct td_report_opts {
 	char **argv;          /* "command line" of an input imported on the fly */
 	int stream_scopes;    /* leave per-interval/CPU/thread scopes out of the
 	                         document: td_report_each_scope builds them one at
-	                         a time (text and CSV of long runs) */
+	                         a time (text, CSV and JSON of long runs) */
 };
 
 /*

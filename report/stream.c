@@ -2,11 +2,12 @@
  * Streaming the per-interval, per-CPU and per-thread scopes.
  *
  * An hour of 'perf stat -I 100' is 36,000 intervals; as one document
- * their scopes take hundreds of kilobytes each.  Text and CSV print a
- * scope and never look at it again, so for them the document holds only
- * the run's totals, and the import stays alive beside it: each other
+ * their scopes take hundreds of kilobytes each.  Text, CSV and JSON print
+ * a scope and never look at it again, so for them the document holds
+ * only the run's totals, and the import stays alive beside it: each other
  * scope is built when the renderer reaches it, passed on and freed.
  * Memory is then that of the parsed counts, not of the whole report.
+ * The JSON written this way is byte for byte the whole document's.
  */
 #include "report/report-int.h"
 
@@ -105,4 +106,110 @@ void td_report_each_scope(json_t *doc, json_int_t session, void (*fn)(json_t *sc
 		json_decref(one);
 	}
 	json_decref(warnings);
+}
+
+/* Flags of every JSON the report writes (td_report_render_json). */
+#define DOC_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
+/*
+ * Write v as json_dumpf() would at nesting depth 'depth': every line
+ * after the first indented by two spaces a level.  A newline inside a
+ * JSON text is always a line break of the layout (strings escape theirs).
+ */
+static void put_nested(FILE *out, json_t *v, int depth)
+{
+	char *text = json_dumps(v, DOC_JSON_FLAGS | JSON_ENCODE_ANY), *p;
+
+	for (p = text; p && *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n')
+			fprintf(out, "%*s", 2 * depth, "");
+	}
+	free(text);
+}
+
+struct json_scope_writer {
+	FILE *out;
+	size_t written;
+};
+
+static void put_scope(json_t *scope, void *ctx)
+{
+	struct json_scope_writer *w = ctx;
+
+	fputs(w->written++ ? ",\n    " : "\n    ", w->out);
+	put_nested(w->out, scope, 2);
+}
+
+/*
+ * The "scopes" array in the order td_report_build gives the whole
+ * document: per session, the derived sums, then every scope in input
+ * order, where the run's own totals are the document's and the others
+ * are built here one at a time.
+ */
+static void put_streamed_scopes(FILE *out, json_t *doc)
+{
+	struct json_scope_writer w = { out, 0 };
+	json_t *scopes = json_object_get(doc, "scopes"), *sess, *one, *sc, *warnings;
+	size_t i, k, next = 0, n;
+
+	fputc('[', out);
+	json_array_foreach(json_object_get(doc, "sessions"), i, sess) {
+		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
+		const struct td_stat *st = streamed_session(doc, idx);
+
+		/* this session's scopes in the document: its derived sums first */
+		while ((sc = json_array_get(scopes, next)) &&
+		       json_integer_value(json_object_get(sc, "session")) == idx &&
+		       !json_is_null(json_object_get(sc, "derived"))) {
+			put_scope(sc, &w);
+			next++;
+		}
+		warnings = json_array();
+		for (k = 0; st && k < st->nr_scopes; k++) {
+			if (td_scope_is_main(&st->scopes[k])) {
+				n = st->hybrid && stream->imp.table ? 2 : 1;
+				for (; n > 0 && (sc = json_array_get(scopes, next)); n--, next++)
+					put_scope(sc, &w);
+				continue;
+			}
+			one = json_array();
+			td_report_add_scopes(one, &stream->imp, &stream->opts, (size_t)idx - 1,
+					     &st->scopes[k], NULL, warnings);
+			json_array_foreach(one, n, sc)
+				put_scope(sc, &w);
+			json_decref(one);
+		}
+		json_decref(warnings);
+	}
+	/* anything the walk did not place (none when the document is consistent) */
+	for (; (sc = json_array_get(scopes, next)); next++)
+		put_scope(sc, &w);
+	fputs(w.written ? "\n  ]" : "]", out);
+}
+
+void td_report_render_json(json_t *doc, FILE *out)
+{
+	const char *key;
+	json_t *v, *name;
+	size_t i = 0, n = json_object_size(doc);
+
+	if (!stream || stream->doc != doc) {
+		json_dumpf(doc, out, DOC_JSON_FLAGS);
+		fputc('\n', out);
+		return;
+	}
+	fputs(n ? "{\n  " : "{", out);
+	json_object_foreach(doc, key, v) {
+		name = json_string(key);
+		put_nested(out, name, 1);
+		json_decref(name);
+		fputs(": ", out);
+		if (!strcmp(key, "scopes"))
+			put_streamed_scopes(out, doc);
+		else
+			put_nested(out, v, 1);
+		fputs(++i < n ? ",\n  " : "\n", out);
+	}
+	fputs("}\n", out);
 }

@@ -526,8 +526,3 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		   " n/a not computable; perf: the value perf printed (* differs by more than 0.06 points)\n");
 }
 
-void td_report_render_json(json_t *doc, FILE *out)
-{
-	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	fputc('\n', out);
-}

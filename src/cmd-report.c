@@ -158,9 +158,10 @@ int cmd_report(int argc, char **argv)
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
-	/* text and CSV alone print each scope once: build the long runs' scopes one at a
-	 * time (a job's or a sweep's document is built whole) */
-	opts.stream_scopes = !html && !plot && (!strcmp(format, "csv") || !strcmp(format, "text")) &&
+	/* text, CSV and JSON alone print each scope once: build the long runs' scopes one
+	 * at a time (a job's or a sweep's document is built whole) */
+	opts.stream_scopes = !html && !plot &&
+			     (!strcmp(format, "csv") || !strcmp(format, "text") || !strcmp(format, "json")) &&
 			     !td_report_is_job(input) && !td_report_is_sweep(input);
 	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
 	opts.argv = typed;
