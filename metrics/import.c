@@ -112,6 +112,8 @@ static const struct { const char *from, *to; } canonical_ids[] = {
 	{ "retiring_microcode", "heavy_operations" },
 	{ "retiring_from_microcode", "heavy_operations" },
 	{ "ms_uops", "heavy_operations" },
+	{ "ifetch_latency", "fetch_latency" },          /* Intel E-cores (Crestmont, Skymont) */
+	{ "ifetch_bandwidth", "fetch_bandwidth" },
 	/* info metrics users look for by a short name */
 	{ "info_thread_ipc", "ipc" },
 	{ "info_thread_cpi", "cpi" },
@@ -1135,6 +1137,25 @@ static const char *tma_tree_area(const char *key)
 	return NULL;
 }
 
+/*
+ * The E-core spreadsheet names percentages "%_Load_Miss_Bound_Cycles";
+ * perfmon's JSON and our ids leave the sign out.
+ */
+static void drop_percent(struct strbuf *sb)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < sb->len; i++) {
+		if (sb->buf[i] == '%') {
+			if (sb->buf[i + 1] == '_')
+				i++;
+			continue;
+		}
+		sb->buf[j++] = sb->buf[i];
+	}
+	strbuf_setlen(sb, j);
+}
+
 /* Our id for a spreadsheet row, into id; 0 when the row is not a metric. */
 static int tma_row_id(const char *key, const char *name, struct strbuf *id)
 {
@@ -1143,6 +1164,7 @@ static int tma_row_id(const char *key, const char *name, struct strbuf *id)
 
 	strbuf_reset(id);
 	lower(&low, name[0] == '#' ? name + 1 : name);
+	drop_percent(&low);
 	if (tma_tree_area(key)) {
 		strbuf_addstr(id, canonical_id(low.buf));
 	} else if (!strncmp(key, "Info.", 5)) {
@@ -1232,7 +1254,9 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 		goto out;
 	}
 	for (c = 0; c < nhdr; c++) {
-		if (!strcmp(hdr[c], "Level6"))
+		/* the platform columns follow the deepest level's (Level6 in the
+		 * P-core spreadsheet, Level3 in the E-core one) */
+		if (!strncmp(hdr[c], "Level", 5) && isdigit((unsigned char)hdr[c][5]))
 			first_plat = (long)c + 1;
 		if (!strcmp(hdr[c], "Locate-with"))
 			c_loc = (long)c, last_plat = (long)c - 1;
@@ -1244,6 +1268,11 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 			c_th = (long)c;
 		if (!strcmp(hdr[c], "Metric Group"))
 			c_grp = (long)c;
+	}
+	if (first_plat > (long)TD_ARRAY_SIZE(last_at_level)) {
+		strbuf_addf(err, "%s: %ld levels: more than a tree of %zu levels", path, first_plat - 1,
+			    TD_ARRAY_SIZE(last_at_level) - 1);
+		goto out;
 	}
 	if (col < first_plat || col > last_plat || first_plat < 0) {
 		strbuf_addf(err, "%s: no platform column '%s'", path, column);
@@ -1263,7 +1292,7 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 	for (r = 0; r < nrows; r++) {
 		const char *name = NULL;
 
-		for (c = 1; c <= 6 && c < nrow[r]; c++)
+		for (c = 1; c < (size_t)first_plat && c < nrow[r]; c++)
 			if (rows[r][c][0])
 				name = rows[r][c];
 		if (name && !json_object_get(cx.names, name) && tma_row_id(rows[r][0], name, &id))
@@ -1275,7 +1304,7 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 		int level = 0;
 		json_t *out;
 
-		for (c = 1; c <= 6 && c < nrow[r]; c++)
+		for (c = 1; c < (size_t)first_plat && c < nrow[r]; c++)
 			if (fl[c][0]) {
 				name = fl[c];
 				level = (int)c;

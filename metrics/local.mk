@@ -19,7 +19,9 @@ nobase_dist_pkgdata_DATA += \
 	metrics/tables/skylakex.json metrics/tables/tigerlake.json \
 	metrics/tables/zen1.json metrics/tables/zen2.json metrics/tables/zen3.json \
 	metrics/tables/zen4.json metrics/tables/zen5.json \
-	metrics/tables/sandybridge.json metrics/tables/ivybridge.json
+	metrics/tables/sandybridge.json metrics/tables/ivybridge.json \
+	metrics/tables/meteorlake_atom.json metrics/tables/arrowlake_atom.json \
+	metrics/tables/lunarlake_atom.json
 # Arm (scripts/gen-tables, import-arm.c)
 nobase_dist_pkgdata_DATA += \
 	metrics/tables/neoverse-n1.json metrics/tables/neoverse-n2.json \

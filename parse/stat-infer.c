@@ -158,6 +158,126 @@ static int amd_width(const struct td_stat_file *f)
 }
 
 /*
+ * The E-core issue width of a hybrid Intel part: Gracemont (Alder and
+ * Raptor Lake) allocates 5 slots a cycle, Crestmont (Meteor Lake) 6,
+ * Skymont (Arrow and Lunar Lake) 8.  perf computes the E-core Retiring
+ * as TOPDOWN_RETIRING.ALL[_P] / (width * CPU_CLK_UNHALTED.CORE), so where
+ * it printed that value beside its counts the width follows; 0 when no
+ * such triple is in the input.
+ */
+static int atom_width(const struct td_stat_file *f)
+{
+	static const char *const ret_events[] = { "topdown_retiring.all", "topdown_retiring.all_p" };
+	static const char *const clk_events[] = { "cpu_clk_unhalted.core", "cpu_clk_unhalted.core_p",
+						  "cpu_clk_unhalted.thread" };
+	size_t i, j, k, a, b;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
+			const struct td_scope *s = &f->sessions[i].scopes[j];
+
+			for (k = 0; k < s->nr_perf_metrics; k++) {
+				const struct td_perf_metric *m = &s->perf_metrics[k];
+				const struct td_count *ret = NULL, *clk = NULL;
+				double w;
+
+				if (strcasecmp(m->name, "tma_retiring") || !m->pmu ||
+				    strcmp(m->pmu, "cpu_atom") || !(m->value > 0))
+					continue;
+				for (a = 0; a < TD_ARRAY_SIZE(ret_events) && !ret; a++)
+					ret = td_scope_find_group(s, "cpu_atom", ret_events[a], m->group);
+				for (b = 0; b < TD_ARRAY_SIZE(clk_events) && !clk; b++)
+					clk = td_scope_find_group(s, "cpu_atom", clk_events[b], m->group);
+				if (!ret || !clk || !(clk->value > 0))
+					continue;
+				w = ret->value / (m->value / 100.0 * clk->value);
+				if (fabs(w - 5) < 0.25)
+					return 5;
+				if (fabs(w - 6) < 0.25)
+					return 6;
+				if (fabs(w - 8) < 0.25)
+					return 8;
+			}
+		}
+	return 0;
+}
+
+/* A cpu_atom event by key, or NULL. */
+static const struct td_count *atom_event(const struct td_stat_file *f, const char *key)
+{
+	const struct td_count *c = first_with(f, key, 0);
+	size_t i, j;
+
+	if (!c)
+		return NULL;
+	if (c->pmu && !strcmp(c->pmu, "cpu_atom"))
+		return c;
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
+			c = td_scope_find(&f->sessions[i].scopes[j], "cpu_atom", key);
+			if (c)
+				return c;
+		}
+	return NULL;
+}
+
+/*
+ * The hybrid Intel part, from its E-cores: perf's printed Retiring gives
+ * the width (above); failing that, events only some E-cores have: the
+ * *_NON_ARCH Top-Down events and UOPS_RETIRED.LSD are Skymont's, the
+ * *_ALL_P ones and TOPDOWN_FE_BOUND.ITLB_MISS Crestmont's and Skymont's.
+ */
+static void infer_hybrid(const struct td_stat_file *f, struct td_cpu_guess *g, const struct td_count *c)
+{
+	static const char *const skymont[] = { "topdown_retiring.all_non_arch", "topdown_fe_bound.all_non_arch",
+					       "topdown_be_bound.all_non_arch", "uops_retired.lsd" };
+	static const char *const not_gracemont[] = { "topdown_retiring.all_p", "topdown_fe_bound.all_p",
+						     "topdown_be_bound.all_p", "topdown_bad_speculation.all_p",
+						     "topdown_fe_bound.itlb_miss" };
+	const struct td_count *e = NULL;
+	int w = atom_width(f);
+	size_t i;
+
+	g->hybrid = 1;
+	for (i = 0; i < TD_ARRAY_SIZE(skymont) && !e && !w; i++)
+		if ((e = atom_event(f, skymont[i])) != NULL)
+			w = 8;
+	if (w == 8) {
+		set(g, "arrowlake", "Intel Arrow Lake or Lunar Lake (hybrid: Lion Cove + Skymont)", e ? e : c,
+		    e ? "is a Skymont E-core event: Arrow Lake or Lunar Lake (their Level 1-2 formulas are "
+			"the same; --cpu lunarlake for Lunar Lake's deeper nodes)" :
+			"and cpu_atom events, and perf's printed E-core Retiring implies 8 slots per "
+			"cycle: Skymont E-cores, Arrow Lake or Lunar Lake (their Level 1-2 formulas are the "
+			"same; --cpu lunarlake for Lunar Lake's deeper nodes)");
+		return;
+	}
+	if (w == 6) {
+		set(g, "meteorlake", "Intel Meteor Lake (hybrid: Redwood Cove + Crestmont)", c,
+		    "and cpu_atom events, and perf's printed E-core Retiring implies 6 slots per cycle: "
+		    "Crestmont E-cores, Meteor Lake");
+		return;
+	}
+	if (w == 5) {
+		set(g, "alderlake", "Intel Alder Lake / Raptor Lake (hybrid: Golden Cove + Gracemont)", c,
+		    "and cpu_atom events, and perf's printed E-core Retiring implies 5 slots per cycle: "
+		    "Gracemont E-cores, Alder Lake or Raptor Lake");
+		return;
+	}
+	for (i = 0; i < TD_ARRAY_SIZE(not_gracemont) && !e; i++)
+		e = atom_event(f, not_gracemont[i]);
+	if (e) {
+		set(g, "meteorlake", "Intel Meteor Lake (hybrid: Redwood Cove + Crestmont)", e,
+		    "is a Crestmont or Skymont E-core event, and no Skymont-only event is here: "
+		    "Meteor Lake, not certain (--cpu arrowlake or lunarlake for Skymont parts)");
+		return;
+	}
+	set(g, "alderlake", "Intel Alder Lake / Raptor Lake (hybrid: Golden Cove + Gracemont)", c,
+	    "and cpu_atom events: a hybrid Intel CPU with both PMUs, and no event or printed value of a "
+	    "later E-core (Crestmont, Skymont): Alder Lake or Raptor Lake; Meteor, Arrow and Lunar "
+	    "Lake would need --cpu");
+}
+
+/*
  * perf's printed Backend Bound minus topdown-be-bound over the sum of the
  * four topdown events, in points; 0 when it cannot be told.  Sapphire
  * Rapids-class formulas print exactly that ratio; Ice Lake-class ones add
@@ -353,10 +473,7 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 		g->needs_cpu = 1;
 
 	if ((c = first_pmu(f, "cpu_core")) != NULL && (c2 = first_pmu(f, "cpu_atom")) != NULL) {
-		g->hybrid = 1;
-		set(g, "alderlake", "Intel Alder Lake / Raptor Lake (hybrid: Golden Cove + Gracemont)", c,
-		    "and cpu_atom events: a hybrid Intel CPU with both PMUs; Alder Lake and Raptor Lake "
-		    "share these formulas, later hybrids would need --cpu");
+		infer_hybrid(f, g, c);
 	} else if ((c = first_with(f, "topdown-total-slots", 0)) != NULL ||
 		   (c = first_with(f, "topdown-slots-issued", 0)) != NULL ||
 		   (c = first_with(f, "topdown-fetch-bubbles", 0)) != NULL) {

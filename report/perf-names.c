@@ -9,7 +9,8 @@
  *  - Intel's E-core (Gracemont) trees: tma_base and tma_ms_uops for the
  *    two halves of Retiring (our Light and Heavy Operations, the names
  *    the P-core tree uses), tma_frontend_latency/_bandwidth and
- *    tma_load_store_bound in newer perf.
+ *    tma_load_store_bound in newer perf; the Crestmont and Skymont trees:
+ *    tma_ifetch_latency and tma_ifetch_bandwidth.
  * The report puts perf's value beside ours under either name, and
  * 'tdperf explain' takes perf's name too.
  */
@@ -42,6 +43,8 @@ static const char *const aliases[][2] = {
 	{ "frontend_latency", "fetch_latency" },
 	{ "frontend_bandwidth", "fetch_bandwidth" },
 	{ "load_store_bound", "memory_bound" },
+	{ "ifetch_latency", "fetch_latency" },
+	{ "ifetch_bandwidth", "fetch_bandwidth" },
 };
 
 void td_perf_name_normalize(const char *in, struct strbuf *out)

@@ -13,7 +13,8 @@ test_expect_success 'every built-in table loads and lists every event its formul
 test_expect_success 'the tables asked for are all there' '
 	for t in sandybridge ivybridge haswell haswellx broadwell broadwellx skylake skylakex cascadelakex icelake \
 		 icelakex tigerlake rocketlake alderlake alderlake_atom sapphirerapids \
-		 emeraldrapids graniterapids meteorlake sierraforest zen1 zen2 zen3 zen4 zen5; do
+		 emeraldrapids graniterapids meteorlake meteorlake_atom arrowlake arrowlake_atom \
+		 lunarlake lunarlake_atom sierraforest zen1 zen2 zen3 zen4 zen5; do
 		test -f "$TABLES/$t.json" || { echo "missing $t"; exit 1; }
 	done
 '
@@ -62,6 +63,9 @@ GenuineIntel-6-A5 skylake
 GenuineIntel-6-A5-0 skylake
 GenuineIntel-6-8F-8 sapphirerapids
 GenuineIntel-6-97-2 alderlake
+GenuineIntel-6-AA-4 meteorlake
+GenuineIntel-6-C6-2 arrowlake
+GenuineIntel-6-BD-1 lunarlake
 GenuineIntel-6-7E-5 icelake
 AuthenticAMD-25-61-2 zen4
 AuthenticAMD-25-21 zen3
@@ -74,7 +78,32 @@ LIST
 
 test_expect_success 'a hybrid part: the E-core table by PMU name' '
 	"$TDPERF" tables path alderlake/cpu_atom >out &&
-	test_grep "/alderlake_atom.json$" out
+	test_grep "/alderlake_atom.json$" out &&
+	for t in meteorlake arrowlake lunarlake; do
+		"$TDPERF" tables path $t/cpu_atom >out && test_grep "/${t}_atom.json$" out || return 1
+	done
+'
+
+# Crestmont (Meteor Lake) and Skymont (Arrow, Lunar Lake) E-core trees come
+# from Intel's E-core TMA spreadsheet: the column of each core, its issue
+# width, Level 2 under the canonical ids and perf's names reachable.
+test_expect_success 'the Crestmont and Skymont E-core trees: width, Level 1-3, perf names' '
+	for tw in meteorlake_atom:CMT:6 arrowlake_atom:ARL-SKT:8 lunarlake_atom:LNL-SKT:8; do
+		t=${tw%%:*} && rest=${tw#*:} && col=${rest%%:*} && w=${rest#*:} &&
+		jq -e --arg col "column $col" --argjson w $w \
+			"(.source | contains(\$col)) and .slots_per_cycle == \$w and .core_type == \"atom\" and .pmu == \"cpu_atom\"" \
+			"$TABLES/$t.json" >/dev/null &&
+		jq -e "[.metrics[] | select(.level == 1) | .id] | sort == [\"backend_bound\", \"bad_speculation\", \"frontend_bound\", \"retiring\"]" \
+			"$TABLES/$t.json" >/dev/null &&
+		jq -e "[.metrics[] | select(.level == 2) | .id] | sort == [\"branch_mispredicts\", \"core_bound\", \"fetch_bandwidth\", \"fetch_latency\", \"machine_clears\", \"resource_bound\"]" \
+			"$TABLES/$t.json" >/dev/null &&
+		jq -e "any(.metrics[]; .id == \"icache_misses\" and .level == 3 and .parent == \"fetch_latency\")" \
+			"$TABLES/$t.json" >/dev/null &&
+		"$TDPERF" explain tma_ifetch_latency --cpu $t >out && test_grep "Fetch Latency" out ||
+		{ echo "$t"; return 1; }
+	done &&
+	jq -e ".metrics[] | select(.id == \"frontend_bound\") | .formula == \"TOPDOWN_FE_BOUND.ALL_P / aux_slots\"" \
+		"$TABLES/meteorlake_atom.json" >/dev/null
 '
 
 test_expect_success 'an unknown model names the closest table of its vendor and family' '

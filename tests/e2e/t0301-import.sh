@@ -45,6 +45,35 @@ test_expect_success 'Zen 4 is confirmed by the width perf used for retiring' '
 	jq -e ".cpu.confidence | test(\"6 dispatch slots\")" z/meta.json
 '
 
+# A hybrid's E-core width tells Alder Lake (Gracemont, 5) from Meteor Lake
+# (Crestmont, 6) and Arrow or Lunar Lake (Skymont, 8): perf printed the
+# E-core Retiring of case 17 beside its counts.
+test_expect_success 'hybrid: Alder Lake is confirmed by the E-core width perf used for retiring' '
+	"$TDPERF" import -q -o w $PUB/case-17-*.txt &&
+	jq -e ".cpu.confidence | test(\"E-core Retiring implies 5 slots per cycle: Gracemont\")" w/meta.json
+'
+
+# No Meteor, Arrow or Lunar Lake output has been published that we could
+# find: the same real output with its E-core cycles scaled by 5/6 and 5/8
+# (an edited input) stands for a 6- and an 8-wide E-core.
+scale_atom_cycles() {
+	awk -v f="$1" "/cpu_atom\/CPU_CLK_UNHALTED.CORE\// {
+		for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9,]+\$/ && \$i ~ /,/) {
+			n = \$i; gsub(/,/, \"\", n); \$i = sprintf(\"%.0f\", n * f); break } }
+		{ print }" $PUB/case-17-*.txt
+}
+
+test_expect_success 'hybrid: a 6-wide E-core is Meteor Lake, an 8-wide one Arrow or Lunar Lake (edited case 17)' '
+	scale_atom_cycles 0.8333333333 >w6.txt &&
+	"$TDPERF" import -q -o w6 w6.txt &&
+	jq -e ".cpu.microarchitecture == \"meteorlake\" and (.cpu.confidence | test(\"implies 6 slots per cycle: Crestmont\"))" w6/meta.json &&
+	jq -e ".table.cpu_atom.name == \"meteorlake_atom\"" w6/meta.json &&
+	scale_atom_cycles 0.625 >w8.txt &&
+	"$TDPERF" import -q -o w8 w8.txt &&
+	jq -e ".cpu.microarchitecture == \"arrowlake\" and (.cpu.confidence | test(\"implies 8 slots per cycle: Skymont\"))" w8/meta.json &&
+	jq -e ".table.cpu_atom.name == \"arrowlake_atom\"" w8/meta.json
+'
+
 test_expect_success 'hybrid: both tables copied, both PMUs listed' '
 	"$TDPERF" import -q -o h $PUB/case-17-*.txt &&
 	test -s h/table.json && test -s h/table-cpu_atom.json &&

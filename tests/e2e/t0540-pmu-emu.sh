@@ -57,7 +57,7 @@ test_expect_success 'perf sees the emulated PMU; software events still reach the
 	test "$(grep -c "^event proc=.* comm=perf .*config=0x400 " ev.log)" = 1
 '
 
-for cpu in skylakex icelakex sapphirerapids alderlake zen4; do
+for cpu in skylakex icelakex sapphirerapids alderlake meteorlake zen4; do
 	test_expect_success "$cpu: -l 1, -l 2, -l 3 with every stack: perf accepts every event, nothing unscheduled, report = formulas on the truth" '
 		emu_record $cpu $cpu-l1 -l 1 && emu_verify $cpu $cpu-l1 &&
 		emu_record $cpu $cpu-l2 -l 2 && emu_verify $cpu $cpu-l2 &&
@@ -67,6 +67,20 @@ for cpu in skylakex icelakex sapphirerapids alderlake zen4; do
 		jq -e ".multiplexed == true and (.groups | length) > 1" $cpu-l3.data/meta.json
 	'
 done
+
+# Meteor Lake's E-cores are Crestmont: their tree comes from Intel's
+# E-core TMA spreadsheet (metrics/tables/meteorlake_atom.json), and perf's
+# CSV alone, without the run's meta.json, names the part from the
+# Crestmont-only events tdperf asked perf for.
+test_expect_success 'meteorlake: the E-cores get the Crestmont tree; the CSV alone is inferred as Meteor Lake' '
+	jq -e ".table.name == \"meteorlake\" and .table.cpu_atom.name == \"meteorlake_atom\"" \
+		meteorlake-l2.data/meta.json &&
+	"$TDPERF" report --format json meteorlake-l2.data/perf-stat-1.csv >csv.json &&
+	jq -e ".run.cpu.name | test(\"Meteor Lake\")" csv.json &&
+	jq -e ".run.cpu.confidence | test(\"TOPDOWN_RETIRING.ALL_P.* is a Crestmont or Skymont E-core event\")" csv.json &&
+	test "$(jq -r "[.scopes[] | select(.pmu == \"cpu_atom\") | .nodes[] | select(.level == 2) | .id] | join(\",\")" csv.json)" = \
+		"fetch_latency,fetch_bandwidth,branch_mispredicts,machine_clears,core_bound,resource_bound"
+'
 
 test_expect_success 'the report of an emulated run says so' '
 	"$TDPERF" report icelakex-l1.data >report.txt &&

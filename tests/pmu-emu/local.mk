@@ -12,7 +12,8 @@ EXTRA_DIST += tests/pmu-emu/pmu-emu tests/pmu-emu/gen-constraints tests/pmu-emu/
 	tests/pmu-emu/cpus/skylakex.cpu tests/pmu-emu/cpus/icelakex.cpu \
 	tests/pmu-emu/cpus/sapphirerapids.cpu tests/pmu-emu/cpus/alderlake.cpu \
 	tests/pmu-emu/cpus/zen4.cpu tests/pmu-emu/cpus/cometlake.cpu \
-	tests/pmu-emu/cpus/neoverse-v2.cpu tests/pmu-emu/cpus/neoverse-n3.cpu
+	tests/pmu-emu/cpus/neoverse-v2.cpu tests/pmu-emu/cpus/neoverse-n3.cpu \
+	tests/pmu-emu/cpus/meteorlake.cpu
 TESTS += tests/e2e/t0540-pmu-emu.sh
 EXTRA_DIST += tests/e2e/t0540-pmu-emu.sh tests/pmu-emu/emu-truth tests/pmu-emu/emu-check \
 	tests/pmu-emu/encode.awk tests/pmu-emu/profile-rates
