@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/stat-report-bench.sh [INTERVALS [FORMATS]]: time 'tdperf report' on
-# a long interval-mode perf stat CSV.  The input repeats the one real
+# a long interval-mode perf stat CSV (FORMAT "live": 'report --live -'
+# reading it from a pipe, as from a running perf).  The input repeats the one real
 # interval of the published case-27 output (Ice Lake class, -M topdownl1
 # -x, -I 1000) INTERVALS times (default 1000) with increasing times: the
 # layout is perf's, the repetition is synthetic.  FORMATS (default
@@ -24,16 +25,24 @@ echo "input: $n intervals, $(wc -l <"$work/in.csv") lines, $(wc -c <"$work/in.cs
 
 # one_run NAME BINARY FORMAT: time one report, print one line
 one_run() {
+	name=$1 bin=$2
+	if [ "$3" = live ]; then
+		how="--live -"
+	else
+		how="--format $3 $work/in.csv"
+	fi
 	start=$(date +%s.%N)
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M -o "$work/rss" "$2" report --format "$3" "$work/in.csv" >"$work/out"
+		# shellcheck disable=SC2086
+		/usr/bin/time -f %M -o "$work/rss" "$bin" report $how <"$work/in.csv" >"$work/out"
 		rss="$(cat "$work/rss") KB peak RSS, "
 	else
-		"$2" report --format "$3" "$work/in.csv" >"$work/out"
+		# shellcheck disable=SC2086
+		"$bin" report $how <"$work/in.csv" >"$work/out"
 		rss=
 	fi
 	end=$(date +%s.%N)
-	echo "${1:+$1 }report --format $3: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') s, ${rss}$(wc -c <"$work/out") bytes"
+	echo "${name:+$name }report ${how%" $work/in.csv"}: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') s, ${rss}$(wc -c <"$work/out") bytes"
 }
 
 for fmt in $formats; do

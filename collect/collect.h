@@ -298,6 +298,9 @@ struct td_run_spec {
 	int system_wide;         /* -a or -C: perf is not attached to a task */
 	struct td_perf_job *jobs;
 	size_t nr_jobs;
+	/* called about every 200 ms while the workload runs (record --live) */
+	void (*tick)(void *ctx);
+	void *tick_ctx;
 };
 
 struct td_run_result {

@@ -442,6 +442,8 @@ static void wait_for_end(const struct td_run_spec *spec, pid_t workload, sigset_
 			return;
 		}
 		sig = sigtimedwait(set, &si, &tick);
+		if (spec->tick)
+			spec->tick(spec->tick_ctx);
 		if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
 			continue;
 		res->interrupted = 1;

@@ -2,10 +2,13 @@
 libtdperf_a_SOURCES += report/report.h report/report-int.h report/build.c report/import.c \
 	report/events.c report/software.c report/reason.c report/text.c report/csv.c \
 	report/errorbars.c report/sanity.c report/groups.c report/legacy-topdown.c \
-	report/perf-names.c report/count-memo.c report/stream.c
+	report/perf-names.c report/count-memo.c report/stream.c report/live.c
 # text and CSV of long runs stream their scopes (report/stream.c)
 TESTS += tests/e2e/t0304-interval-stream.sh
 EXTRA_DIST += tests/e2e/t0304-interval-stream.sh
+# the live view of perf stat -I output (report/live.c)
+TESTS += tests/e2e/t0305-live.sh
+EXTRA_DIST += tests/e2e/t0305-live.sh tests/fuzz/fuzz-live.c tests/fuzz/seed-live.sh
 # charts (gnuplot), HTML report and diff
 libtdperf_a_SOURCES += report/plot.c report/plot-data.c report/plot-palette.c report/plot-run.c \
 	report/html.c report/html-template.c report/html-parts.c report/html-tree.c report/html-threads.c report/html-stacks.c \

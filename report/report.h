@@ -80,6 +80,21 @@ void td_report_render_csv(json_t *doc, FILE *out);
 /* The document itself, indented. */
 void td_report_render_json(json_t *doc, FILE *out);
 
+/*
+ * The live view of perf stat's interval output (report/live.c): feed the
+ * bytes as they arrive; each completed interval is reported on its own
+ * and drawn on 'out', as a redrawn frame with sparklines when tty is set,
+ * else as one line per interval.  Memory stays constant however long the
+ * stream.  feed and finish return -1 with err set when the input is not
+ * perf stat output or its first interval cannot be reported.
+ */
+struct td_live;
+struct td_live *td_live_new(const struct td_report_opts *opts, FILE *out, int tty);
+int td_live_feed(struct td_live *lv, const char *data, size_t len, struct strbuf *err);
+int td_live_finish(struct td_live *lv, struct strbuf *err);
+size_t td_live_frames(const struct td_live *lv);
+void td_live_free(struct td_live *lv);
+
 /* Render the HTML report to 'path' atomically (report/html.c). */
 int td_report_render_html(json_t *doc, const char *path, struct strbuf *err);
 /*

@@ -107,6 +107,10 @@ static void list_table(const struct td_table *t, int max_level, int info, int ev
 	if (ti->missing)
 		printf("  missing: %s\n", ti->missing);
 	printf("\nTop-Down tree (id, name, threshold):\n");
+	for (i = 0; i < td_table_nr_metrics(t) && td_table_metric(t, i)->level < 1; i++)
+		;
+	if (i == td_table_nr_metrics(t))
+		printf("  (none: this table has no Top-Down nodes; --info lists its metrics)\n");
 	print_subtree(t, NULL, max_level);
 	if (info) {
 		printf("\nInfo metrics (id, unit, area):\n");

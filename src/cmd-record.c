@@ -20,6 +20,7 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -61,6 +62,8 @@ static const char usage[] =
 	"                         runs of --no-multiplex (default 5)\n"
 	"    -r, --repeat N       run the workload N times\n"
 	"    -I, --interval-print MS  print counts every MS milliseconds\n"
+	"    --live               with -I: draw each interval's Top-Down tree as it comes\n"
+	"                         (redrawn on a terminal, else a line per interval)\n"
 	"    -a, --all-cpus       count on all CPUs (system wide)\n"
 	"    -C, --cpu-list LIST  count on these CPUs only\n"
 	"    -p, --pid PID        attach to a running process instead of a command\n"
@@ -82,7 +85,7 @@ static const char usage[] =
 enum {
 	OPT_NODES = 256, OPT_METRICS, OPT_STACKS, OPT_CPU, OPT_SCHED, OPT_NO_SCHED,
 	OPT_NO_MULTIPLEX, OPT_TOLERANCE, OPT_PER_THREAD, OPT_SMT, OPT_NMI, OPT_COUNTERS,
-	OPT_ASSUME_PMU, OPT_GATHER, OPT_HOTSPOTS, OPT_LOCATE,
+	OPT_ASSUME_PMU, OPT_GATHER, OPT_HOTSPOTS, OPT_LOCATE, OPT_LIVE,
 };
 
 struct record_opts {
@@ -93,6 +96,7 @@ struct record_opts {
 	double tolerance_pct;
 	int repeats;
 	long interval_ms;
+	int live;                /* --live: draw each interval as perf writes it */
 	int system_wide;
 	const char *cpu_list;
 	long pid;
@@ -654,11 +658,75 @@ static int record_dry_run(struct record *r)
 
 /* ---------------- running ---------------- */
 
+/*
+ * record --live: the interval file perf is writing, read as it grows and
+ * drawn (report/live.c).  perf flushes its output after every interval.
+ */
+struct live_tail {
+	struct td_live *lv;
+	char *path;
+	off_t offset;
+	int failed;
+};
+
+static void live_tail_read(void *ctx)
+{
+	struct live_tail *t = ctx;
+	struct strbuf err = STRBUF_INIT;
+	char buf[65536];
+	ssize_t n;
+	int fd;
+
+	if (t->failed || (fd = open(t->path, O_RDONLY)) < 0)
+		return;         /* perf has not created it yet */
+	while ((n = pread(fd, buf, sizeof(buf), t->offset)) > 0) {
+		t->offset += n;
+		if (td_live_feed(t->lv, buf, (size_t)n, &err) < 0) {
+			warning("--live: %s", err.buf);
+			t->failed = 1;
+			break;
+		}
+	}
+	close(fd);
+	strbuf_release(&err);
+}
+
+static void live_tail_start(struct record *r, const struct planned_run *run, struct live_tail *t)
+{
+	struct td_report_opts opts = { 0 };
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < run->nr_jobs && !t->path; i++)
+		if (!strcmp(run->jobs[i].role, "perf-stat"))
+			t->path = td_rundir_file(&r->rd, run->jobs[i].file);
+	if (!t->path)
+		return;
+	opts.cpu = r->table ? td_table_info(r->table)->name : NULL;
+	opts.max_level = r->o.req.level;
+	t->lv = td_live_new(&opts, stdout, isatty(1));
+}
+
+static void live_tail_finish(struct live_tail *t)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (!t->lv)
+		return;
+	live_tail_read(t);
+	if (!t->failed && td_live_finish(t->lv, &err) < 0)
+		warning("--live: %s", err.buf);
+	td_live_free(t->lv);
+	free(t->path);
+	strbuf_release(&err);
+}
+
 /* Run the workload once with the jobs of 'run'; 0, or -1 (nothing measured). */
 static int record_one_run(struct record *r, struct planned_run *run, size_t index)
 {
 	struct td_perf_job *jobs = xcalloc(run->nr_jobs, sizeof(*jobs));
 	struct td_run_spec spec = { 0 };
+	struct live_tail live = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct td_run_result res;
 	json_t *rj, *rfiles;
@@ -692,11 +760,18 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 	spec.system_wide = r->o.system_wide || r->o.cpu_list;
 	spec.jobs = jobs;
 	spec.nr_jobs = run->nr_jobs;
+	if (r->o.live) {
+		live_tail_start(r, run, &live);
+		spec.tick = live_tail_read;
+		spec.tick_ctx = &live;
+	}
 	if (td_run_workload(&spec, &res, &err) < 0) {
+		live_tail_finish(&live);
 		error("perf failed: %s", err.buf);
 		ret = -1;
 		goto out;
 	}
+	live_tail_finish(&live);
 	if (res.exec_errno) {
 		error("cannot run '%s': %s", r->o.workload[0], strerror(res.exec_errno));
 		r->exit_code = res.exec_errno == ENOENT ? 127 : 126;
@@ -1116,6 +1191,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "interval-print", required_argument, NULL, 'I' },
+		{ "live", no_argument, NULL, OPT_LIVE },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu-list", required_argument, NULL, 'C' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -1176,6 +1252,7 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 				return -1;
 			o->interval_ms = v;
 			break;
+		case OPT_LIVE: o->live = 1; break;
 		case 'a': o->system_wide = 1; break;
 		case 'C': o->cpu_list = optarg; break;
 		case 'p':
@@ -1219,6 +1296,8 @@ static int parse_options(struct record_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		o->workload = argv + optind;
+	if (o->live && o->interval_ms <= 0)
+		return td_usage_error(usage, "--live needs -I MS (it draws each interval)") ? -1 : -1;
 	if ((o->callgraph || o->freq || o->locate) && !o->hotspots)
 		return td_usage_error(usage, "-g, -F and --locate go with --hotspots") ? -1 : -1;
 	if (!o->workload && !o->pid && !o->system_wide && !o->cpu_list && !o->dry_run)

@@ -8,7 +8,9 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +39,71 @@ static const char usage[] =
 	"                          (or of any perf.data) fall, self and children\n"
 	"  --top N                 with --hotspots: show the top N functions (default 25)\n"
 	"  --no-demangle           with --hotspots: C++ names as the symbol table spells them\n"
+	"  --live                  perf stat -I output as it arrives (FILE or - for a pipe):\n"
+	"                          the tree of each interval, redrawn on a terminal with\n"
+	"                          each node's recent values, else one line per interval\n"
 	"  -o FILE                 write the report to FILE instead of stdout\n"
 	"  -h, --help              this text\n";
+
+static volatile sig_atomic_t live_interrupts;
+
+static void on_live_interrupt(int sig)
+{
+	(void)sig;
+	live_interrupts++;
+}
+
+/*
+ * report --live: read the input as it grows and draw each interval.  On
+ * Ctrl-C perf (in the same pipeline) prints its last interval and exits:
+ * the first SIGINT lets the view read to that end; a second stops it.
+ */
+static int report_live(const char *input, const struct td_report_opts *opts)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct sigaction sa;
+	struct td_live *lv;
+	char buf[65536];
+	int fd = strcmp(input, "-") ? open(input, O_RDONLY) : 0, ret = 0;
+	ssize_t n;
+
+	if (fd < 0) {
+		error("%s: cannot open: %s", input, strerror(errno));
+		return 2;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_live_interrupt;
+	sigaction(SIGINT, &sa, NULL);   /* no SA_RESTART: a second Ctrl-C ends read() */
+	lv = td_live_new(opts, stdout, isatty(1));
+	while (live_interrupts < 2) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			strbuf_addf(&err, "cannot read: %s", strerror(errno));
+			ret = -1;
+			break;
+		}
+		if (n == 0)
+			break;
+		if ((ret = td_live_feed(lv, buf, (size_t)n, &err)) < 0)
+			break;
+	}
+	if (!ret)
+		ret = td_live_finish(lv, &err);
+	if (ret < 0)
+		error("%s: %s", strcmp(input, "-") ? input : "<stdin>", err.buf);
+	td_live_free(lv);
+	strbuf_release(&err);
+	if (fd > 0)
+		close(fd);
+	return ret < 0 ? 2 : 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
 	enum { O_FORMAT = 256, O_HTML, O_PLOT, O_PLOTFMT, O_LEVEL, O_COLOR, O_CPU, O_TABLE, O_SMT,
-	       O_SCOPES, O_EVENTS, O_HOTSPOTS, O_TOP, O_NO_DEMANGLE };
+	       O_SCOPES, O_EVENTS, O_HOTSPOTS, O_TOP, O_NO_DEMANGLE, O_LIVE };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "html", optional_argument, NULL, O_HTML },
@@ -60,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		{ "hotspots", no_argument, NULL, O_HOTSPOTS },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
+		{ "live", no_argument, NULL, O_LIVE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -74,7 +135,7 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0, html_default = 0, format_given = 0, is_job = 0, hotspots = 0, top = 25;
+	int c, ret = 0, html_default = 0, format_given = 0, is_job = 0, hotspots = 0, top = 25, live = 0;
 	unsigned hot_flags = 0;
 	char *end;
 	char *typed[argc + 2];
@@ -128,6 +189,7 @@ int cmd_report(int argc, char **argv)
 		case O_EVENTS: topts.events = 1; break;
 		case O_HOTSPOTS: hotspots = 1; break;
 		case O_NO_DEMANGLE: hot_flags |= TD_HOT_NO_DEMANGLE; break;
+		case O_LIVE: live = 1; break;
 		case O_TOP:
 			top = (int)strtol(optarg, &end, 10);
 			if (*end || top < 0)
@@ -157,6 +219,12 @@ int cmd_report(int argc, char **argv)
 		error("%s: no such run or file%s", input,
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
+	}
+	if (live) {
+		if (html || plot || hotspots || outpath || format_given)
+			return td_usage_error(usage, "--live draws on the terminal: it takes no --format, "
+					      "--html, --plot, --hotspots or -o");
+		return report_live(input, &opts);
 	}
 	/* text, CSV and JSON alone print each scope once: build the long runs' scopes one
 	 * at a time (a job's or a sweep's document is built whole) */

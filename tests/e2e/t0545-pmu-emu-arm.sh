@@ -1,5 +1,6 @@
 #!/bin/sh
-# tdperf record on Arm Neoverse V2 and N3 through the real perf binary
+# tdperf record on every Arm table's core (Neoverse N1, N2, V1, V2, N3,
+# V3, AmpereOne, AmpereOneX, Kunpeng 920) through the real perf binary
 # against the emulated armv8_pmuv3_0 PMU of tests/pmu-emu: tdperf detects
 # the core from the emulated /proc/cpuinfo and sysfs midr_el1, perf parses
 # every event string against the PMU's format/ and opens the groups on six
@@ -66,6 +67,43 @@ for level in 1 2 3; do
 		test_grep "^Table: neoverse-n3 .*5 slots/cycle" n3-$level.txt
 	'
 done
+
+# The other Arm tables, each at its deepest level: N2, V1 and V3 Level 1
+# (V3 with its stall-cycle groups), AmpereOne/OneX Levels 1-4, Kunpeng
+# 920 Levels 1-3 on its implementation-defined events.
+while read -r cpu level midr slots; do
+	test_expect_success "$cpu -l $level: every event counted, report = formulas on the truth, the core named" '
+		arm_record $cpu $cpu $level &&
+		jq -e --arg t $cpu --arg m $midr ".table.name == \$t and .cpu.cpuid == \$m" $cpu.data/meta.json &&
+		"$TDPERF" report $cpu.data >$cpu.txt &&
+		test_grep "^CPU: [A-Za-z]* CPU $midr \\[detected\\]" $cpu.txt &&
+		test_grep "^Table: $cpu .*$slots slots/cycle" $cpu.txt &&
+		"$TDPERF" report --format json $cpu.data >$cpu.json &&
+		jq -e "[.scopes[0].nodes[] | select(.level == 1 and .value != null)] | length == 4" $cpu.json
+	'
+done <<'LIST'
+neoverse-n2 1 0x00000000410fd490 5
+neoverse-v1 1 0x00000000411fd401 8
+neoverse-v3 3 0x00000000410fd830 10
+ampereone 4 0x00000000c00fac30 4
+ampereonex 4 0x00000000c00fac40 4
+hip08 3 0x00000000481fd010 4
+LIST
+
+# Neoverse N1 has no slot events: no tree to ask for (record says so and
+# what to ask instead), and its stall-cycle view records as info metrics.
+test_expect_success 'neoverse-n1: -l 1 is refused with what to ask instead; the stall-cycle view records' '
+	test_exit_code 2 "$EMU/pmu-emu" --cpu neoverse-n1 -- "$TDPERF" record -l 1 -o n1x.data -- true 2>err &&
+	test_grep "table neoverse-n1 has no Top-Down tree: ask for info metrics with --metrics" err &&
+	test ! -e n1x.data &&
+	m=frontend_stalled_cycles,backend_stalled_cycles,ipc &&
+	"$EMU/pmu-emu" --cpu neoverse-n1 --log n1.log -- "$TDPERF" record --metrics $m -o n1.data -- sleep 0.3 >n1.out 2>&1 &&
+	"$TDPERF" record --dry-run --cpu neoverse-n1 --metrics $m -- true >n1.dry 2>&1 &&
+	! grep "^refused" n1.log &&
+	"$EMU/emu-check" "$EMU/cpus/neoverse-n1.cpu" n1.log n1.dry n1.data >n1.check &&
+	"$TDPERF" report --format json n1.data >n1.json &&
+	jq -e "[.scopes[0].metrics[] | select(.id == \"frontend_stalled_cycles\" or .id == \"backend_stalled_cycles\") | .value | numbers] | length == 2" n1.json
+'
 
 test_expect_success 'neoverse-n3 -l 3 reaches the stall-cycle children' '
 	"$TDPERF" report n3-3.data --format json >n3-3.json &&
