@@ -105,6 +105,37 @@ test_expect_success 'neoverse-n1: -l 1 is refused with what to ask instead; the 
 	jq -e "[.scopes[0].metrics[] | select(.id == \"frontend_stalled_cycles\" or .id == \"backend_stalled_cycles\") | .value | numbers] | length == 2" n1.json
 '
 
+# N3 and V3 count FP operations of every precision (perf's fp_ops_per_cycle:
+# FP_FIXED_OPS_SPEC + FP_SCALE_OPS_SPEC, a multiply-add twice per lane):
+# their FLOPS stack is drawn against the double-precision peak, the
+# precision assumed and said; N2 and V2, whose reference calls the same
+# events single-precision counts, say why they have none.
+test_expect_success 'neoverse-n3 --stacks flops: FLOPs = FP_FIXED_OPS_SPEC + FP_SCALE_OPS_SPEC against 8 FLOP/cycle' '
+	"$EMU/pmu-emu" --cpu neoverse-n3 --log fl.log -- "$TDPERF" record -l 1 --stacks flops -o fl.data -- sleep 0.3 >fl.out 2>&1 &&
+	"$TDPERF" record --dry-run --cpu neoverse-n3 -l 1 --stacks flops -- true >fl.dry 2>&1 &&
+	! grep "^refused" fl.log &&
+	"$EMU/emu-check" "$EMU/cpus/neoverse-n3.cpu" fl.log fl.dry fl.data >fl.check &&
+	"$TDPERF" report --format json fl.data >fl.json &&
+	jq -e ".scopes[0].stacks.flops | .available == true and .precision == \"dp\" and .peak_per_cycle == 8" fl.json &&
+	fixed=$(awk -F, "/FP_FIXED_OPS_SPEC/ { print \$1 }" fl.data/perf-stat-1.csv) &&
+	scale=$(awk -F, "/FP_SCALE_OPS_SPEC/ { print \$1 }" fl.data/perf-stat-1.csv) &&
+	test -n "$fixed" && test -n "$scale" &&
+	jq -e ".scopes[0].stacks.flops | .flops == $(( fixed + scale )) and ((.achieved * .seconds * 1e9 - .flops) | fabs) < 1" fl.json &&
+	"$TDPERF" report fl.data >fl.txt &&
+	test_grep "FLOPS stack: GFLOP/s, dp peak .* = 8 FLOP/cycle" fl.txt &&
+	test_grep "not measurable on this CPU: multiply-adds are not counted apart" fl.txt
+'
+
+test_expect_success 'neoverse-n2, v1, v2, n1, AmpereOne, Kunpeng 920: no FLOPS stack, each saying why' '
+	for t in neoverse-n2:single-precision neoverse-v2:single-precision neoverse-v1:256 \
+		 neoverse-n1:Armv8.2 ampereone:no.FP.operation-count hip08:Armv8.2; do
+		jq -e --arg why "${t#*:}" ".params[\"flops.unavailable\"] | test(\$why)" \
+			"$TD_SRCDIR/metrics/tables/${t%%:*}.json" >/dev/null || { echo "$t"; return 1; }
+	done &&
+	"$TDPERF" report v2.data >v2f.txt &&
+	test_grep "FLOPS stack.*not measurable on this CPU: the reference describes V2" v2f.txt
+'
+
 test_expect_success 'neoverse-n3 -l 3 reaches the stall-cycle children' '
 	"$TDPERF" report n3-3.data --format json >n3-3.json &&
 	jq -e "[.. | objects | select(.id? == \"backend_busy_bound\" or .id? == \"frontend_core_flow_bound\")] | length > 0" n3-3.json
