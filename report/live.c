@@ -89,8 +89,9 @@ void td_live_free(struct td_live *lv)
  * The interval time a line of perf's -I output starts with, or NAN.  An
  * interval line is a time (with a decimal point) followed by a count or,
  * in CSV, an empty count field: "  1.001036716   1,234  cycles",
- * "1.000103288,4677067630,,TOPDOWN.SLOTS", "1.0001,,,,,,51.0,%  tma_...".
- * A plain count line ("  3.14 msec task-clock") is not one.
+ * "1.000103288,4677067630,,TOPDOWN.SLOTS", "1.0001,,,,,,51.0,%  tma_...";
+ * or, in perf's JSON, an object with an "interval" member.  A plain count
+ * line ("  3.14 msec task-clock") is not one.
  */
 static double line_time(const char *line)
 {
@@ -100,6 +101,16 @@ static double line_time(const char *line)
 
 	while (*p == ' ' || *p == '\t')
 		p++;
+	if (*p == '{') {
+		/* perf stat -j -I: one JSON object per count, {"interval" : 1.001, ...} */
+		p = strstr(p, "\"interval\"");
+		if (!p)
+			return NAN;
+		for (p += 10; *p == ' ' || *p == ':'; p++)
+			;
+		t = strtod(p, &end);
+		return end == p ? NAN : t;
+	}
 	num = p;
 	while (*p >= '0' && *p <= '9')
 		p++;

@@ -73,6 +73,23 @@ test_expect_success 'software counts only: the counts of each interval, said to 
 	test_grep "0.201 s  task-clock 0.31 msec  context-switches 3  | no Top-Down events" out
 '
 
+# perf's -I output written on this machine in CSV and in JSON (the inputs
+# of the fuzz-stat seeds): one line per interval of the input, at its times.
+test_expect_success 'perf stat -I -x, and -j -I outputs: one line per interval, at the input'"'"'s times' '
+	for f in intcsv intjson; do
+		in=$TD_SRCDIR/tests/fuzz/stat-inputs/$f.txt &&
+		"$TDPERF" report --live "$in" >$f.out &&
+		if test $f = intjson; then
+			sed -n "s/^{\"interval\" : \([0-9.]*\),.*/\1/p" "$in"
+		else
+			sed -n "s/^ *\([0-9][0-9]*\.[0-9]*\),.*/\1/p" "$in"
+		fi | uniq | awk "{ printf \"%.3f s\n\", \$1 }" >$f.want &&
+		test_line_count = 3 $f.want &&
+		awk "{ print \$1, \$2 }" $f.out >$f.got &&
+		diff -u $f.want $f.got || return 1
+	done
+'
+
 test_expect_success 'bad input and bad usage: one line, exit 2' '
 	test_exit_code 2 "$TDPERF" report --live /dev/zero 2>err &&
 	test_line_count = 1 err && test_grep "/dev/zero: binary data" err &&
