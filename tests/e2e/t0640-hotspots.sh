@@ -95,9 +95,20 @@ test_expect_success 'source lines of the hot functions equal perf report --sort 
 	awk "FNR == NR { a[\$2] = \$1; next } (\$2 in a) { d = a[\$2] - \$1; if (d < 0) d = -d
 	     if (d > 0.1) { print \$2, \$1, a[\$2]; bad = 1 } } END { exit bad }" td.lines perf.lines
 '
-test_expect_success 'an always-inlined function is named inside its caller' '
-	jq -e ".hotspots[] | select(.symbol == \"tw_hot_inl\") | .samples > 10 and
-		(.inlined[0].symbol == \"tw_inl_step\") and (.inlined[0].samples >= 0.8 * .samples)" lines.json &&
+# The samples of tw_hot_inl whose address perf's srcline puts in the lines
+# of tw_inl_step (inlined there) are the ones tdperf must give the inlined
+# function: where the timer lands is the machine's business, the count is
+# perf's.
+test_expect_success 'an always-inlined function is named inside its caller, with the samples perf puts in its lines' '
+	first=$(grep -n "tw_inl_step(uint64_t x, uint64_t i)" "$TD_SRCDIR/tests/workloads/tw-hot.c" | cut -d: -f1) &&
+	last=$(awk -v f="$first" "NR > f && /^}/ { print NR; exit }" "$TD_SRCDIR/tests/workloads/tw-hot.c") &&
+	"$PERF" script -i hot.data -F ip,sym,srcline -G 2>/dev/null |
+	awk -v f="$first" -v l="$last" "/ tw_hot_inl\$/ { getline s; n++; sub(/.*:/, \"\", s);
+		if (s + 0 >= f && s + 0 <= l) k++ } END { print n + 0, k + 0 }" >perf.inl &&
+	read n k <perf.inl && test "$k" -gt 10 &&
+	{ jq -e --argjson n "$n" --argjson k "$k" ".hotspots[] | select(.symbol == \"tw_hot_inl\") |
+		.samples == \$n and .inlined[0].symbol == \"tw_inl_step\" and .inlined[0].samples == \$k" lines.json ||
+	  { echo "perf: $n samples, $k in tw_inl_step"; jq -c ".hotspots[] | select(.symbol == \"tw_hot_inl\") | del(.lines)" lines.json; false; }; } &&
 	"$TDPERF" report --hotspots hot.data | test_grep -q "inlined: tw_inl_step"
 '
 
