@@ -103,6 +103,8 @@ struct td_pmu {
 	int type;                /* perf_event_attr.type, -1 when unreadable */
 	int core;                /* a CPU core PMU (cpu, cpu_core, cpu_atom, armv8_*) */
 	int hybrid;              /* cpu_core / cpu_atom */
+	char *cpus;              /* Arm core PMUs: the CPUs it counts on ("0-3"), or NULL */
+	char *cpuid;             /* Arm core PMUs: the MIDR of those CPUs, or NULL */
 	json_t *caps;            /* caps/ files as {"name": "value"}, or NULL */
 };
 
@@ -190,6 +192,11 @@ const char *td_arm_implementer(const char *cpuid);
 size_t td_arm_sysfs_cpuids(const char *root, char ***out);
 /* The CPUID: sysfs midr_el1 first, else /proc/cpuinfo; -1 when neither tells. */
 int td_arm_identify(const char *root, struct strbuf *cpuid, struct strbuf *why);
+/*
+ * The MIDR CPUID of the cluster whose CPUs a core PMU's sysfs "cpus" file
+ * lists ("4-7": CPU 4's midr_el1); -1 when sysfs does not tell.
+ */
+int td_arm_cluster_cpuid(const char *root, const char *cpus, struct strbuf *cpuid);
 /* armv8_pmuv3_0, armv8_pmuv3, armv8_cortex_a76, armv9_cortex_x2, ... */
 int td_arm_is_core_pmu(const char *name);
 
@@ -220,6 +227,9 @@ struct td_sched_budget {
 	const char *gp_source;   /* "cpuid", "table", "--counters" */
 	const char *pmu_name;    /* Arm: this machine's name of the table's core PMU
 				  * (armv8_pmuv3, armv8_neoverse_n1, ...) when it differs, else NULL */
+	int name_pmu;            /* Arm with several clusters: each event's name= term
+				  * carries its PMU ("armv8_cortex_a76.CPU_CYCLES") so that
+				  * perf prints the clusters' counts apart */
 };
 
 struct td_sched_event {

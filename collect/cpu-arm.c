@@ -174,13 +174,17 @@ int td_arm_identify(const char *root, struct strbuf *cpuid, struct strbuf *why)
 	int rc = -1;
 
 	if (n) {
-		/* big.LITTLE: the first (lowest) MIDR names the table; all are said */
+		/*
+		 * big.LITTLE: the first (lowest) MIDR names the CPU; each
+		 * cluster has a core PMU of its own, which tdperf record counts
+		 * with its core's table.
+		 */
 		strbuf_addstr(cpuid, ids[0]);
 		if (n > 1) {
 			strbuf_addf(why, "%zu core types (MIDRs", n);
 			for (i = 0; i < n; i++)
 				strbuf_addf(why, " %s", ids[i]);
-			strbuf_addstr(why, "): a heterogeneous Arm system; the table of the first is used");
+			strbuf_addstr(why, "): a heterogeneous Arm system, one core PMU per cluster");
 		}
 		rc = 0;
 	} else {
@@ -191,6 +195,26 @@ int td_arm_identify(const char *root, struct strbuf *cpuid, struct strbuf *why)
 	for (i = 0; i < n; i++)
 		free(ids[i]);
 	free(ids);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
+int td_arm_cluster_cpuid(const char *root, const char *cpus, struct strbuf *cpuid)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *p = cpus;
+	int rc = -1;
+
+	while (p && *p == ' ')
+		p++;
+	/* the first CPU of the list: every CPU of a cluster is the same core */
+	if (p && *p >= '0' && *p <= '9') {
+		strbuf_addf(&path, "%s/sys/devices/system/cpu/cpu%ld/regs/identification/midr_el1",
+			    root, strtol(p, NULL, 10));
+		if (td_read_file(&text, path.buf) >= 0 && !td_arm_cpuid_from_midr(text.buf, cpuid))
+			rc = 0;
+	}
 	strbuf_release(&path);
 	strbuf_release(&text);
 	return rc;

@@ -190,6 +190,22 @@ static json_t *read_caps(const char *pmu_path)
 	return caps;
 }
 
+/*
+ * An Arm core PMU counts on the CPUs of one cluster (big.LITTLE systems
+ * have one per core type): which CPUs, and which core they are.
+ */
+static void arm_cluster(struct td_pmu *p, const char *pmu_path)
+{
+	char *cpus_path = td_path_join(pmu_path, "cpus");
+	struct strbuf id = STRBUF_INIT;
+
+	p->cpus = read_small(cpus_path);
+	if (p->cpus && !td_arm_cluster_cpuid("", p->cpus, &id))
+		p->cpuid = strbuf_detach(&id, NULL);
+	strbuf_release(&id);
+	free(cpus_path);
+}
+
 static void detect_pmus(struct td_cpu_info *ci)
 {
 	DIR *d = opendir(PMU_DIR);
@@ -218,6 +234,8 @@ static void detect_pmus(struct td_cpu_info *ci)
 			ci->core_pmu = 1;
 			p->caps = read_caps(path);
 		}
+		if (td_arm_is_core_pmu(p->name))
+			arm_cluster(p, path);
 		have_core |= !strcmp(p->name, "cpu_core");
 		have_atom |= !strcmp(p->name, "cpu_atom");
 		free(tpath);
@@ -464,6 +482,33 @@ static void detect_cycles(struct td_cpu_info *ci)
 		ci->hardware_pmu = 0;
 }
 
+/*
+ * A heterogeneous Arm system whose first core type has no table: the
+ * first cluster whose core has one becomes the CPU the run is named by
+ * (tdperf record counts the others on their own PMUs).
+ */
+static const struct td_table *arm_table_of_a_cluster(struct td_cpu_info *ci)
+{
+	struct strbuf ignored = STRBUF_INIT;
+	const struct td_table *t = NULL;
+	size_t i;
+
+	for (i = 0; i < ci->nr_pmus && !t; i++) {
+		const char *id = ci->pmus[i].cpuid;
+
+		if (!id || (ci->cpuid && !strcmp(id, ci->cpuid)))
+			continue;
+		t = td_table_find(id, &ignored);
+		if (t) {
+			free(ci->cpuid);
+			ci->cpuid = xstrdup(id);
+		}
+		strbuf_reset(&ignored);
+	}
+	strbuf_release(&ignored);
+	return t;
+}
+
 static void detect_table(struct td_cpu_info *ci, const char *cpu_override)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -474,6 +519,8 @@ static void detect_table(struct td_cpu_info *ci, const char *cpu_override)
 		return;
 	}
 	ci->table = td_table_find(key, &err);
+	if (!ci->table && !cpu_override)
+		ci->table = arm_table_of_a_cluster(ci);
 	if (!ci->table)
 		ci->table_error = strbuf_detach(&err, NULL);
 	strbuf_release(&err);
@@ -512,6 +559,8 @@ void td_cpu_info_release(struct td_cpu_info *ci)
 	free(ci->table_error);
 	for (i = 0; i < ci->nr_pmus; i++) {
 		free(ci->pmus[i].name);
+		free(ci->pmus[i].cpus);
+		free(ci->pmus[i].cpuid);
 		if (ci->pmus[i].caps)
 			json_decref(ci->pmus[i].caps);
 	}

@@ -755,11 +755,12 @@ static int event_rank(const struct td_event *e)
 /*
  * The name perf is given for a table event with counter modifiers,
  * "cpu@UOPS_DECODED.DEC0,cmask=1@" -> "UOPS_DECODED.DEC0:c1" (PMU prefixed
- * on hybrid PMUs): perf prints a quoted name= term as it is, and the stat
+ * on hybrid PMUs and big.LITTLE clusters): perf prints a quoted name= term
+ * as it is, and the stat
  * reader takes :cN/:eN/:iN/:uN back as those terms.  NULL when the name
  * has other terms, which no suffix spells.
  */
-static char *modifier_name(const char *escaped)
+static char *modifier_name(const char *escaped, const char *cluster_pmu)
 {
 	struct strbuf sb = STRBUF_INIT, plain = STRBUF_INIT;
 	const char *name, *at, *end, *t;
@@ -779,6 +780,8 @@ static char *modifier_name(const char *escaped)
 	t = at + 1 + strcspn(at + 1, ",@");
 	if (!strncmp(name, "cpu_core@", 9) || !strncmp(name, "cpu_atom@", 9))
 		strbuf_addf(&sb, "%.8s.", name);
+	else if (cluster_pmu)
+		strbuf_addf(&sb, "%s.", cluster_pmu);
 	strbuf_add(&sb, at + 1, (size_t)(t - at - 1));
 	while (t < end) {
 		const char *v = t + 1, *next = v + strcspn(v, ",@");
@@ -816,7 +819,7 @@ static char *perf_spelling(const struct sched_ctx *c, const struct td_event *e)
 	}
 
 	if (len > 2 && p[len - 1] == '/' && strchr(p, '=') && !strstr(p, "name=") && e->name &&
-	    (mod = modifier_name(e->name))) {
+	    (mod = modifier_name(e->name, c->budget->name_pmu ? c->budget->pmu_name : NULL))) {
 		strbuf_add(&sb, p, len - 1);
 		strbuf_addf(&sb, ",name='%s'/", mod);
 		free(mod);
@@ -836,6 +839,8 @@ static char *perf_spelling(const struct sched_ctx *c, const struct td_event *e)
 		 */
 		if (!strncmp(p, "cpu_core/", 9) || !strncmp(p, "cpu_atom/", 9))
 			strbuf_addf(&sb, ",name=%.8s.%s/", p, e->name);
+		else if (c->budget->name_pmu && c->budget->pmu_name)
+			strbuf_addf(&sb, ",name=%s.%s/", c->budget->pmu_name, e->name);
 		else
 			strbuf_addf(&sb, ",name=%s/", e->name);
 		strbuf_release(&renamed);
@@ -855,6 +860,8 @@ static void export_group(struct sched_ctx *c, struct group *g, struct td_sched_g
 	set_fits(c, &g->events, assign, NULL);
 	memset(out, 0, sizeof(*out));
 	out->pmu = g->pmu ? g->pmu : td_table_info(c->table)->pmu;
+	if (c->budget->name_pmu && c->budget->pmu_name)
+		out->pmu = c->budget->pmu_name;
 	if (!out->pmu)
 		out->pmu = "cpu";
 	out->events = xcalloc(g->events.nr, sizeof(*out->events));
@@ -900,8 +907,9 @@ static void ctx_release(struct sched_ctx *c)
  * Arm: the core PMU is armv8_pmuv3_0 on ACPI servers, armv8_pmuv3 or
  * armv8_<core> (armv8_neoverse_n1, armv8_cortex_a76) where the device
  * tree names it; the table's events are asked for on this machine's
- * one.  On big.LITTLE systems the first core PMU is used (one table per
- * run).  NULL when the names agree or nothing is known.
+ * one.  On big.LITTLE systems it is the PMU of the cluster of the CPU
+ * detected (ci->cpuid); tdperf record counts the other clusters on
+ * theirs.  NULL when the names agree or nothing is known.
  */
 static const char *arm_pmu_name(const struct td_table_info *ti, const struct td_cpu_info *ci)
 {
@@ -912,6 +920,10 @@ static const char *arm_pmu_name(const struct td_table_info *ti, const struct td_
 	for (i = 0; i < ci->nr_pmus; i++)
 		if (ci->pmus[i].core && !strcmp(ci->pmus[i].name, ti->pmu))
 			return NULL;
+	for (i = 0; i < ci->nr_pmus; i++)
+		if (ci->pmus[i].core && td_arm_is_core_pmu(ci->pmus[i].name) && ci->cpuid &&
+		    ci->pmus[i].cpuid && !strcmp(ci->pmus[i].cpuid, ci->cpuid))
+			return ci->pmus[i].name;
 	for (i = 0; i < ci->nr_pmus; i++)
 		if (ci->pmus[i].core && td_arm_is_core_pmu(ci->pmus[i].name))
 			return ci->pmus[i].name;

@@ -108,6 +108,27 @@ static const char *qual_long_name(const char *n)
 }
 
 /*
+ * The length of a "PMU." prefix that tdperf record puts in an event's
+ * name= term where several core PMUs count the same event: cpu_core. and
+ * cpu_atom. on hybrid Intel parts, one armv8_<core>. or armv9_<core>. per
+ * cluster on big.LITTLE Arm systems (Arm event names have no dot).  0
+ * when the name has none.
+ */
+static size_t pmu_name_prefix(const char *s, size_t n)
+{
+	const char *dot = memchr(s, '.', n), *p;
+
+	if (n > 9 && (!strncasecmp(s, "cpu_core.", 9) || !strncasecmp(s, "cpu_atom.", 9)))
+		return 9;
+	if (!dot || dot + 1 == s + n || (strncasecmp(s, "armv8_", 6) && strncasecmp(s, "armv9_", 6)))
+		return 0;
+	for (p = s; p < dot; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return (size_t)(dot - s) + 1;
+}
+
+/*
  * Add one "k=v" or "k" term to the qualifier list, or take it as the
  * event's base name ('name=' terms and the first bare word).
  */
@@ -143,8 +164,7 @@ static void add_term(const char *t, size_t n, struct strbuf *base, struct strbuf
 		size_t i = klen + 1;
 		strbuf_reset(name);
 		/* name=cpu_atom.X (tdperf record on hybrid CPUs): the PMU is the pmu/ prefix */
-		if (n - i > 9 && (!strncasecmp(t + i, "cpu_core.", 9) || !strncasecmp(t + i, "cpu_atom.", 9)))
-			i += 9;
+		i += pmu_name_prefix(t + i, n - i);
 		for (; i < n; i++)
 			strbuf_addch(name, tolower((unsigned char)t[i]));
 		return;
@@ -213,7 +233,7 @@ void td_event_key(const char *event, struct strbuf *pmu, struct strbuf *key)
 {
 	struct strbuf body = STRBUF_INIT, base = STRBUF_INIT, name = STRBUF_INIT;
 	struct qual q[16];
-	size_t nq = 0, i, n;
+	size_t nq = 0, i, n, plen;
 	const char *s = event, *e, *p;
 
 	strbuf_reset(pmu);
@@ -230,10 +250,10 @@ void td_event_key(const char *event, struct strbuf *pmu, struct strbuf *key)
 	 * a hybrid PMU (name= term), so that perf prints them apart from the
 	 * other PMU's event of the same name.
 	 */
-	if (n > 9 && (!strncasecmp(s, "cpu_core.", 9) || !strncasecmp(s, "cpu_atom.", 9))) {
-		for (i = 0; i < 8; i++)
+	if ((plen = pmu_name_prefix(s, n)) > 0) {
+		for (i = 0; i + 1 < plen; i++)
 			strbuf_addch(pmu, tolower((unsigned char)s[i]));
-		s += 9;
+		s += plen;
 	}
 
 	/* pmu/terms/mods or pmu@terms@ */
@@ -311,6 +331,12 @@ const char *td_event_weak_class(const char *key)
 			if (!strcmp(key, weak_aliases[r][i]))
 				return weak_aliases[r][0];
 	return NULL;
+}
+
+/* armv8_pmuv3_0, armv8_cortex_a55, armv9_neoverse_v2: an Arm core PMU. */
+static int is_arm_core_pmu(const char *name)
+{
+	return !strncmp(name, "armv8_", 6) || !strncmp(name, "armv9_", 6);
 }
 
 /* Does a count's PMU fit the PMU asked for ("" / NULL = any)? */
@@ -392,12 +418,20 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 	const struct td_count *found = NULL, *weak = NULL;
 	const char *wclass;
 	unsigned wprivilege;
-	int wpercore;
+	int wpercore, arm_any;
 	size_t i;
 
 	wprivilege = privilege_bits(event);
 	wpercore = has_percore(event);
 	td_event_key(event, &wpmu, &wkey);
+	/*
+	 * An Arm table names its core PMU in raw encodings
+	 * ("armv8_pmuv3_0@event=0x201d@"); the machine's may be called
+	 * otherwise (armv8_pmuv3, armv8_cortex_a76), and perf prints a named
+	 * event without it.  With no section PMU asked for, any Arm core PMU
+	 * and no PMU at all stand for it.
+	 */
+	arm_any = !pmu && is_arm_core_pmu(wpmu.buf);
 	if (!pmu && wpmu.len)
 		pmu = wpmu.buf;
 	wclass = td_event_weak_class(wkey.buf);
@@ -415,7 +449,8 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 			ck = ckey.buf;
 		}
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
-		if (!pmu_matches(pmu, cpmu_name) || !privilege_matches(wprivilege, c) ||
+		if (!(arm_any ? !*cpmu_name || is_arm_core_pmu(cpmu_name) : pmu_matches(pmu, cpmu_name)) ||
+		    !privilege_matches(wprivilege, c) ||
 		    !percore_matches(wpercore, c))
 			continue;
 		if (!strcmp(ck, wkey.buf) || !strcasecmp(c->event, event))

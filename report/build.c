@@ -108,7 +108,7 @@ static int scope_multiplexed(const struct td_scope *s)
  * core PMU in meta.json (Arm's PMMIR_EL1.SLOTS, as perf reads it for
  * #slots); 0 when the run does not say (then the table's width is used).
  */
-static int meta_slots(json_t *meta)
+static int meta_slots(json_t *meta, const char *section_pmu)
 {
 	json_t *p;
 	size_t i;
@@ -118,9 +118,12 @@ static int meta_slots(json_t *meta)
 		const char *v = json_string_value(json_object_get(caps, "slots"));
 		const char *name = json_string_value(json_object_get(p, "name"));
 
-		/* Arm core PMUs only (armv8_pmuv3_0, armv9_...): PMMIR_EL1.SLOTS */
+		/*
+		 * Arm core PMUs only (armv8_pmuv3_0, armv9_...): PMMIR_EL1.SLOTS;
+		 * on big.LITTLE systems the width of the section's cluster
+		 */
 		if (json_is_true(json_object_get(p, "core")) && name && !strncmp(name, "armv", 4) &&
-		    v && strtol(v, NULL, 0) > 0)
+		    (!section_pmu || !strcmp(name, section_pmu)) && v && strtol(v, NULL, 0) > 0)
 			return (int)strtol(v, NULL, 0);
 	}
 	return 0;
@@ -927,7 +930,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	cx.group = -1;
 	cx.smt = j->imp->smt;
 	cx.core_wide = j->imp->guess.core_wide;
-	cx.slots = meta_slots(j->imp->meta);
+	cx.slots = meta_slots(j->imp->meta, j->imp->nr_clusters ? j->pmu : NULL);
 	cx.events_table = j->table;
 	cx.legacy_zero = j->st->legacy_topdown;
 	cx.multiplexed = scope_multiplexed(j->s);
@@ -1386,7 +1389,15 @@ void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
 	j.s = s;
 	j.session = si;
 	j.derived = derived;
-	if (st->hybrid && imp->table) {
+	if (imp->nr_clusters && imp->table) {
+		size_t c;
+
+		for (c = 0; c < imp->nr_clusters; c++) {
+			j.pmu = imp->clusters[c].pmu;
+			j.table = imp->clusters[c].table;
+			json_array_append_new(scopes, scope_json(&j, warnings));
+		}
+	} else if (st->hybrid && imp->table) {
 		j.pmu = "cpu_core";
 		j.table = imp->table;
 		json_array_append_new(scopes, scope_json(&j, warnings));
@@ -1432,7 +1443,10 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 	json_object_set_new(doc, "run", json_deep_copy(imp->meta));
 	json_object_set_new(doc, "table", imp->table ? table_json(imp->table, NULL) : json_null());
 	if (imp->table)
-		json_array_append_new(tables, table_json(imp->table, imp->atom_table ? "cpu_core" : NULL));
+		json_array_append_new(tables, table_json(imp->table, imp->atom_table ? "cpu_core" :
+							 imp->nr_clusters ? imp->clusters[0].pmu : NULL));
+	for (i = 1; i < imp->nr_clusters; i++)
+		json_array_append_new(tables, table_json(imp->clusters[i].table, imp->clusters[i].pmu));
 	if (imp->atom_table)
 		json_array_append_new(tables, table_json(imp->atom_table, "cpu_atom"));
 	json_object_set_new(doc, "tables", tables);

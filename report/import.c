@@ -27,6 +27,8 @@
 
 void td_import_release(struct td_import *imp)
 {
+	size_t i;
+
 	free(imp->path);
 	strbuf_release(&imp->data);
 	td_stat_file_free(imp->stat);
@@ -35,6 +37,12 @@ void td_import_release(struct td_import *imp)
 		td_table_free(imp->owned_table);
 	if (imp->owned_atom)
 		td_table_free(imp->owned_atom);
+	for (i = 0; i < imp->nr_clusters; i++) {
+		free(imp->clusters[i].pmu);
+		if (imp->clusters[i].owned)
+			td_table_free(imp->clusters[i].owned);
+	}
+	free(imp->clusters);
 	json_decref(imp->meta);
 	json_decref(imp->warnings);
 	free(imp->hdr_cpuid_text);
@@ -209,8 +217,7 @@ static void check_events(struct td_import *imp)
 			continue;
 		for (k = 0; k < st->scopes[0].nr_counts; k++) {
 			const struct td_count *c = &st->scopes[0].counts[k];
-			const struct td_table *t = c->pmu && !strcmp(c->pmu, "cpu_atom") && imp->atom_table ?
-						   imp->atom_table : imp->table;
+			const struct td_table *t = td_import_table_for_pmu(imp, c->pmu);
 			if (td_report_table_has_event(t, c))
 				continue;
 			if (td_report_is_generic_event(c) || is_pre_icelake_topdown(c))
@@ -646,6 +653,77 @@ static void run_elapsed(json_t *meta, json_t *file, struct td_stat_file *sf)
 	}
 }
 
+const struct td_table *td_import_table_for_pmu(const struct td_import *imp, const char *pmu)
+{
+	size_t i;
+
+	if (pmu && !strcmp(pmu, "cpu_atom") && imp->atom_table)
+		return imp->atom_table;
+	for (i = 0; pmu && i < imp->nr_clusters; i++)
+		if (!strcmp(pmu, imp->clusters[i].pmu))
+			return imp->clusters[i].table;
+	return imp->table;
+}
+
+size_t td_import_sections(const struct td_import *imp, const struct td_stat *st)
+{
+	if (!imp->table)
+		return 1;
+	if (imp->nr_clusters)
+		return imp->nr_clusters;
+	return st->hybrid ? 2 : 1;
+}
+
+/* A PMU name as the kernel writes them: it becomes part of a file name. */
+static int is_pmu_name(const char *s)
+{
+	return *s && strlen(s) < 64 && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
+}
+
+/*
+ * big.LITTLE Arm runs: meta.json "table" has "pmu" (the first cluster's
+ * core PMU) and an object per other cluster, keyed by its PMU, whose
+ * table tdperf record copied to table-PMU.json.
+ */
+static int load_clusters(struct td_import *imp, const char *dir, json_t *table, struct strbuf *err)
+{
+	const char *first = json_string_value(json_object_get(table, "pmu")), *key;
+	json_t *v;
+
+	if (!first)
+		return 0;
+	if (!is_pmu_name(first)) {
+		strbuf_addf(err, "%s/meta.json: table.pmu is not a PMU name", dir);
+		return -1;
+	}
+	imp->clusters = xcalloc(json_object_size(table) + 1, sizeof(*imp->clusters));
+	imp->clusters[0].pmu = xstrdup(first);
+	imp->clusters[0].table = imp->table;
+	imp->nr_clusters = 1;
+	json_object_foreach(table, key, v) {
+		struct td_cluster *c;
+		struct strbuf path = STRBUF_INIT;
+
+		if (!json_is_object(v) || !strcmp(key, "cpu_atom"))
+			continue;
+		if (!is_pmu_name(key) || !strcmp(key, first)) {
+			strbuf_addf(err, "%s/meta.json: table has a cluster entry that is not a PMU name "
+				    "or repeats the first", dir);
+			return -1;
+		}
+		strbuf_addf(&path, "%s/table-%s.json", dir, key);
+		c = &imp->clusters[imp->nr_clusters];
+		c->owned = td_table_load(path.buf, err);
+		strbuf_release(&path);
+		if (!c->owned)
+			return -1;
+		c->pmu = xstrdup(key);
+		c->table = c->owned;
+		imp->nr_clusters++;
+	}
+	return 0;
+}
+
 int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
 		struct strbuf *err)
 {
@@ -734,6 +812,10 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 				imp->owned_atom = td_table_load(tp, &terr);
 				imp->atom_table = imp->owned_atom;
 				strbuf_release(&terr);
+			}
+			if (load_clusters(imp, dir, json_object_get(imp->meta, "table"), err) < 0) {
+				free(tp);
+				return -1;
 			}
 		}
 		free(tp);

@@ -18,6 +18,16 @@ struct td_import {
 	const struct td_table *table;      /* NULL: counts only */
 	const struct td_table *atom_table; /* hybrid: the cpu_atom table */
 	struct td_table *owned_table, *owned_atom; /* loaded from files */
+	/*
+	 * big.LITTLE Arm runs: one section per cluster PMU counted, the
+	 * first with 'table' (meta.json "table"."pmu" and its cluster keys).
+	 */
+	struct td_cluster {
+		char *pmu;
+		const struct td_table *table;
+		struct td_table *owned;
+	} *clusters;
+	size_t nr_clusters;
 	const char *cpu_source;      /* "--cpu", "--table", "run", "inferred from events" */
 	int smt;                     /* 1, 0, -1 unknown */
 	const char *smt_source;
@@ -41,6 +51,11 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 /* Write an import as a run directory (atomically). */
 int td_import_write_run(const struct td_import *imp, const char *dir, struct strbuf *err);
 void td_import_release(struct td_import *imp);
+
+/* The table that evaluates a count of this PMU: a cluster's, cpu_atom's or the run's. */
+const struct td_table *td_import_table_for_pmu(const struct td_import *imp, const char *pmu);
+/* How many scopes each parsed scope of st gives: one per PMU section. */
+size_t td_import_sections(const struct td_import *imp, const struct td_stat *st);
 
 /* Event classification (report/events.c). */
 int td_report_table_has_event(const struct td_table *t, const struct td_count *c);

@@ -63,7 +63,7 @@ size_t td_report_streamed_scopes(json_t *doc, json_int_t session)
 
 	for (k = 0; st && k < st->nr_scopes; k++)
 		if (!td_scope_is_main(&st->scopes[k]))
-			n += st->hybrid && stream->imp.table ? 2 : 1;
+			n += td_import_sections(&stream->imp, st);
 	return n;
 }
 
@@ -168,7 +168,7 @@ static void put_streamed_scopes(FILE *out, json_t *doc)
 		warnings = json_array();
 		for (k = 0; st && k < st->nr_scopes; k++) {
 			if (td_scope_is_main(&st->scopes[k])) {
-				n = st->hybrid && stream->imp.table ? 2 : 1;
+				n = td_import_sections(&stream->imp, st);
 				for (; n > 0 && (sc = json_array_get(scopes, next)); n--, next++)
 					put_scope(sc, &w);
 				continue;

@@ -130,6 +130,32 @@ static void check_paranoid(const struct td_cpu_info *ci, struct check *c)
 			    "sudo sysctl -w kernel.perf_event_paranoid=1   (or run tdperf as root)");
 }
 
+/* big.LITTLE Arm: one line per cluster; 0 when the machine has fewer than two. */
+static int check_arm_clusters(const struct td_cpu_info *ci)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ci->nr_pmus; i++)
+		n += ci->pmus[i].core && ci->pmus[i].cpuid != NULL;
+	if (n < 2)
+		return 0;
+	line("", "hybrid", "yes: %zu Arm clusters, each with a core PMU of its own", n);
+	for (i = 0; i < ci->nr_pmus; i++) {
+		const struct td_pmu *p = &ci->pmus[i];
+		struct strbuf err = STRBUF_INIT;
+		const struct td_table *t;
+
+		if (!p->core || !p->cpuid)
+			continue;
+		t = td_table_find(p->cpuid, &err);
+		line("", "cluster", "%s: CPUs %s, MIDR %s, %s%s", p->name, p->cpus ? p->cpus : "?",
+		     p->cpuid, t ? "table " : "no table for this core: tdperf record does not count it",
+		     t ? td_table_info(t)->name : "");
+		strbuf_release(&err);
+	}
+	return 1;
+}
+
 static void check_pmus(const struct td_cpu_info *ci, struct check *c)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -159,7 +185,10 @@ static void check_pmus(const struct td_cpu_info *ci, struct check *c)
 				    "'dmesg | grep -i perf'); in a container, allow perf_event_open "
 				    "(e.g. docker --cap-add PERFMON or --privileged)");
 	}
-	line("", "hybrid", "%s", ci->hybrid ? "yes: cpu_core and cpu_atom are scheduled apart" : "no");
+	if (ci->hybrid)
+		line("", "hybrid", "yes: cpu_core and cpu_atom are scheduled apart");
+	else if (!check_arm_clusters(ci))
+		line("", "hybrid", "no");
 }
 
 static void check_counters(const struct td_cpu_info *ci, struct check *c)

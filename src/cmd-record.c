@@ -120,6 +120,13 @@ struct planned_job {
 	long group;              /* --no-multiplex: the group counted, -1 all */
 };
 
+/* A cluster of a big.LITTLE Arm system counted besides the detected CPU's. */
+struct arm_cluster {
+	const struct td_pmu *pmu;   /* its core PMU (name, CPUs, MIDR) */
+	const struct td_table *table;
+	struct td_sched_budget budget;
+};
+
 /* One execution of the workload. */
 struct planned_run {
 	struct planned_job *jobs;
@@ -134,6 +141,9 @@ struct record {
 	const struct td_table *table;
 	const struct td_table *atom_table; /* hybrid: the E-core (cpu_atom) table, or NULL */
 	struct td_sched_budget atom_budget;
+	int arm_clusters;        /* big.LITTLE Arm: each cluster on its own PMU */
+	struct arm_cluster *clusters; /* the other clusters counted */
+	size_t nr_clusters;
 	int hardware;            /* counting hardware events */
 	int sched_tracepoints;
 	struct td_sched sched;
@@ -397,6 +407,79 @@ static int plan_atom(struct record *r)
 	return 0;
 }
 
+/* The Arm core PMUs of this machine that name their cluster's core. */
+static size_t arm_cluster_pmus(const struct record *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ci.nr_pmus; i++)
+		n += r->ci.pmus[i].core && r->ci.pmus[i].cpuid && td_arm_is_core_pmu(r->ci.pmus[i].name);
+	return n;
+}
+
+/* Is this big.LITTLE Arm machine's detected table the one recorded with? */
+static int count_arm_clusters(const struct record *r)
+{
+	return r->table == r->ci.table && arm_cluster_pmus(r) > 1 && !r->o.cpu &&
+	       td_table_info(r->table)->vendor && !strcmp(td_table_info(r->table)->vendor, "ARM");
+}
+
+/*
+ * big.LITTLE Arm systems (phones, laptops, boards): each cluster's core
+ * PMU counts only while the workload runs on that cluster's CPUs, and
+ * each core type has events and formulas of its own.  As on hybrid Intel
+ * parts, every cluster is counted on its own PMU with its core's table
+ * and gets a tree of its own.  The detected CPU's cluster was scheduled
+ * in record_plan; here the others.  A cluster whose core tdperf has no
+ * table for is not counted, and the run says so: its time is missing from
+ * every tree.
+ */
+static int plan_arm_clusters(struct record *r, const struct td_sched_budget *first)
+{
+	size_t i;
+
+	for (i = 0; i < r->ci.nr_pmus; i++) {
+		const struct td_pmu *p = &r->ci.pmus[i];
+		struct strbuf err = STRBUF_INIT;
+		struct arm_cluster *c;
+		const struct td_table *t;
+		struct td_sched s;
+
+		if (!p->core || !p->cpuid || !td_arm_is_core_pmu(p->name) ||
+		    (first->pmu_name && !strcmp(p->name, first->pmu_name)))
+			continue;
+		t = td_table_find(p->cpuid, &err);
+		if (!t) {
+			add_warning(r, "cluster %s (CPUs %s, MIDR %s) not counted: tdperf has no "
+				    "table for its core (tdperf list shows the tables; tdperf tables "
+				    "import builds one); the trees cover the time on the other "
+				    "clusters only", p->name, p->cpus ? p->cpus : "?", p->cpuid);
+			strbuf_release(&err);
+			continue;
+		}
+		r->clusters = xrealloc(r->clusters, (r->nr_clusters + 1) * sizeof(*r->clusters));
+		c = &r->clusters[r->nr_clusters];
+		c->pmu = p;
+		c->table = t;
+		td_sched_default_budget(t, NULL, &c->budget);
+		c->budget.nmi_watchdog = first->nmi_watchdog;
+		c->budget.gp -= c->budget.nmi_watchdog;
+		if (r->o.counters > 0)
+			c->budget.gp = r->o.counters - c->budget.nmi_watchdog;
+		c->budget.pmu_name = p->name;
+		c->budget.name_pmu = 1;
+		if (td_sched_build(t, &r->o.req, &c->budget, &s, &err) < 0) {
+			error("cluster %s (%s): %s", p->name, td_table_info(t)->name, err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+		r->nr_clusters++;
+		td_sched_append(&r->sched, &s);
+		strbuf_release(&err);
+	}
+	return 0;
+}
+
 /* perf record's target options shared by the sampling jobs. */
 static void record_common_args(const struct record *r, struct argv_builder *a, const char *file)
 {
@@ -490,6 +573,7 @@ static int record_plan(struct record *r)
 		struct td_sched_budget b;
 
 		plan_budget(r, &b);
+		b.name_pmu = count_arm_clusters(r);
 		if (td_sched_build(r->table, &r->o.req, &b, &r->sched, &err) < 0) {
 			error("%s", err.buf);
 			strbuf_release(&err);
@@ -497,6 +581,9 @@ static int record_plan(struct record *r)
 		}
 		r->have_sched = 1;
 		if (plan_atom(r) < 0)
+			return -1;
+		r->arm_clusters = b.name_pmu;
+		if (r->arm_clusters && plan_arm_clusters(r, &b) < 0)
 			return -1;
 		for (g = 0; g < r->sched.nr_warnings; g++)
 			add_warning(r, "%s", r->sched.warnings[g]);
@@ -555,6 +642,29 @@ static void job_command(const struct record *r, const struct planned_job *j, str
 
 /* ---------------- dry run ---------------- */
 
+/* The counters a group was scheduled for: its PMU's. */
+static const struct td_sched_budget *group_budget(const struct record *r,
+						   const struct td_sched_group *gr)
+{
+	size_t i;
+
+	if (r->atom_table && gr->pmu && !strcmp(gr->pmu, "cpu_atom"))
+		return &r->atom_budget;
+	for (i = 0; i < r->nr_clusters; i++)
+		if (gr->pmu && !strcmp(gr->pmu, r->clusters[i].pmu->name))
+			return &r->clusters[i].budget;
+	return &r->sched.budget;
+}
+
+/* The CPUs of the detected CPU's cluster (its core PMU's "cpus"). */
+static const char *primary_cluster_cpus(const struct record *r)
+{
+	const struct td_pmu *p = r->sched.budget.pmu_name ?
+				 td_cpu_find_pmu(&r->ci, r->sched.budget.pmu_name) : NULL;
+
+	return p && p->cpus ? p->cpus : "?";
+}
+
 static void print_schedule(const struct record *r)
 {
 	const struct td_table_info *ti = td_table_info(r->table);
@@ -572,6 +682,14 @@ static void print_schedule(const struct record *r)
 	if (r->atom_table)
 		printf("hybrid: E-cores (cpu_atom) with table %s: %d general per group, %d fixed\n",
 		       td_table_info(r->atom_table)->name, r->atom_budget.gp, r->atom_budget.fixed);
+	if (r->arm_clusters)
+		printf("cluster %s (CPUs %s): table %s\n", s->budget.pmu_name,
+		       primary_cluster_cpus(r), ti->name);
+	for (g = 0; g < r->nr_clusters; g++)
+		printf("cluster %s (CPUs %s): table %s, %d general per group, %d fixed\n",
+		       r->clusters[g].pmu->name, r->clusters[g].pmu->cpus ? r->clusters[g].pmu->cpus : "?",
+		       td_table_info(r->clusters[g].table)->name, r->clusters[g].budget.gp,
+		       r->clusters[g].budget.fixed);
 	printf("metrics: %zu, events: ", s->nr_metrics);
 	{
 		size_t n = 0;
@@ -584,8 +702,7 @@ static void print_schedule(const struct record *r)
 		const struct td_sched_group *gr = &s->groups[g];
 
 		printf("group %zu (%s): %d/%d general counters\n", g + 1, gr->pmu, gr->gp_used,
-		       r->atom_table && gr->pmu && !strcmp(gr->pmu, "cpu_atom") ? r->atom_budget.gp
-										 : s->budget.gp);
+		       group_budget(r, gr)->gp);
 		for (e = 0; e < gr->nr_events; e++) {
 			const struct td_sched_event *ev = &gr->events[e];
 
@@ -993,6 +1110,37 @@ static int copy_table_file(struct record *r, const struct td_table *t, const cha
 }
 
 /*
+ * big.LITTLE Arm: meta.json "table" names the detected CPU's cluster PMU
+ * ("pmu") and holds one entry per other cluster counted, keyed by its
+ * PMU, with the table copied beside the first.
+ */
+static int write_cluster_tables(struct record *r, json_t *meta)
+{
+	json_t *table = json_object_get(meta, "table");
+	struct strbuf name = STRBUF_INIT;
+	size_t i;
+
+	json_object_set_new(table, "pmu", json_string(r->sched.budget.pmu_name));
+	for (i = 0; i < r->nr_clusters; i++) {
+		const struct arm_cluster *c = &r->clusters[i];
+
+		strbuf_reset(&name);
+		strbuf_addf(&name, "table-%s.json", c->pmu->name);
+		if (copy_table_file(r, c->table, name.buf) < 0) {
+			strbuf_release(&name);
+			return -1;
+		}
+		json_array_append_new(r->files, json_pack("{s:s, s:s}", "name", name.buf,
+							  "role", "table"));
+		json_object_set_new(table, c->pmu->name, json_pack("{s:s, s:s, s:s?, s:s?}",
+			"name", td_table_info(c->table)->name, "file", name.buf,
+			"cpus", c->pmu->cpus, "cpuid", c->pmu->cpuid));
+	}
+	strbuf_release(&name);
+	return 0;
+}
+
+/*
  * meta.json for the runs done so far; the last run gives the exit
  * status (they differ only if the workload is not deterministic).
  */
@@ -1064,6 +1212,10 @@ static int record_finish(struct record *r)
 				"table-cpu_atom.json", "role", "table"));
 			json_object_set_new(json_object_get(meta, "table"), "cpu_atom", json_pack("{s:s, s:s}",
 				"name", td_table_info(r->atom_table)->name, "file", "table-cpu_atom.json"));
+		}
+		if (r->arm_clusters && write_cluster_tables(r, meta) < 0) {
+			json_decref(meta);
+			return -1;
 		}
 		json_object_set_new(meta, "level", json_integer(r->o.req.level));
 		json_object_set_new(meta, "groups", schedule_json(&r->sched));
@@ -1326,6 +1478,7 @@ static void record_release(struct record *r)
 		free(r->runs[i].jobs);
 	}
 	free(r->runs);
+	free(r->clusters);
 	if (r->have_sched)
 		td_sched_release(&r->sched);
 	td_run_result_release(&r->last);

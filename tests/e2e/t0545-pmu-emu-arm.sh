@@ -141,4 +141,60 @@ test_expect_success 'neoverse-n3 -l 3 reaches the stall-cycle children' '
 	jq -e "[.. | objects | select(.id? == \"backend_busy_bound\" or .id? == \"frontend_core_flow_bound\")] | length > 0" n3-3.json
 '
 
+# big.LITTLE: one core PMU per cluster, each counting only on its CPUs.
+# Every cluster is counted on its own PMU with the table of its core, and
+# the report gives each its tree (its own slots width: N2 5, V2 8).
+test_expect_success 'big.LITTLE: each cluster on its own PMU with its core table; each tree = formulas on the truth' '
+	"$EMU/pmu-emu" --cpu biglittle --log bl.log -- sh -c \
+		"\"$TDPERF\" check >bl.check-out; \"$TDPERF\" record --dry-run -l 1 -- true >bl.dry" &&
+	test_grep "hybrid *yes: 2 Arm clusters" bl.check-out &&
+	test_grep "cluster *armv9_neoverse_n2: CPUs 0, MIDR 0x00000000410fd490, table neoverse-n2" bl.check-out &&
+	test_grep "cluster *armv9_neoverse_v2: CPUs 1, MIDR 0x00000000410fd4f1, table neoverse-v2" bl.check-out &&
+	test_grep "^group 1 (armv9_neoverse_n2)" bl.dry && test_grep "^group 2 (armv9_neoverse_v2)" bl.dry &&
+	test_grep "name=armv9_neoverse_v2.STALL_SLOT/" bl.dry &&
+	rm -f bl.log &&
+	"$EMU/pmu-emu" --cpu biglittle --log bl.log -- "$TDPERF" record -l 1 -o bl.data -- sleep 0.3 >bl.out 2>&1 &&
+	! grep "^refused" bl.log &&
+	"$EMU/emu-check" "$EMU/cpus/biglittle.cpu" bl.log bl.dry bl.data >bl.check &&
+	test_grep "nodes 20$" bl.check &&
+	jq -e ".table.name == \"neoverse-n2\" and .table.pmu == \"armv9_neoverse_n2\" and
+		.table.armv9_neoverse_v2.name == \"neoverse-v2\" and .table.armv9_neoverse_v2.cpus == \"1\"" bl.data/meta.json &&
+	cmp bl.data/table-armv9_neoverse_v2.json "$TD_SRCDIR/metrics/tables/neoverse-v2.json" &&
+	"$TDPERF" report bl.data >bl.txt &&
+	test_grep "^Table: neoverse-n2 .*5 slots/cycle, PMU armv9_neoverse_n2)" bl.txt &&
+	test_grep "^Table: neoverse-v2 .*8 slots/cycle, PMU armv9_neoverse_v2)" bl.txt &&
+	test_grep "^-- total, PMU armv9_neoverse_n2 --" bl.txt &&
+	test_grep "^-- total, PMU armv9_neoverse_v2 --" bl.txt &&
+	"$TDPERF" report --format json bl.data >bl.json &&
+	jq -e "[.scopes[] | select(.kind == \"total\") | .pmu] == [\"armv9_neoverse_n2\", \"armv9_neoverse_v2\"]" bl.json &&
+	jq -e "[.scopes[] | [.nodes[] | select(.level == 1 and .value != null)] | length] == [4, 4]" bl.json
+'
+
+test_expect_success 'big.LITTLE with a core tdperf has no table for: that cluster is said and not counted' '
+	"$EMU/pmu-emu" --cpu biglittle-a55 --log a55.log -- sh -c \
+		"\"$TDPERF\" check >a55.check-out; \"$TDPERF\" record --dry-run -l 1 -- true >a55.dry" &&
+	test_grep "cluster *armv8_cortex_a55: CPUs 0, MIDR 0x00000000411fd050, no table for this core" a55.check-out &&
+	test_grep "table neoverse-v2" a55.dry && ! grep "armv8_cortex_a55/" a55.dry &&
+	rm -f a55.log &&
+	"$EMU/pmu-emu" --cpu biglittle-a55 --log a55.log -- "$TDPERF" record -l 1 -o a55.data -- sleep 0.3 >a55.out 2>&1 &&
+	test_grep "warning: cluster armv8_cortex_a55 (CPUs 0, MIDR 0x00000000411fd050) not counted" a55.out &&
+	"$EMU/emu-check" "$EMU/cpus/biglittle-a55.cpu" a55.log a55.dry a55.data >a55.check &&
+	! grep "comm=perf pmu=armv8_cortex_a55" a55.log &&
+	"$TDPERF" report a55.data >a55.txt &&
+	test_grep "^CPU: ARM CPU 0x00000000410fd4f1; 2 core types" a55.txt &&
+	test_grep "^-- total, PMU armv9_neoverse_v2 --" a55.txt &&
+	test_grep "the trees cover the time on the other clusters only" a55.txt
+'
+
+test_expect_success 'a big.LITTLE run directory whose cluster entries are bad: one line, exit 2' '
+	cp -r bl.data blbad.data &&
+	jq ".table[\"../x\"] = {\"name\": \"neoverse-v2\"}" bl.data/meta.json >blbad.data/meta.json &&
+	test_exit_code 2 "$TDPERF" report blbad.data >out 2>err &&
+	test_grep "blbad.data/meta.json: table has a cluster entry that is not a PMU name" err &&
+	test_line_count = 1 err &&
+	cp -r bl.data blgone.data && rm blgone.data/table-armv9_neoverse_v2.json &&
+	test_exit_code 2 "$TDPERF" report blgone.data >out 2>err &&
+	test_grep "blgone.data/table-armv9_neoverse_v2.json" err && test_line_count = 1 err
+'
+
 test_done

@@ -126,6 +126,16 @@ static void identify_from_root(void **state)
 	strbuf_reset(&id);
 	assert_int_equal(td_arm_identify(root, &id, &why), 0);
 	assert_non_null(strstr(why.buf, "2 core types"));
+
+	/* each cluster's PMU names its CPUs: the core of the first of them */
+	strbuf_reset(&id);
+	assert_int_equal(td_arm_cluster_cpuid(root, "4-7", &id), 0);
+	assert_string_equal(id.buf, "0x00000000411fd050");
+	strbuf_reset(&id);
+	assert_int_equal(td_arm_cluster_cpuid(root, "0-1,4", &id), 0);
+	assert_string_equal(id.buf, "0x00000000410fd4f1");
+	assert_int_equal(td_arm_cluster_cpuid(root, "2-3", &id), -1);
+	assert_int_equal(td_arm_cluster_cpuid(root, "", &id), -1);
 	strbuf_release(&id);
 	strbuf_release(&why);
 }

@@ -99,6 +99,13 @@ static void event_keys_fold_perf_spellings(void **state)
 	key_is("cpu_atom/event=0xc2,umask=0x0,name=cpu_atom.TOPDOWN_RETIRING.ALL/", "cpu_atom",
 	       "topdown_retiring.all");
 	key_is("cpu_atomic.X", "", "cpu_atomic.x");
+	/* and for the cluster PMUs of big.LITTLE Arm systems */
+	key_is("armv9_neoverse_v2.STALL_SLOT", "armv9_neoverse_v2", "stall_slot");
+	key_is("armv8_cortex_a55/event=0x11,name=armv8_cortex_a55.CPU_CYCLES/", "armv8_cortex_a55",
+	       "cpu_cycles");
+	key_is("armv8_pmuv3_0/event=0x11,name=CPU_CYCLES/", "armv8_pmuv3_0", "cpu_cycles");
+	key_is("armv8_x.", "", "armv8_x.");
+	key_is("armv8-x.Y", "", "armv8-x.y");
 	/* modifiers after pmu/.../ in one or more ':' runs (found by fuzz-stat) */
 	key_is("cpu_core/topdown-fe-bound/u", "cpu_core", "topdown-fe-bound");
 	key_is("cpu_core/topdown-fe-bound/RR:RR", "cpu_core", "topdown-fe-bound");
