@@ -276,6 +276,36 @@ static int is_thread_label(const char *p, size_t n)
 	return i < n && i >= 2 && p[i - 1] == '-';
 }
 
+/*
+ * perf --no-merge (and perf on several PMUs of one kind: big.LITTLE
+ * clusters, uncore boxes) prints an event with its PMU after it,
+ * "cpu_cycles [armv9_neoverse_n2]".  The PMU and event as "PMU/EVENT/",
+ * the spelling the rest of the reader knows; NULL when text is not of that
+ * form.  n: the length of text.
+ */
+static char *pmu_bracket_event(const char *text, size_t n)
+{
+	const char *open;
+	size_t elen, plen;
+
+	if (n < 5 || text[n - 1] != ']')
+		return NULL;
+	open = memchr(text, '[', n);
+	if (!open || open < text + 2 || open[-1] != ' ')
+		return NULL;
+	elen = (size_t)(open - 1 - text);
+	plen = (size_t)(text + n - 1 - (open + 1));
+	if (!plen || memchr(text, ' ', elen) || memchr(text, '/', elen) ||
+	    strspn(open + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") != plen)
+		return NULL;
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%.*s/%.*s/", (int)plen, open + 1, (int)elen, text);
+		return strbuf_detach(&sb, NULL);
+	}
+}
+
 static int is_event_name(const char *p, size_t n)
 {
 	size_t i;
@@ -483,6 +513,20 @@ static int parse_text_body(const char *p, struct rec *r)
 			return 0;
 		r->event = xstrndup(w1, w1e - w1);
 		p = w1e;
+		/* "cpu_cycles [armv9_neoverse_n2]" */
+		if (*(w2 = skip_ws(p)) == '[') {
+			struct strbuf both = STRBUF_INIT;
+			char *pe;
+
+			w2e = token_end(w2);
+			strbuf_addf(&both, "%s %.*s", r->event, (int)(w2e - w2), w2);
+			if ((pe = pmu_bracket_event(both.buf, both.len)) != NULL) {
+				free(r->event);
+				r->event = pe;
+				p = w2e;
+			}
+			strbuf_release(&both);
+		}
 	}
 	r->kind = R_COUNT;
 	if (!parse_trailer(p, r)) {
@@ -797,11 +841,14 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 			for (k = 0, slashes = 0; k < ev.len; k++)
 				slashes += ev.buf[k] == '/';
 		}
-		if (!is_event_name(ev.buf, ev.len)) {
+		if ((r->event = pmu_bracket_event(ev.buf, ev.len)) != NULL) {
+			strbuf_release(&ev);
+		} else if (!is_event_name(ev.buf, ev.len)) {
 			strbuf_release(&ev);
 			goto out;
+		} else {
+			r->event = strbuf_detach(&ev, NULL);
 		}
-		r->event = strbuf_detach(&ev, NULL);
 		j++;
 	}
 	/* -r: variance "2.93%" */
@@ -1000,7 +1047,9 @@ static int parse_json(const char *line, struct rec *r)
 			r->kind = R_BAD;
 			return -1;
 		}
-		r->event = xstrdup(ev->val);
+		r->event = pmu_bracket_event(ev->val, strlen(ev->val));
+		if (!r->event)
+			r->event = xstrdup(ev->val);
 		if ((e = kv_get(kv, n, "unit")) != NULL && e->val[0])
 			r->unit = xstrdup(e->val);
 		if (kv_number(kv_get(kv, n, "event-runtime"), &v))

@@ -333,8 +333,7 @@ const char *td_event_weak_class(const char *key)
 	return NULL;
 }
 
-/* armv8_pmuv3_0, armv8_cortex_a55, armv9_neoverse_v2: an Arm core PMU. */
-static int is_arm_core_pmu(const char *name)
+int td_is_arm_core_pmu(const char *name)
 {
 	return !strncmp(name, "armv8_", 6) || !strncmp(name, "armv9_", 6);
 }
@@ -431,7 +430,7 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 	 * event without it.  With no section PMU asked for, any Arm core PMU
 	 * and no PMU at all stand for it.
 	 */
-	arm_any = !pmu && is_arm_core_pmu(wpmu.buf);
+	arm_any = !pmu && td_is_arm_core_pmu(wpmu.buf);
 	if (!pmu && wpmu.len)
 		pmu = wpmu.buf;
 	wclass = td_event_weak_class(wkey.buf);
@@ -449,7 +448,7 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 			ck = ckey.buf;
 		}
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
-		if (!(arm_any ? !*cpmu_name || is_arm_core_pmu(cpmu_name) : pmu_matches(pmu, cpmu_name)) ||
+		if (!(arm_any ? !*cpmu_name || td_is_arm_core_pmu(cpmu_name) : pmu_matches(pmu, cpmu_name)) ||
 		    !privilege_matches(wprivilege, c) ||
 		    !percore_matches(wpercore, c))
 			continue;

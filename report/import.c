@@ -51,6 +51,7 @@ void td_import_release(struct td_import *imp)
 }
 
 static void warn(struct td_import *imp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arm_sections_from_counts(struct td_import *imp);
 static void warn(struct td_import *imp, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -464,6 +465,7 @@ int td_import_data(const char *path, struct strbuf *data, const struct td_report
 		return -1;
 	choose_smt(imp, opts, NULL);
 	check_events(imp);
+	arm_sections_from_counts(imp);
 	if (imp->stat->nr_sessions > 1)
 		warn(imp, "%s holds %zu perf stat sessions; each is reported as its own set of scopes",
 		     path, imp->stat->nr_sessions);
@@ -724,6 +726,57 @@ static int load_clusters(struct td_import *imp, const char *dir, json_t *table, 
 	return 0;
 }
 
+/*
+ * perf stat output of a big.LITTLE Arm system: perf counts an event on
+ * every cluster's core PMU and prints each apart
+ * ("armv8_cortex_a55/cpu_cycles/", "armv8_cortex_a76/cpu_cycles/").
+ * Without the table of each cluster's core, which tdperf record keeps,
+ * each PMU still gets a tree of its own rather than a mix of the two, all
+ * with the one table there is, and the report says whose core it fits.
+ */
+static void arm_sections_from_counts(struct td_import *imp)
+{
+	struct strbuf names = STRBUF_INIT;
+	size_t i, k, j, n = 0;
+
+	if (!imp->table || imp->nr_clusters || !imp->stat)
+		return;
+	for (i = 0; i < imp->stat->nr_sessions; i++) {
+		const struct td_stat *st = &imp->stat->sessions[i];
+
+		for (k = 0; st->nr_scopes && k < st->scopes[0].nr_counts; k++) {
+			const char *pmu = st->scopes[0].counts[k].pmu;
+
+			if (!pmu || !td_is_arm_core_pmu(pmu))
+				continue;
+			for (j = 0; j < n && strcmp(imp->clusters[j].pmu, pmu); j++)
+				;
+			if (j < n)
+				continue;
+			imp->clusters = xrealloc(imp->clusters, (n + 1) * sizeof(*imp->clusters));
+			imp->clusters[n].pmu = xstrdup(pmu);
+			imp->clusters[n].table = imp->table;
+			imp->clusters[n].owned = NULL;
+			strbuf_addf(&names, "%s%s", n ? ", " : "", pmu);
+			n++;
+		}
+	}
+	imp->nr_clusters = n;
+	if (n > 1)
+		warn(imp, "counts of %zu Arm core PMUs (%s): a big.LITTLE system; each PMU has a tree "
+		     "of its own, all with table %s, which fits only the clusters of that core "
+		     "(tdperf record counts each cluster with its core's table)", n, names.buf,
+		     td_table_info(imp->table)->name);
+	else
+		imp->nr_clusters = 0; /* one PMU: the usual single section */
+	if (n == 1) {
+		free(imp->clusters[0].pmu);
+		free(imp->clusters);
+		imp->clusters = NULL;
+	}
+	strbuf_release(&names);
+}
+
 int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
 		struct strbuf *err)
 {
@@ -824,6 +877,7 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		return -1;
 	choose_smt(imp, opts, json_object_get(imp->meta, "smt"));
 	check_events(imp);
+	arm_sections_from_counts(imp);
 	v = json_object_get(imp->meta, "warnings");
 	json_array_foreach(v, i, files)
 		if (json_is_string(files))

@@ -186,6 +186,28 @@ test_expect_success 'big.LITTLE with a core tdperf has no table for: that cluste
 	test_grep "the trees cover the time on the other clusters only" a55.txt
 '
 
+# perf stat --no-merge prints each PMU's count of an event apart, its PMU
+# after the name ("cpu_cycles [armv9_neoverse_n2]"), in all three formats.
+test_expect_success 'perf stat --no-merge on big.LITTLE (text, CSV, JSON): a tree per cluster PMU, said' '
+	ev=cpu_cycles,op_retired,op_spec,stall_slot,stall_slot_frontend,stall_slot_backend &&
+	"$EMU/pmu-emu" --cpu biglittle -- sh -c "perf stat --no-merge -x, -o nm.csv -e $ev -- sleep 0.1 &&
+		perf stat --no-merge -o nm.txt -e $ev -- sleep 0.1 &&
+		perf stat --no-merge -j -o nm.json -e $ev -- sleep 0.1" &&
+	test_grep "^[0-9]*,,cpu_cycles \[armv9_neoverse_v2\]," nm.csv &&
+	test_grep "cpu_cycles \[armv9_neoverse_n2\]" nm.txt &&
+	for f in nm.csv nm.txt nm.json; do
+		"$TDPERF" report --cpu neoverse-v2 --format json $f >$f.rep &&
+		jq -e "[.scopes[] | .pmu] == [\"armv9_neoverse_n2\", \"armv9_neoverse_v2\"]" $f.rep &&
+		jq -e "[.warnings[] | .text | select(test(\"counts of 2 Arm core PMUs\"))] | length == 1" $f.rep &&
+		for pmu in armv9_neoverse_n2 armv9_neoverse_v2; do
+			fe=$(jq --arg p $pmu ".scopes[] | select(.pmu == \$p) | .events[] | select(.name == \"stall_slot_frontend\") | .value" $f.rep) &&
+			cyc=$(jq --arg p $pmu ".scopes[] | select(.pmu == \$p) | .events[] | select(.name == \"cpu_cycles\") | .value" $f.rep) &&
+			jq -e --arg p $pmu --argjson fe "$fe" --argjson c "$cyc" ".scopes[] | select(.pmu == \$p) | .nodes[] |
+				select(.id == \"frontend_bound\") | ((.value - \$fe / (8 * \$c)) | fabs) < 1e-9" $f.rep || return 1
+		done || return 1
+	done
+'
+
 test_expect_success 'a big.LITTLE run directory whose cluster entries are bad: one line, exit 2' '
 	cp -r bl.data blbad.data &&
 	jq ".table[\"../x\"] = {\"name\": \"neoverse-v2\"}" bl.data/meta.json >blbad.data/meta.json &&
