@@ -456,6 +456,8 @@ size_t td_pd_tp_field_names(const struct td_pd_event *ev, const char **names, si
 
 /* CPU_TOPOLOGY: 1 when a core has two threads, 0 when none has, -1 absent. */
 int td_pd_topology_smt(const struct td_pd *pd);
+/* The PMU_MAPPINGS name of PMU type 'type' in *name; -1 when not listed. */
+int td_pd_pmu_name(const struct td_pd *pd, uint32_t type, struct strbuf *name);
 /* PMU_MAPPINGS lists a PMU of this name ("cpu_core"). */
 int td_pd_has_pmu(const struct td_pd *pd, const char *name);
 

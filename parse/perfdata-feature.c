@@ -558,6 +558,22 @@ int td_pd_topology_smt(const struct td_pd *pd)
 	return c.ok && nr ? smt : -1;
 }
 
+int td_pd_pmu_name(const struct td_pd *pd, uint32_t type, struct strbuf *name)
+{
+	struct fcur c = feature_cursor(pd, TD_PD_FEAT_PMU_MAPPINGS);
+	uint32_t nr = c.ok ? f_count(&c, f_u32(&c), 8) : 0, i, t;
+
+	for (i = 0; c.ok && i < nr; i++) {
+		t = f_u32(&c);
+		strbuf_reset(name);
+		f_str(&c, name);
+		if (c.ok && t == type)
+			return 0;
+	}
+	strbuf_reset(name);
+	return -1;
+}
+
 int td_pd_has_pmu(const struct td_pd *pd, const char *name)
 {
 	struct fcur c = feature_cursor(pd, TD_PD_FEAT_PMU_MAPPINGS);

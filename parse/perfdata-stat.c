@@ -103,6 +103,21 @@ struct acc {
 };
 
 /*
+ * The Arm core PMU an event was opened on ("armv8_pmuv3_0", one per
+ * cluster on big.LITTLE systems, where perf names each cluster's count of
+ * an event alike), or NULL: the PMU_MAPPINGS name of its attr type.
+ */
+static char *arm_core_pmu(const struct td_pd *pd, const struct td_pd_event *ev)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	if (ev->type > 5 && !td_pd_pmu_name(pd, ev->type, &name) && td_is_arm_core_pmu(name.buf))
+		return strbuf_detach(&name, NULL);
+	strbuf_release(&name);
+	return NULL;
+}
+
+/*
  * Turn the readings into scopes: one pass per round.  'delta' subtracts
  * the previous round (intervals).  Events with no reading at all are
  * "<not supported>" (perf opened nothing for them); run == 0 is
@@ -164,6 +179,7 @@ static void emit_round(struct td_pd *pd, struct stat_state *s, struct td_stat *s
 			c = &sc->counts[sc->nr_counts++];
 			memset(c, 0, sizeof(*c));
 			c->event = xstrdup(ev->name);
+			c->pmu = arm_core_pmu(pd, ev);
 			c->unit = ev->unit && *ev->unit ? xstrdup(ev->unit) : NULL;
 			c->group = -1;
 			c->variance_pct = NAN;

@@ -208,6 +208,18 @@ test_expect_success 'perf stat --no-merge on big.LITTLE (text, CSV, JSON): a tre
 	done
 '
 
+# perf stat record writes each cluster's count of an event under the same
+# name; the PMU comes from the attr type and the file's PMU_MAPPINGS.
+test_expect_success 'perf stat record on big.LITTLE: each cluster PMU its own scope, its own counts' '
+	"$EMU/pmu-emu" --cpu biglittle -- perf stat record -o psr.data \
+		-e cpu_cycles,op_retired,op_spec,stall_slot,stall_slot_frontend,stall_slot_backend -- sleep 0.1 2>psr.out &&
+	"$TDPERF" report --cpu neoverse-v2 --format json psr.data >psr.json &&
+	jq -e "[.scopes[] | .pmu] == [\"armv9_neoverse_n2\", \"armv9_neoverse_v2\"]" psr.json &&
+	jq -e "[.scopes[] | [.events[] | select(.name == \"cpu_cycles\") | .pmu] | length] == [1, 1]" psr.json &&
+	jq -e "[.scopes[] | .events[] | select(.name == \"cpu_cycles\") | .value] | .[0] != .[1]" psr.json &&
+	jq -e "[.warnings[] | .text | select(test(\"counts of 2 Arm core PMUs\"))] | length == 1" psr.json
+'
+
 test_expect_success 'a big.LITTLE run directory whose cluster entries are bad: one line, exit 2' '
 	cp -r bl.data blbad.data &&
 	jq ".table[\"../x\"] = {\"name\": \"neoverse-v2\"}" bl.data/meta.json >blbad.data/meta.json &&
