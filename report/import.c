@@ -52,6 +52,7 @@ void td_import_release(struct td_import *imp)
 
 static void warn(struct td_import *imp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void arm_sections_from_counts(struct td_import *imp);
+static int clusters_from_opts(struct td_import *imp, char **list, struct strbuf *err);
 static void warn(struct td_import *imp, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -464,6 +465,8 @@ int td_import_data(const char *path, struct strbuf *data, const struct td_report
 	if (choose_table(imp, opts, NULL, err) < 0)
 		return -1;
 	choose_smt(imp, opts, NULL);
+	if (opts && clusters_from_opts(imp, opts->clusters, err) < 0)
+		return -1;
 	check_events(imp);
 	arm_sections_from_counts(imp);
 	if (imp->stat->nr_sessions > 1)
@@ -734,6 +737,36 @@ static int load_clusters(struct td_import *imp, const char *dir, json_t *table, 
  * each PMU still gets a tree of its own rather than a mix of the two, all
  * with the one table there is, and the report says whose core it fits.
  */
+/*
+ * The clusters a live recording counts (opts->clusters, "PMU=TABLE"),
+ * each with its core's table, as a run directory's meta.json gives them.
+ */
+static int clusters_from_opts(struct td_import *imp, char **list, struct strbuf *err)
+{
+	size_t n = 0, i;
+
+	while (list && list[n])
+		n++;
+	if (!n || !imp->table)
+		return 0;
+	imp->clusters = xcalloc(n, sizeof(*imp->clusters));
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(list[i], '=');
+		struct td_cluster *c = &imp->clusters[imp->nr_clusters];
+
+		if (!eq) {
+			strbuf_addf(err, "cluster '%s': not PMU=TABLE", list[i]);
+			return -1;
+		}
+		c->table = i ? td_table_find(eq + 1, err) : imp->table;
+		if (!c->table)
+			return -1;
+		c->pmu = xstrndup(list[i], (size_t)(eq - list[i]));
+		imp->nr_clusters++;
+	}
+	return 0;
+}
+
 static void arm_sections_from_counts(struct td_import *imp)
 {
 	struct strbuf names = STRBUF_INIT;

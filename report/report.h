@@ -23,6 +23,9 @@ struct td_report_opts {
 	int max_level;        /* --level N, 0 = all */
 	int argc;             /* the command line, as typed, for the run's */
 	char **argv;          /* "command line" of an input imported on the fly */
+	char **clusters;      /* big.LITTLE Arm: "PMU=TABLE" per cluster counted, the
+	                         detected CPU's (cpu, above) first, NULL-terminated;
+	                         or NULL (tdperf record --live gives them) */
 	int stream_scopes;    /* leave per-interval/CPU/thread scopes out of the
 	                         document: td_report_each_scope builds them one at
 	                         a time (text, CSV and JSON of long runs) */

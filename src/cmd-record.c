@@ -781,6 +781,7 @@ static int record_dry_run(struct record *r)
  */
 struct live_tail {
 	struct td_live *lv;
+	char **clusters;         /* big.LITTLE Arm: "PMU=TABLE" per cluster counted */
 	char *path;
 	off_t offset;
 	int failed;
@@ -821,6 +822,19 @@ static void live_tail_start(struct record *r, const struct planned_run *run, str
 		return;
 	opts.cpu = r->table ? td_table_info(r->table)->name : NULL;
 	opts.max_level = r->o.req.level;
+	if (r->arm_clusters) {
+		struct strbuf sb = STRBUF_INIT;
+
+		t->clusters = xcalloc(r->nr_clusters + 2, sizeof(*t->clusters));
+		strbuf_addf(&sb, "%s=%s", r->sched.budget.pmu_name, td_table_info(r->table)->name);
+		t->clusters[0] = strbuf_detach(&sb, NULL);
+		for (i = 0; i < r->nr_clusters; i++) {
+			strbuf_addf(&sb, "%s=%s", r->clusters[i].pmu->name,
+				    td_table_info(r->clusters[i].table)->name);
+			t->clusters[i + 1] = strbuf_detach(&sb, NULL);
+		}
+		opts.clusters = t->clusters;
+	}
 	t->lv = td_live_new(&opts, stdout, isatty(1));
 }
 
@@ -835,6 +849,7 @@ static void live_tail_finish(struct live_tail *t)
 		warning("--live: %s", err.buf);
 	td_live_free(t->lv);
 	free(t->path);
+	free_argv(t->clusters);
 	strbuf_release(&err);
 }
 

@@ -186,6 +186,21 @@ test_expect_success 'big.LITTLE, ACPI PMU names, a core tdperf has no table for:
 	test_grep "the trees cover the time on the other clusters only" a55.txt
 '
 
+# record --live draws each cluster's tree with that cluster's table, as the
+# report of the run directory does (the emulator's rates are constant, so
+# every interval has the run's fractions).
+test_expect_success 'big.LITTLE record -I --live: each cluster drawn with its own table' '
+	"$EMU/pmu-emu" --cpu biglittle -- "$TDPERF" record -l 1 -I 100 --live -o blive.data -- sleep 0.25 >blive.out 2>&1 &&
+	"$TDPERF" report --format json blive.data >blive.json &&
+	for pmu in armv9_neoverse_n2 armv9_neoverse_v2; do
+		want=$(jq -r --arg p $pmu ".scopes[] | select(.pmu == \$p and .kind == \"total\" and (.id | contains(\"@\") | not)) |
+			.nodes[] | select(.id == \"backend_bound\") | .value * 100" blive.json | awk "{ printf \"%.1f\", \$1 }") &&
+		test -n "$want" &&
+		grep "$pmu:" blive.out | tail -n 1 | test_grep -q "backend_bound $want %" || return 1
+	done &&
+	test "$(grep -c "armv9_neoverse_v2:.*backend_bound 40.0 %" blive.out)" -ge 2
+'
+
 # perf stat --no-merge prints each PMU's count of an event apart, its PMU
 # after the name ("cpu_cycles [armv9_neoverse_n2]"), in all three formats.
 test_expect_success 'perf stat --no-merge on big.LITTLE (text, CSV, JSON): a tree per cluster PMU, said' '
