@@ -176,6 +176,8 @@ struct td_cpu_info {
  */
 void td_cpu_detect(struct td_cpu_info *ci, const char *cpu_override);
 void td_cpu_info_release(struct td_cpu_info *ci);
+/* Arm: the core PMUs whose cluster's core is known (cpuid); two or more on big.LITTLE. */
+size_t td_cpu_arm_clusters(const struct td_cpu_info *ci);
 /* The core PMUs to schedule for ("cpu", or "cpu_core" and "cpu_atom"). */
 const struct td_pmu *td_cpu_find_pmu(const struct td_cpu_info *ci, const char *name);
 
@@ -197,8 +199,6 @@ int td_arm_identify(const char *root, struct strbuf *cpuid, struct strbuf *why);
  * lists ("4-7": CPU 4's midr_el1); -1 when sysfs does not tell.
  */
 int td_arm_cluster_cpuid(const char *root, const char *cpus, struct strbuf *cpuid);
-/* armv8_pmuv3_0, armv8_pmuv3, armv8_cortex_a76, armv9_cortex_x2, ... */
-int td_arm_is_core_pmu(const char *name);
 
 /* Machine part of meta.json: "host", "cpu", "smt", "cpus_online", "pmus"... */
 void td_meta_add_machine(json_t *meta, const struct td_cpu_info *ci);

@@ -220,8 +220,3 @@ int td_arm_cluster_cpuid(const char *root, const char *cpus, struct strbuf *cpui
 	return rc;
 }
 
-int td_arm_is_core_pmu(const char *name)
-{
-	return !strncmp(name, "armv8_", 6) || !strncmp(name, "armv9_", 6) ||
-	       !strcmp(name, "armv8_pmuv3");
-}

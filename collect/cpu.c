@@ -247,6 +247,15 @@ static void detect_pmus(struct td_cpu_info *ci)
 	ci->hybrid = have_core && have_atom;
 }
 
+size_t td_cpu_arm_clusters(const struct td_cpu_info *ci)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ci->nr_pmus; i++)
+		n += ci->pmus[i].cpuid != NULL; /* set for Arm core PMUs only */
+	return n;
+}
+
 const struct td_pmu *td_cpu_find_pmu(const struct td_cpu_info *ci, const char *name)
 {
 	size_t i;

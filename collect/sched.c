@@ -919,8 +919,7 @@ static const char *arm_pmu_name(const struct td_table_info *ti, const struct td_
 		return NULL;
 	/* the cluster's PMU first: ACPI names them armv8_pmuv3_0, _1, ... */
 	for (i = 0; i < ci->nr_pmus; i++)
-		if (ci->pmus[i].core && td_arm_is_core_pmu(ci->pmus[i].name) && ci->cpuid &&
-		    ci->pmus[i].cpuid && !strcmp(ci->pmus[i].cpuid, ci->cpuid))
+		if (ci->cpuid && ci->pmus[i].cpuid && !strcmp(ci->pmus[i].cpuid, ci->cpuid))
 			return ci->pmus[i].name;
 	for (i = 0; i < ci->nr_pmus; i++)
 		if (ci->pmus[i].core && !strcmp(ci->pmus[i].name, ti->pmu))

@@ -137,9 +137,6 @@ const struct td_count *td_scope_find(const struct td_scope *s, const char *pmu,
 const struct td_count *td_scope_find_group(const struct td_scope *s, const char *pmu,
 					   const char *event, int group);
 
-/* armv8_pmuv3_0, armv8_cortex_a55, armv9_neoverse_v2: the name of an Arm core PMU. */
-int td_is_arm_core_pmu(const char *name);
-
 /*
  * Canonical key of an event name, for matching: the PMU ("cpu_core"; ""
  * for the default core PMU) into pmu, and into key the lower-cased event

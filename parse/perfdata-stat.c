@@ -36,6 +36,8 @@ struct stat_state {
 	uint64_t *thread_pid;
 	char (*thread_comm)[17];
 	size_t nr_threads;
+	/* per event index: the Arm core PMU it was opened on, or NULL */
+	char **arm_pmu;
 };
 
 static struct reading *find_reading(struct stat_state *s, int event, uint32_t cpu,
@@ -103,18 +105,26 @@ struct acc {
 };
 
 /*
- * The Arm core PMU an event was opened on ("armv8_pmuv3_0", one per
+ * The Arm core PMU each event was opened on ("armv8_pmuv3_0", one per
  * cluster on big.LITTLE systems, where perf names each cluster's count of
- * an event alike), or NULL: the PMU_MAPPINGS name of its attr type.
+ * an event alike): the PMU_MAPPINGS name of its attr type, looked up once
+ * for every round and scope.
  */
-static char *arm_core_pmu(const struct td_pd *pd, const struct td_pd_event *ev)
+static char **arm_core_pmus(struct td_pd *pd)
 {
+	size_t n = td_pd_nr_events(pd), e;
+	char **pmus = xcalloc(n + 1, sizeof(*pmus));
 	struct strbuf name = STRBUF_INIT;
 
-	if (ev->type > 5 && !td_pd_pmu_name(pd, ev->type, &name) && td_is_arm_core_pmu(name.buf))
-		return strbuf_detach(&name, NULL);
+	for (e = 0; e < n; e++) {
+		const struct td_pd_event *ev = td_pd_event(pd, e);
+
+		/* types 0-5 are perf's generic ones (hardware, software, ...) */
+		if (ev->type > 5 && !td_pd_pmu_name(pd, ev->type, &name) && td_arm_is_core_pmu(name.buf))
+			pmus[e] = strbuf_detach(&name, NULL);
+	}
 	strbuf_release(&name);
-	return NULL;
+	return pmus;
 }
 
 /*
@@ -179,7 +189,7 @@ static void emit_round(struct td_pd *pd, struct stat_state *s, struct td_stat *s
 			c = &sc->counts[sc->nr_counts++];
 			memset(c, 0, sizeof(*c));
 			c->event = xstrdup(ev->name);
-			c->pmu = arm_core_pmu(pd, ev);
+			c->pmu = s->arm_pmu[e] ? xstrdup(s->arm_pmu[e]) : NULL;
 			c->unit = ev->unit && *ev->unit ? xstrdup(ev->unit) : NULL;
 			c->group = -1;
 			c->variance_pct = NAN;
@@ -269,12 +279,14 @@ static struct td_stat_file *read_stat(struct td_pd *pd, const char *path, struct
 	const struct td_pd_record *r;
 	int ret, rounds = 0, stats = 0;
 	const char *v;
+	size_t i;
 
 	if (!pd)
 		return NULL;
 	memset(&s, 0, sizeof(s));
 	s.aggr_mode = AGGR_GLOBAL;
 	s.scale = 1;
+	s.arm_pmu = arm_core_pmus(pd);
 	f = xcalloc(1, sizeof(*f));
 	f->sessions = xcalloc(1, sizeof(*f->sessions));
 	f->nr_sessions = f->alloc_sessions = 1;
@@ -345,6 +357,9 @@ static struct td_stat_file *read_stat(struct td_pd *pd, const char *path, struct
 	free(s.r);
 	free(s.thread_pid);
 	free(s.thread_comm);
+	for (i = 0; i < td_pd_nr_events(pd); i++)
+		free(s.arm_pmu[i]);
+	free(s.arm_pmu);
 	if (ret < 0) {
 		strbuf_addstr(err, td_pd_error(pd));
 		td_stat_file_free(f);

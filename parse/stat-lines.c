@@ -279,31 +279,29 @@ static int is_thread_label(const char *p, size_t n)
 /*
  * perf --no-merge (and perf on several PMUs of one kind: big.LITTLE
  * clusters, uncore boxes) prints an event with its PMU after it,
- * "cpu_cycles [armv9_neoverse_n2]".  The PMU and event as "PMU/EVENT/",
- * the spelling the rest of the reader knows; NULL when text is not of that
- * form.  n: the length of text.
+ * "cpu_cycles [armv9_neoverse_n2]".  The event ev and the bracketed PMU br
+ * as "PMU/EVENT/", the spelling the rest of the reader knows; NULL when
+ * they are not of that form.
  */
+static char *event_on_pmu(const char *ev, size_t elen, const char *br, size_t blen)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!elen || blen < 3 || br[0] != '[' || br[blen - 1] != ']' || memchr(ev, ' ', elen) ||
+	    memchr(ev, '/', elen) || strspn(br + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") != blen - 2)
+		return NULL;
+	strbuf_addf(&sb, "%.*s/%.*s/", (int)(blen - 2), br + 1, (int)elen, ev);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The same for one field of n bytes holding both: "cpu_cycles [armv9_neoverse_n2]". */
 static char *pmu_bracket_event(const char *text, size_t n)
 {
-	const char *open;
-	size_t elen, plen;
+	const char *open = n ? memchr(text, '[', n) : NULL;
 
-	if (n < 5 || text[n - 1] != ']')
-		return NULL;
-	open = memchr(text, '[', n);
 	if (!open || open < text + 2 || open[-1] != ' ')
 		return NULL;
-	elen = (size_t)(open - 1 - text);
-	plen = (size_t)(text + n - 1 - (open + 1));
-	if (!plen || memchr(text, ' ', elen) || memchr(text, '/', elen) ||
-	    strspn(open + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") != plen)
-		return NULL;
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%.*s/%.*s/", (int)plen, open + 1, (int)elen, text);
-		return strbuf_detach(&sb, NULL);
-	}
+	return event_on_pmu(text, (size_t)(open - 1 - text), open, (size_t)(text + n - open));
 }
 
 static int is_event_name(const char *p, size_t n)
@@ -515,17 +513,13 @@ static int parse_text_body(const char *p, struct rec *r)
 		p = w1e;
 		/* "cpu_cycles [armv9_neoverse_n2]" */
 		if (*(w2 = skip_ws(p)) == '[') {
-			struct strbuf both = STRBUF_INIT;
-			char *pe;
+			char *pe = event_on_pmu(w1, (size_t)(w1e - w1), w2, (size_t)(token_end(w2) - w2));
 
-			w2e = token_end(w2);
-			strbuf_addf(&both, "%s %.*s", r->event, (int)(w2e - w2), w2);
-			if ((pe = pmu_bracket_event(both.buf, both.len)) != NULL) {
+			if (pe) {
 				free(r->event);
 				r->event = pe;
-				p = w2e;
+				p = token_end(w2);
 			}
-			strbuf_release(&both);
 		}
 	}
 	r->kind = R_COUNT;

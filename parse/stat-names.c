@@ -120,7 +120,7 @@ static size_t pmu_name_prefix(const char *s, size_t n)
 
 	if (n > 9 && (!strncasecmp(s, "cpu_core.", 9) || !strncasecmp(s, "cpu_atom.", 9)))
 		return 9;
-	if (!dot || dot + 1 == s + n || (strncasecmp(s, "armv8_", 6) && strncasecmp(s, "armv9_", 6)))
+	if (!dot || dot + 1 == s + n || !td_arm_is_core_pmu(s))
 		return 0;
 	for (p = s; p < dot; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')
@@ -333,11 +333,6 @@ const char *td_event_weak_class(const char *key)
 	return NULL;
 }
 
-int td_is_arm_core_pmu(const char *name)
-{
-	return !strncmp(name, "armv8_", 6) || !strncmp(name, "armv9_", 6);
-}
-
 /* Does a count's PMU fit the PMU asked for ("" / NULL = any)? */
 static int pmu_matches(const char *want, const char *have)
 {
@@ -430,7 +425,7 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 	 * event without it.  With no section PMU asked for, any Arm core PMU
 	 * and no PMU at all stand for it.
 	 */
-	arm_any = !pmu && td_is_arm_core_pmu(wpmu.buf);
+	arm_any = !pmu && td_arm_is_core_pmu(wpmu.buf);
 	if (!pmu && wpmu.len)
 		pmu = wpmu.buf;
 	wclass = td_event_weak_class(wkey.buf);
@@ -448,7 +443,7 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 			ck = ckey.buf;
 		}
 		cpmu_name = c->pmu ? c->pmu : cpmu.buf;
-		if (!(arm_any ? !*cpmu_name || td_is_arm_core_pmu(cpmu_name) : pmu_matches(pmu, cpmu_name)) ||
+		if (!(arm_any ? !*cpmu_name || td_arm_is_core_pmu(cpmu_name) : pmu_matches(pmu, cpmu_name)) ||
 		    !privilege_matches(wprivilege, c) ||
 		    !percore_matches(wpercore, c))
 			continue;

@@ -122,7 +122,7 @@ static int meta_slots(json_t *meta, const char *section_pmu)
 		 * Arm core PMUs only (armv8_pmuv3_0, armv9_...): PMMIR_EL1.SLOTS;
 		 * on big.LITTLE systems the width of the section's cluster
 		 */
-		if (json_is_true(json_object_get(p, "core")) && name && !strncmp(name, "armv", 4) &&
+		if (json_is_true(json_object_get(p, "core")) && name && td_arm_is_core_pmu(name) &&
 		    (!section_pmu || !strcmp(name, section_pmu)) && v && strtol(v, NULL, 0) > 0)
 			return (int)strtol(v, NULL, 0);
 	}

@@ -730,14 +730,6 @@ static int load_clusters(struct td_import *imp, const char *dir, json_t *table, 
 }
 
 /*
- * perf stat output of a big.LITTLE Arm system: perf counts an event on
- * every cluster's core PMU and prints each apart
- * ("armv8_cortex_a55/cpu_cycles/", "armv8_cortex_a76/cpu_cycles/").
- * Without the table of each cluster's core, which tdperf record keeps,
- * each PMU still gets a tree of its own rather than a mix of the two, all
- * with the one table there is, and the report says whose core it fits.
- */
-/*
  * The clusters a live recording counts (opts->clusters, "PMU=TABLE"),
  * each with its core's table, as a run directory's meta.json gives them.
  */
@@ -767,9 +759,18 @@ static int clusters_from_opts(struct td_import *imp, char **list, struct strbuf 
 	return 0;
 }
 
+/*
+ * perf stat output of a big.LITTLE Arm system: perf counts an event on
+ * every cluster's core PMU and prints each apart
+ * ("armv8_cortex_a55/cpu_cycles/", "armv8_cortex_a76/cpu_cycles/").
+ * Without the table of each cluster's core, which tdperf record keeps,
+ * each PMU still gets a tree of its own rather than a mix of the two, all
+ * with the one table there is, and the report says whose core it fits.
+ */
 static void arm_sections_from_counts(struct td_import *imp)
 {
 	struct strbuf names = STRBUF_INIT;
+	const char **pmus = NULL;
 	size_t i, k, j, n = 0;
 
 	if (!imp->table || imp->nr_clusters || !imp->stat)
@@ -780,33 +781,30 @@ static void arm_sections_from_counts(struct td_import *imp)
 		for (k = 0; st->nr_scopes && k < st->scopes[0].nr_counts; k++) {
 			const char *pmu = st->scopes[0].counts[k].pmu;
 
-			if (!pmu || !td_is_arm_core_pmu(pmu))
+			if (!pmu || !td_arm_is_core_pmu(pmu))
 				continue;
-			for (j = 0; j < n && strcmp(imp->clusters[j].pmu, pmu); j++)
+			for (j = 0; j < n && strcmp(pmus[j], pmu); j++)
 				;
 			if (j < n)
 				continue;
-			imp->clusters = xrealloc(imp->clusters, (n + 1) * sizeof(*imp->clusters));
-			imp->clusters[n].pmu = xstrdup(pmu);
-			imp->clusters[n].table = imp->table;
-			imp->clusters[n].owned = NULL;
-			strbuf_addf(&names, "%s%s", n ? ", " : "", pmu);
-			n++;
+			pmus = xrealloc(pmus, (n + 1) * sizeof(*pmus));
+			pmus[n++] = pmu;
+			strbuf_addf(&names, "%s%s", n > 1 ? ", " : "", pmu);
 		}
 	}
-	imp->nr_clusters = n;
-	if (n > 1)
+	if (n > 1) {
+		imp->clusters = xcalloc(n, sizeof(*imp->clusters));
+		for (j = 0; j < n; j++) {
+			imp->clusters[j].pmu = xstrdup(pmus[j]);
+			imp->clusters[j].table = imp->table;
+		}
+		imp->nr_clusters = n;
 		warn(imp, "counts of %zu Arm core PMUs (%s): a big.LITTLE system; each PMU has a tree "
 		     "of its own, all with table %s, which fits only the clusters of that core "
 		     "(tdperf record counts each cluster with its core's table)", n, names.buf,
 		     td_table_info(imp->table)->name);
-	else
-		imp->nr_clusters = 0; /* one PMU: the usual single section */
-	if (n == 1) {
-		free(imp->clusters[0].pmu);
-		free(imp->clusters);
-		imp->clusters = NULL;
 	}
+	free(pmus);
 	strbuf_release(&names);
 }
 

@@ -133,10 +133,8 @@ static void check_paranoid(const struct td_cpu_info *ci, struct check *c)
 /* big.LITTLE Arm: one line per cluster; 0 when the machine has fewer than two. */
 static int check_arm_clusters(const struct td_cpu_info *ci)
 {
-	size_t i, n = 0;
+	size_t i, n = td_cpu_arm_clusters(ci);
 
-	for (i = 0; i < ci->nr_pmus; i++)
-		n += ci->pmus[i].core && ci->pmus[i].cpuid != NULL;
 	if (n < 2)
 		return 0;
 	line("", "hybrid", "yes: %zu Arm clusters, each with a core PMU of its own", n);
@@ -145,7 +143,7 @@ static int check_arm_clusters(const struct td_cpu_info *ci)
 		struct strbuf err = STRBUF_INIT;
 		const struct td_table *t;
 
-		if (!p->core || !p->cpuid)
+		if (!p->cpuid)
 			continue;
 		t = td_table_find(p->cpuid, &err);
 		line("", "cluster", "%s: CPUs %s, MIDR %s, %s%s", p->name, p->cpus ? p->cpus : "?",

@@ -365,6 +365,21 @@ static int time_shared(const struct td_sched *s)
 }
 
 /*
+ * The counters of a second core PMU's groups (hybrid E-cores, another
+ * Arm cluster): its table's, since CPUID leaf 0xA describes only the core
+ * tdperf runs on, less the one the NMI watchdog holds on every core.
+ */
+static void partner_budget(const struct record *r, const struct td_table *t,
+			   struct td_sched_budget *b)
+{
+	td_sched_default_budget(t, NULL, b);
+	b->nmi_watchdog = r->o.nmi >= 0 ? r->o.nmi : r->ci.nmi_watchdog > 0;
+	b->gp -= b->nmi_watchdog;
+	if (r->o.counters > 0)
+		b->gp = r->o.counters - b->nmi_watchdog;
+}
+
+/*
  * Hybrid CPUs (Alder Lake, Raptor Lake): the E-cores have a PMU of their
  * own (cpu_atom) with other events and another tree.  A workload moves
  * between core types, so both are counted, each PMU in groups of its own
@@ -381,12 +396,7 @@ static int plan_atom(struct record *r)
 
 	if (!atom || !(r->ci.hybrid || r->o.cpu))
 		return 0;
-	/* the table's counters (CPUID leaf 0xA describes the core it runs on); the watchdog holds one on every core */
-	td_sched_default_budget(atom, NULL, &r->atom_budget);
-	r->atom_budget.nmi_watchdog = r->o.nmi >= 0 ? r->o.nmi : r->ci.nmi_watchdog > 0;
-	r->atom_budget.gp -= r->atom_budget.nmi_watchdog;
-	if (r->o.counters > 0)
-		r->atom_budget.gp = r->o.counters - r->atom_budget.nmi_watchdog;
+	partner_budget(r, atom, &r->atom_budget);
 	if (td_sched_build(atom, &req, &r->atom_budget, &s, &err) < 0) {
 		/* nodes, metrics or stacks of the P-core tree the E-core tree lacks */
 		add_warning(r, "cpu_atom (%s): %s; the E-cores get Top-Down Level 1-%d only",
@@ -407,20 +417,10 @@ static int plan_atom(struct record *r)
 	return 0;
 }
 
-/* The Arm core PMUs of this machine that name their cluster's core. */
-static size_t arm_cluster_pmus(const struct record *r)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < r->ci.nr_pmus; i++)
-		n += r->ci.pmus[i].core && r->ci.pmus[i].cpuid && td_arm_is_core_pmu(r->ci.pmus[i].name);
-	return n;
-}
-
 /* Is this big.LITTLE Arm machine's detected table the one recorded with? */
 static int count_arm_clusters(const struct record *r)
 {
-	return r->table == r->ci.table && arm_cluster_pmus(r) > 1 && !r->o.cpu &&
+	return r->table == r->ci.table && td_cpu_arm_clusters(&r->ci) > 1 && !r->o.cpu &&
 	       td_table_info(r->table)->vendor && !strcmp(td_table_info(r->table)->vendor, "ARM");
 }
 
@@ -445,8 +445,7 @@ static int plan_arm_clusters(struct record *r, const struct td_sched_budget *fir
 		const struct td_table *t;
 		struct td_sched s;
 
-		if (!p->core || !p->cpuid || !td_arm_is_core_pmu(p->name) ||
-		    (first->pmu_name && !strcmp(p->name, first->pmu_name)))
+		if (!p->cpuid || (first->pmu_name && !strcmp(p->name, first->pmu_name)))
 			continue;
 		t = td_table_find(p->cpuid, &err);
 		if (!t) {
@@ -461,11 +460,7 @@ static int plan_arm_clusters(struct record *r, const struct td_sched_budget *fir
 		c = &r->clusters[r->nr_clusters];
 		c->pmu = p;
 		c->table = t;
-		td_sched_default_budget(t, NULL, &c->budget);
-		c->budget.nmi_watchdog = first->nmi_watchdog;
-		c->budget.gp -= c->budget.nmi_watchdog;
-		if (r->o.counters > 0)
-			c->budget.gp = r->o.counters - c->budget.nmi_watchdog;
+		partner_budget(r, t, &c->budget);
 		c->budget.pmu_name = p->name;
 		c->budget.name_pmu = 1;
 		if (td_sched_build(t, &r->o.req, &c->budget, &s, &err) < 0) {

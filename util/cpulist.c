@@ -1,10 +1,12 @@
 /*
  * CPU lists ("0-3,8"), the form of perf's -C option, of sysfs's online
- * file and of the CPU lists in a perf.data header.
+ * file and of the CPU lists in a perf.data header; and the names of the
+ * Arm core PMUs, each of which counts on one such list.
  */
 #include "util/util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* One decimal CPU number, or -1; *p moves past it. */
 static long cpu_number(const char **p, size_t nbits)
@@ -47,4 +49,9 @@ int td_cpu_list_parse(const char *list, unsigned char *set, size_t nbits)
 		if (*p++ != ',')
 			return -1;
 	}
+}
+
+int td_arm_is_core_pmu(const char *name)
+{
+	return !strncmp(name, "armv8_", 6) || !strncmp(name, "armv9_", 6);
 }

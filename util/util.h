@@ -111,6 +111,12 @@ int td_is_regular_file(const char *path);
  * is not such a list or names a CPU of nbits or above.
  */
 int td_cpu_list_parse(const char *list, unsigned char *set, size_t nbits);
+/*
+ * An Arm core PMU as the kernel names it: armv8_pmuv3_0 (ACPI),
+ * armv8_pmuv3, armv8_cortex_a76, armv9_neoverse_v2 (device tree), one per
+ * cluster on big.LITTLE systems.
+ */
+int td_arm_is_core_pmu(const char *name);
 
 /* ---- run directories (format documented in docs/run-format.md) ---- */
 #define TD_RUN_FORMAT_VERSION 1
