@@ -11,22 +11,24 @@ job_missing() {
 	fi
 }
 
-# rank3_work_shows FILE: in the job report FILE (JSON) of mpi-imbalance,
-# where rank 3 does three times the work of ranks 0-2, rank 3's CPU time is
-# well above the others' median (the MPI start-up time, the same in every
-# rank, lowers the ratio from 3; on a shared VM the CPU time of the same work
-# varies by up to half), and the job's max over mean of CPU time is the one
-# the ranks' own CPU times make.  Prints the CPU times, so that a failure
-# says what was measured.
+# rank3_work_shows FILE FACTOR: in the job report FILE (JSON) of
+# mpi-imbalance, where rank 3 does FACTOR times the work of ranks 0-2,
+# rank 3's CPU time is more than 1.5 and less than 1.5 x FACTOR times the
+# others' median (the MPI start-up time, the same in every rank, lowers the
+# ratio from FACTOR; on a loaded 2-CPU VM the CPU time of the same work
+# varied by 1.9x, 0.42 against 0.80 s, in a run where 3x the work gave only
+# 1.42x the median), and the job's max over mean of CPU time is the one the
+# ranks' own CPU times make.  Prints the CPU times, so that a failure says
+# what was measured.
 rank3_work_shows() {
 	jq -c "[.ranks[].cpu_s]" "$1" &&
-	jq -e "([.ranks[0,1,2].cpu_s] | sort | .[1]) as \$m | .ranks[3].cpu_s / \$m > 1.5 and .ranks[3].cpu_s / \$m < 4.5" "$1" &&
+	jq -e --argjson f "$2" "([.ranks[0,1,2].cpu_s] | sort | .[1]) as \$m | .ranks[3].cpu_s / \$m > 1.5 and .ranks[3].cpu_s / \$m < 1.5 * \$f" "$1" &&
 	jq -e "[.ranks[].cpu_s] as \$c | (\$c | max) / ((\$c | add) / (\$c | length)) - .imbalance.max_over_mean.cpu_s | fabs < 1e-6" "$1"
 }
 
 # outliers_follow_rule FILE: in the job report FILE (JSON), the outliers are
 # exactly the ranks whose CPU time is at least 1.2 x the median of all ranks
-# and 10 ms above it (the rule the report states), and rank 3, with three times the work, is
+# and 10 ms above it (the rule the report states), and rank 3, with five times the work, is
 # one of them and the largest.  On a loaded VM the CPU time of equal work
 # can differ by a fifth, so another rank may pass the rule too: that is the
 # rule applied to what was measured, not an error.  Prints the CPU times.

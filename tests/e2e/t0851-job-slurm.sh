@@ -4,7 +4,7 @@
 # with a generated slurm.conf, private state, spool, log and socket
 # directories and free ports), runs "srun -n 4 tdperf record ...", and
 # stops every daemon at the end, also when a test fails.  The merged
-# report must say what the mpirun job's says (t0850): rank 3 does three
+# report must say what the mpirun job's says (t0850): rank 3 does five
 # times the work of the others.
 . "$(dirname "$0")/test-lib.sh"
 . "$TD_SRCDIR/tests/e2e/job-lib.sh"
@@ -114,7 +114,7 @@ test_expect_success 'slurmctld and slurmd start on a generated slurm.conf' '
 
 test_expect_success 'srun -n 4 tdperf record writes one run directory per rank' '
 	# bounded: a job the cluster cannot place would wait for ever
-	timeout 300 srun --mpi=pmix -n 4 "$TDPERF" record --threads -o JOB -- "$APP" 6 2>err &&
+	timeout 300 srun --mpi=pmix -n 4 "$TDPERF" record --threads -o JOB -- "$APP" 6 3 5 2>err &&
 	jq -e ".format == \"tdperf-job\" and .launcher == \"slurm\" and .ranks == 4 and (.job_id | test(\"^[0-9]+\\\\.[0-9]+$\"))" JOB/meta.json &&
 	for r in 0 1 2 3; do
 		jq -e ".job.rank == $r and .job.node == 0 and .job.local_rank == $r and .job.launcher == \"slurm\"" JOB/rank-0000$r.$HOST/meta.json || exit 1
@@ -126,7 +126,7 @@ test_expect_success 'the merged report: rank 3 is the outlier, the imbalance mat
 	jq -e "[.ranks[].rank] == [0,1,2,3] and .job.missing == [] and .nodes[0].host == \"$HOST\"" job.json &&
 	outliers_follow_rule job.json &&
 	jq -e ".imbalance.outlier_details[] | select(.rank == 3) | .sched_grows.component == \"running\"" job.json &&
-	rank3_work_shows job.json &&
+	rank3_work_shows job.json 5 &&
 	"$TDPERF" report JOB >job.txt &&
 	grep "^Job [0-9]*\.[0-9]* (slurm): 4 ranks of 4 on 1 node" job.txt &&
 	grep "^Outlier: rank 3 " job.txt

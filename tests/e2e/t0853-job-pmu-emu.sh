@@ -63,7 +63,7 @@ test_expect_success 'each rank: perf counts and Level 1-2 = the formulas on the 
 
 test_expect_success 'cycles follow enabled time (all ranks end at the barrier); CPU time shows the 3x work' '
 	jq -e "([.ranks[0,1,2].cycles] | sort | .[1]) as \$m | .ranks[3].cycles / \$m > 0.7 and .ranks[3].cycles / \$m < 1.4" job.json &&
-	rank3_work_shows job.json &&
+	rank3_work_shows job.json 3 &&
 	# rank 3 is an outlier, and the largest; under the emulator (its library
 	# in every rank) an equal rank may also pass 1.2 x the median
 	jq -e "(.imbalance.outliers | index(3)) != null and (.imbalance.outlier_details | max_by(.ratio) | .rank) == 3" job.json
