@@ -4,7 +4,7 @@
  * never crash, leak or read out of bounds.  Also checks invariants of the
  * model: every count has a key and a group, every failure has a message.
  *
- * FUZZ_SOURCES: parse/stat.c parse/stat-lines.c parse/stat-model.c parse/stat-names.c parse/stat-infer.c util/strbuf.c util/message.c util/file.c
+ * FUZZ_SOURCES: parse/stat.c parse/stat-lines.c parse/stat-model.c parse/stat-names.c parse/stat-infer.c util/strbuf.c util/message.c util/file.c util/cpulist.c
  * Seeds: tests/fuzz/seed-stat.sh (the published fixtures and tests/fuzz/stat-inputs/).
  */
 #include "parse/parse.h"
