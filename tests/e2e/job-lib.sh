@@ -40,3 +40,24 @@ outliers_follow_rule() {
 	jq -e "(.imbalance.outliers | index(3)) != null and
 		(.imbalance.outlier_details | max_by(.ratio) | .rank) == 3" "$1"
 }
+
+# rank3_running_grows FILE: in the job report FILE (JSON) of mpi-imbalance,
+# rank 3's running time, its extra work, is more than 1.5 x the median of
+# all ranks' (by construction), and the component the report says grows
+# most is the one its stated rule picks from the ranks' own scheduler
+# stacks: the largest ratio to the median among the components at least 5 %
+# of the rank's total above it.  On a loaded machine that can be runnable,
+# not running: rank 3 then waits for a CPU longer than it computes more.
+rank3_running_grows() {
+	jq -c "[.ranks[].sched | {running, runnable}]" "$1" &&
+	jq -e "def median: sort | if length % 2 == 1 then .[length / 2 | floor]
+			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+		.ranks as \$r | \$r[3].sched as \$s | ([\$s[] | numbers] | add) as \$t |
+		([\$r[].sched.running] | median) as \$mr |
+		(\$s.running / \$mr > 1.5) and
+		([\$s | to_entries[] | select(.value | type == \"number\") |
+		  ([\$r[].sched[.key]] | median) as \$m |
+		  select(.value - \$m > 0 and .value - \$m >= 0.05 * \$t) |
+		  {key, ratio: (if \$m > 0 then .value / \$m else infinite end)}] | max_by(.ratio) | .key) ==
+		(.imbalance.outlier_details[] | select(.rank == 3) | .sched_grows.component)" "$1"
+}

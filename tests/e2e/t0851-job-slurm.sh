@@ -125,7 +125,7 @@ test_expect_success 'the merged report: rank 3 is the outlier, the imbalance mat
 	"$TDPERF" report --format json JOB >job.json &&
 	jq -e "[.ranks[].rank] == [0,1,2,3] and .job.missing == [] and .nodes[0].host == \"$HOST\"" job.json &&
 	outliers_follow_rule job.json &&
-	jq -e ".imbalance.outlier_details[] | select(.rank == 3) | .sched_grows.component == \"running\"" job.json &&
+	rank3_running_grows job.json &&
 	rank3_work_shows job.json 5 &&
 	"$TDPERF" report JOB >job.txt &&
 	grep "^Job [0-9]*\.[0-9]* (slurm): 4 ranks of 4 on 1 node" job.txt &&
