@@ -3,7 +3,10 @@
  */
 #include "config.h"
 #include "src/builtin.h"
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -218,7 +221,7 @@ int cmd_diff(int argc, char **argv)
 	if (hotspots)
 		diff = td_hotspots_diff(a, name_a, b, name_b, &err);
 	else if (jobs == 2)
-		diff = td_report_job_diff(a, name_a, b, name_b); /* report/job-diff.c */
+		diff = td_report_job_diff(a, name_a, b, name_b); /* analyze/job-diff.c */
 	else
 		diff = td_diff_build(a, name_a, scope_a, b, name_b, scope_b, &err);
 	if (!diff) {

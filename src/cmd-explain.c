@@ -5,8 +5,10 @@
 #include "src/builtin.h"
 #include "collect/collect.h"
 #include "metrics/metrics.h"
-#include "parse/parse.h"
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 #include "util/util.h"
 
 #include <getopt.h>
@@ -139,48 +141,10 @@ static void explain_static(const struct td_table *t, const struct td_metric *m)
 
 /* ---- with a run: counts from the report document ---- */
 
-struct run_env {
-	json_t *events;          /* the scope's "events" array */
-	json_t *literals;        /* name -> number */
-	const char *pmu;         /* the scope's PMU or NULL */
-};
-
+/* A formula name's value in the scope (json_t *) of the document. */
 static int run_lookup(void *ctx, const char *name, double *value)
 {
-	struct run_env *re = ctx;
-	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT, epmu = STRBUF_INIT, ekey = STRBUF_INIT;
-	json_t *e, *lit;
-	size_t i;
-	int found = -1;
-
-	lit = json_object_get(re->literals, name);
-	if (json_is_number(lit)) {
-		*value = json_number_value(lit);
-		return 0;
-	}
-	if (name[0] == '#')
-		return -1;
-	td_event_key(name, &pmu, &key);
-	json_array_foreach(re->events, i, e) {
-		const char *en = td_json_str(e, "name"), *ep = td_json_str(e, "pmu");
-		json_t *v = json_object_get(e, "value");
-
-		if (!en || !json_is_number(v))
-			continue;
-		td_event_key(en, &epmu, &ekey);
-		if (strcmp(key.buf, ekey.buf))
-			continue;
-		if (ep && re->pmu && strcmp(ep, re->pmu))
-			continue;
-		*value = json_number_value(v);
-		found = 0;
-		break;
-	}
-	strbuf_release(&pmu);
-	strbuf_release(&key);
-	strbuf_release(&epmu);
-	strbuf_release(&ekey);
-	return found;
+	return td_scope_lookup(ctx, name, value);
 }
 
 /* The formula again, each input followed by its measured value. */
@@ -360,8 +324,7 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 	const struct td_table *t;
 	const struct td_metric *m;
 	json_t *doc, *scopes, *scope = NULL, *s;
-	struct run_env re = { 0 };
-	struct td_env env = { run_lookup, &re };
+	struct td_env env = { run_lookup, NULL };
 	struct td_expr *e;
 	size_t i;
 	double v;
@@ -415,9 +378,7 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 		goto out;
 	}
 	explain_static(t, m);
-	re.events = json_object_get(scope, "events");
-	re.pmu = td_json_str(scope, "pmu");
-	re.literals = json_object_get(scope, "literals");
+	env.ctx = scope;
 	printf("\nin %s, scope %s:\n", run, td_json_str(scope, "id") ? td_json_str(scope, "id") : "?");
 	print_inputs(t, m, &env);
 	e = td_expr_parse(m->id, &err);

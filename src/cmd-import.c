@@ -4,7 +4,7 @@
  * read like a recorded run.
  */
 #include "src/builtin.h"
-#include "report/report-int.h"
+#include "analyze/report.h"
 #include "util/util.h"
 
 #include <getopt.h>
@@ -45,7 +45,7 @@ int cmd_import(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts opts = { 0 };
-	struct td_import imp;
+	struct strbuf summary = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const char *out = TD_RUN_DEFAULT;
 	int c, quiet = 0, ret = 0;
@@ -68,27 +68,15 @@ int cmd_import(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return td_usage_error(usage, "needs exactly one FILE");
-	if (td_import_load(argv[optind], &opts, argc, argv, &imp, &err) < 0) {
+	if (td_report_import_run(argv[optind], out, &opts, argc, argv, &summary, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 		goto out;
 	}
-	if (td_import_write_run(&imp, out, &err) < 0) {
-		error("%s", err.buf);
-		ret = 2;
-		goto out;
-	}
-	if (!quiet) {
-		size_t i, scopes = 0;
-		for (i = 0; i < imp.stat->nr_sessions; i++)
-			scopes += imp.stat->sessions[i].nr_scopes;
-		printf("%s: %zu session%s, %zu scope%s, CPU %s (%s), written to %s\n", argv[optind],
-		       imp.stat->nr_sessions, imp.stat->nr_sessions == 1 ? "" : "s", scopes,
-		       scopes == 1 ? "" : "s", imp.table ? td_table_info(imp.table)->name : "none",
-		       imp.cpu_source, out);
-	}
+	if (!quiet)
+		printf("%s\n", summary.buf);
 out:
-	td_import_release(&imp);
+	strbuf_release(&summary);
 	strbuf_release(&err);
 	return ret;
 }

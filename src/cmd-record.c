@@ -14,8 +14,10 @@
 #include "config.h"
 #include "collect/collect.h"
 #include "metrics/metrics.h"
-#include "parse/parse.h"
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 #include "src/builtin.h"
 #include "util/util.h"
 
@@ -227,7 +229,7 @@ static void add_warning(struct record *r, const char *fmt, ...)
 /* ---------------- planning ---------------- */
 
 static const char software_events[] = "task-clock,context-switches,cpu-migrations,page-faults";
-/* What the thread analysis reads (report/threads-load.c says why each). */
+/* What the thread analysis reads (analyze/threads-load.c says why each). */
 static const char sched_events[] =
 	"sched:sched_switch,sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,"
 	"sched:sched_process_fork,sched:sched_process_exit";
@@ -772,7 +774,7 @@ static int record_dry_run(struct record *r)
 
 /*
  * record --live: the interval file perf is writing, read as it grows and
- * drawn (report/live.c).  perf flushes its output after every interval.
+ * drawn (render/live.c).  perf flushes its output after every interval.
  */
 struct live_tail {
 	struct td_live *lv;
@@ -969,20 +971,10 @@ out:
 /* instructions counted in a run's CSV, NAN when absent. */
 static double run_instructions(struct record *r, const char *file)
 {
-	struct strbuf err = STRBUF_INIT;
 	char *path = td_rundir_file(&r->rd, file);
-	struct td_stat_file *f = td_stat_parse_file(path, &err);
-	const struct td_count *c = NULL;
-	double v = NAN;
+	double v = td_report_file_count(path, "instructions");
 
-	if (f && f->nr_sessions && f->sessions[0].nr_scopes)
-		c = td_scope_find(&f->sessions[0].scopes[0], NULL, "instructions");
-	if (c && c->status == TD_COUNT_OK)
-		v = c->value;
-	if (f)
-		td_stat_file_free(f);
 	free(path);
-	strbuf_release(&err);
 	return v;
 }
 
@@ -1565,7 +1557,7 @@ static int record_run_all(struct record *r)
 
 /*
  * After a rank's recording: its summary for the merged job report
- * (report/job-rank.c), computed here on the rank's own node so that
+ * (analyze/job-rank.c), computed here on the rank's own node so that
  * merging many ranks reads small files.  Without it the merge analyses
  * the rank itself, so a failure is only a warning.
  */

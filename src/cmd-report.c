@@ -4,7 +4,10 @@
  * rendered from the same report document (docs/report-schema.md).
  */
 #include "src/builtin.h"
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 #include "util/util.h"
 
 #include <errno.h>

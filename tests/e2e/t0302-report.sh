@@ -91,7 +91,7 @@ test_expect_success 'perf 5.x ratio metrics: SMT inferred from perf, values with
 # perf prints a group's events together and a metric beside its group's
 # first event: backend_stalls (with its metric) and the ls_not_halted_cyc
 # after it are one group, frontend's no_ops_from_frontend and the cycles
-# after it another (report/groups.c).
+# after it another (analyze/groups.c).
 test_expect_success 'case 11 (Zen 4): each node on the group holding its events' '
 	"$TDPERF" report --format json $PUB/case-11-*.txt >d.json &&
 	jq -e "[.scopes[0].nodes[] | select(.id == \"backend_bound\") | .group] == [2]" d.json &&

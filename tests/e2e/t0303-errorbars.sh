@@ -82,7 +82,7 @@ test_expect_success 'a run without multiplexing: no estimate sentence' '
 	jq -e "[.scopes[0].nodes[] | select(.value != null) | .estimate] | unique == [null]" d.json
 '
 
-# Out-of-range checks (report/sanity.c; tests/unit/test_sanity on perf's
+# Out-of-range checks (analyze/sanity.c; tests/unit/test_sanity on perf's
 # absurd published values): none of the consistent published outputs is
 # flagged, and the fields are there on every node.
 test_expect_success 'sanity: no false alarm on any published output; a sanity field on every node' '

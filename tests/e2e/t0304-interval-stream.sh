@@ -1,6 +1,6 @@
 #!/bin/sh
 # Text, CSV and JSON build the per-interval/CPU/thread scopes one at a
-# time (report/stream.c); --html makes the report keep the whole document.
+# time (analyze/stream.c); --html makes the report keep the whole document.
 # Both paths must print the same report, on a real -I CSV (case 27, its
 # one interval repeated with rising times as bench/stat-report-bench.sh
 # does) and on real per-CPU and per-interval outputs.

@@ -9,7 +9,10 @@
  *
  * Exit 0, 1 when nothing could be drawn, 2 on bad input.
  */
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 
 #include <string.h>
 

@@ -9,7 +9,10 @@
  *
  * Exit status: 0, 1 when the input has no sched events, 2 on bad input.
  */
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -19,7 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 
 /* ---- the generator ---- */
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the out-of-range checks (report/sanity.c) on values perf
+ * Unit tests of the out-of-range checks (analyze/sanity.c) on values perf
  * printed on real machines, where no published output carries the counts
  * behind them:
  *  - perf 4.15 --topdown on a Xeon Gold 6230 (Cascade Lake), one core
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report-int.h"
+#include "analyze/analyze-int.h"
 
 static struct td_metric metric(const char *id, const char *name, const char *parent, int level)
 {

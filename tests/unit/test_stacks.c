@@ -23,7 +23,10 @@
 
 #include "metrics/metrics.h"
 #include "metrics/stacks-int.h"
-#include "report/report.h"
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "render/render.h"
+#include "render/html.h"
 
 /* ---- a fake source: metric values and parameters from arrays ---- */
 

@@ -1,0 +1,181 @@
+/*
+ * Internal to analyze/: the inputs of a report (analyze/import.c) and the
+ * pieces the builder and the renderers share.
+ */
+#ifndef TD_ANALYZE_INT_H
+#define TD_ANALYZE_INT_H
+
+#include "analyze/report.h"
+#include "analyze/compare.h"
+#include "parse/parse.h"
+#include "metrics/metrics.h"
+
+struct td_import {
+	char *path;                  /* the file or run directory */
+	struct strbuf data;          /* the input's bytes (file imports) */
+	const char *format;          /* "text", "csv", "json", "perf.data", "run" */
+	struct td_stat_file *stat;
+	struct td_cpu_guess guess;
+	const struct td_table *table;      /* NULL: counts only */
+	const struct td_table *atom_table; /* hybrid: the cpu_atom table */
+	struct td_table *owned_table, *owned_atom; /* loaded from files */
+	/*
+	 * big.LITTLE Arm runs: one section per cluster PMU counted, the
+	 * first with 'table' (meta.json "table"."pmu" and its cluster keys).
+	 */
+	struct td_cluster {
+		char *pmu;
+		const struct td_table *table;
+		struct td_table *owned;
+	} *clusters;
+	size_t nr_clusters;
+	const char *cpu_source;      /* "--cpu", "--table", "run", "inferred from events" */
+	int smt;                     /* 1, 0, -1 unknown */
+	const char *smt_source;
+	json_t *meta;                /* meta.json (docs/run-format.md) */
+	json_t *warnings;            /* array of strings, or NULL */
+	/* perf.data: the CPU its header names (strings owned: hdr_cpuid_text, hdr_desc) */
+	int has_hdr;
+	struct td_pd_cpu hdr;
+	char *hdr_cpuid_text, *hdr_desc;
+};
+
+/* Import a perf stat output / perf.data file (argv: the command line, for meta.json). */
+int td_import_load(const char *path, const struct td_report_opts *opts, int argc, char **argv,
+		   struct td_import *imp, struct strbuf *err);
+/* The same from its bytes, already read (taken from 'data'). */
+int td_import_data(const char *path, struct strbuf *data, const struct td_report_opts *opts, int argc,
+		   char **argv, struct td_import *imp, struct strbuf *err);
+/* Load a run directory. */
+int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
+		struct strbuf *err);
+/* Write an import as a run directory (atomically). */
+int td_import_write_run(const struct td_import *imp, const char *dir, struct strbuf *err);
+void td_import_release(struct td_import *imp);
+
+/* The table that evaluates a count of this PMU: a cluster's, cpu_atom's or the run's. */
+const struct td_table *td_import_table_for_pmu(const struct td_import *imp, const char *pmu);
+/* How many scopes each parsed scope of st gives: one per PMU section. */
+size_t td_import_sections(const struct td_import *imp, const struct td_stat *st);
+
+/* Event classification (analyze/events.c). */
+int td_report_table_has_event(const struct td_table *t, const struct td_count *c);
+int td_report_is_generic_event(const struct td_count *c);
+int td_report_is_software_event(const struct td_count *c);
+
+/* Scopes without hardware counts, perf's software events (analyze/software.c). */
+/* OK counts of hardware events in s (of PMU 'pmu' when not NULL). */
+size_t td_scope_hardware_counts(const struct td_scope *s, const char *pmu);
+/* The reason every node of such a scope carries; meta: the run's meta.json. */
+void td_nohw_reason(struct strbuf *sb, json_t *meta);
+/* perf stat's derived software figures (CPUs utilized, rates per task second). */
+json_t *td_software_metrics(const struct td_stat *st, const struct td_scope *s, const char *pmu);
+
+/* Error bars (analyze/errorbars.c). */
+struct td_spread_ctx {
+	const struct td_scope *s;
+	const char *pmu;
+	int group;                   /* -1: any */
+};
+/* td_spread_fn over a scope's counts (ctx: struct td_spread_ctx). */
+int td_report_count_spread(void *ctx, const char *name, double *rel, const void **id);
+/* Does any count of s carry a spread (perf -r, or estimated from intervals)? */
+int td_scope_has_spread(const struct td_scope *s);
+/*
+ * Set the spread of each count of 'total' (the sum of st's interval
+ * scopes) from its per-interval values; 1 when done, 0 when st is not a
+ * plain interval session.
+ */
+int td_scope_spread_from_intervals(struct td_scope *total, const struct td_stat *st);
+/* The least share of time (%) any of the events was counted, NAN unknown. */
+double td_scope_counted_pct(const struct td_scope *s, const char *pmu, int group,
+			    char *const *events, size_t nr);
+/* How a multiplexed node's value was estimated, one sentence. */
+void td_estimate_sentence(struct strbuf *sb, double counted_pct);
+
+/* Event groups from where perf printed its metrics (analyze/groups.c). */
+struct td_group_hint {
+	int line;                    /* input line perf printed the metric on */
+	char **events;               /* the events of its formula (as the table names them) */
+	size_t nr;
+};
+/*
+ * A copy of s whose group boundaries (of PMU pmu, NULL the default) sit
+ * where the printed metrics put them, or NULL when they do not move.
+ * The copy shares the counts' strings; free it with td_scope_regroup_free.
+ */
+struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
+				  const struct td_group_hint *h, size_t nr);
+void td_scope_regroup_free(struct td_scope *copy);
+
+/* perf's Level 1 from the kernel's pre-Ice Lake topdown events (analyze/legacy-topdown.c). */
+struct td_legacy_l1 {
+	double frontend_bound, bad_speculation, backend_bound, retiring;
+	double total, issued;
+	int total_below_issued;      /* topdown-total-slots < slots issued: counted as cycles */
+};
+/* 0 with out filled when s has all five events, else -1. */
+int td_legacy_level1(const struct td_scope *s, const char *pmu, struct td_legacy_l1 *out);
+/* perf's formula for a Level-1 id, or NULL. */
+const char *td_legacy_level1_formula(const char *id);
+/* The value for a Level-1 id, NAN for other ids. */
+double td_legacy_level1_value(const struct td_legacy_l1 *l, const char *id);
+
+/* perf's names for our nodes (analyze/perf-names.c). */
+/* "tma_Frontend Bound" -> "frontend_bound": tma_ dropped, lower case, '_' for ' ' and '-'. */
+void td_perf_name_normalize(const char *in, struct strbuf *out);
+/* Our id for a normalized perf name that differs from it ("ms_uops"), or NULL. */
+const char *td_perf_name_alias(const char *normalized);
+
+/* Out-of-range values named (analyze/sanity.c). */
+struct td_sanity_scope {
+	int nr_groups;               /* event groups of the scope */
+	int legacy_topdown;          /* perf <= 6.2 --topdown session */
+	int pre_icelake;             /* the kernel's pre-Ice Lake topdown-* events */
+	int smt;                     /* 1, 0, -1 unknown */
+	int core_wide;               /* counts cover whole cores */
+	int needs_core;              /* the table's formulas use core-wide counts */
+	const char *known_cause;     /* a fault of the input known for sure, or NULL */
+};
+struct td_sanity_node {
+	const struct td_metric *m;
+	double value, u;             /* u: NAN when no error bar */
+	int group;                   /* group the value came from, -1 none */
+	double counted_pct;          /* NAN when unknown */
+};
+/*
+ * Check nodes (table pre-order) for values below 0, above 1, above their
+ * parent, and Level 1 not summing to 1; sanity[i] gets the sentence (or
+ * stays NULL; caller frees), and each goes into warnings too.
+ */
+void td_report_sanity(const struct td_sanity_scope *sc, const struct td_sanity_node *nodes,
+		      size_t nr, char **sanity, json_t *warnings);
+
+/* ---- jobs (analyze/job.c, job-rank.c) ---- */
+/* One rank's summary for the merge, from its report document. */
+json_t *td_report_rank_summary(json_t *doc);
+/* A rank's summary.json when written by this tdperf, else its analysis now. */
+json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_opts *opts,
+				    struct strbuf *err);
+/* Diff beyond Top-Down (analyze/diff-counts.c): elapsed time, the counts
+ * both sides have, per-thread stack fractions (render/diff-counts.c draws them). */
+void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *sb);
+void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text);
+
+/* analyze/count-memo.c: which count an event name resolves to, kept while
+ * the scopes keep one shape (the intervals of a run). */
+void td_count_memo_enter(const struct td_scope *s);
+void td_count_memo_reset(void);
+int td_count_memo_get(const void *table, const char *pmu, const char *name, int group, long *idx);
+void td_count_memo_put(const void *table, const char *pmu, const char *name, int group, long idx);
+
+/* analyze/build.c: the scope(s) of one parsed scope (two on a hybrid CPU). */
+void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
+			  const struct td_report_opts *opts, size_t si, const struct td_scope *s,
+			  const char *derived, json_t *warnings);
+/* analyze/stream.c: keep the import for td_report_each_scope (moves *imp). */
+void td_report_stream_keep(json_t *doc, struct td_import *imp, const struct td_report_opts *opts);
+/* Is the scope a run's own total (not an interval, CPU or thread)? */
+int td_scope_is_main(const struct td_scope *s);
+
+#endif

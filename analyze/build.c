@@ -1,0 +1,1570 @@
+/*
+ * Building the report document (docs/report-schema.md) from a run or an
+ * imported file: every scope of every session is evaluated with the
+ * formula table of its PMU, and perf's own printed values are put next to
+ * ours so that any difference shows.
+ *
+ * Event groups.  perf prints a group's events together and schedules each
+ * group on its own, so counts of different groups come from different
+ * time slices when counters are multiplexed.  perf evaluates a metric on
+ * the group that holds all its events; so do we: for each node we collect
+ * the events of its formula and threshold (through referenced metrics),
+ * and take its value from the first group that has them all.  When one
+ * group has everything (the usual case) this is just one evaluation.
+ *
+ * Legacy topdown.  perf <= 6.2 printed "--topdown" style L1 values as
+ * each topdown event over the sum of the four, without the correction
+ * terms newer formulas add (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT),
+ * which it did not measure.  In such sessions those two events, when not
+ * measured, read as 0 and the nodes using them are marked approximate.
+ */
+#include "analyze/analyze-int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------- evaluation environment ---------------- */
+
+struct evalctx {
+	const struct td_stat *st;
+	const struct td_scope *s;
+	const char *pmu;              /* "cpu_core"/"cpu_atom" on hybrid, else NULL */
+	int group;                    /* -1: any group (first occurrence) */
+	int smt, core_wide;
+	int slots;                    /* #slots from the run's PMU caps/slots (Arm), 0 unknown */
+	const struct td_table *events_table; /* for raw spellings of table events (r11) */
+	int legacy_zero;              /* legacy session: missing correction terms read 0 */
+	int used_legacy_zero;
+	/* multi-group recomputation: metric values by id */
+	const struct td_table *table;
+	const double *node_values;    /* indexed like td_table_metric, or NULL */
+	int multiplexed;              /* some count of the scope ran less than all the time */
+	int has_running_pct;          /* perf said how long the counts ran */
+};
+
+static int is_legacy_correction(const char *name)
+{
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+	int r;
+
+	td_event_key(name, &pmu, &key);
+	r = !strcmp(key.buf, "int_misc.uop_dropping") || !strcmp(key.buf, "int_misc.clears_count");
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+	return r;
+}
+
+/* Is name the slots count ("slots", "TOPDOWN.SLOTS", "cpu_core/slots/")? */
+static int is_slots(const char *name)
+{
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+	int r;
+
+	td_event_key(name, &pmu, &key);
+	r = !strcmp(key.buf, "slots");
+	strbuf_release(&pmu);
+	strbuf_release(&key);
+	return r;
+}
+
+/*
+ * perf <= 6.2 --topdown without a slots count (Ice Lake era perf, interval
+ * mode): perf divided each topdown event by the sum of the four, so that
+ * sum stands for the slots.  NAN when one of the four is missing.
+ */
+static double legacy_slots_sum(const struct td_scope *s, const char *pmu, int group)
+{
+	static const char *const four[] = {
+		"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound"
+	};
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(four); i++) {
+		const struct td_count *c = td_scope_find_group(s, pmu, four[i], group);
+
+		if (!c || c->status != TD_COUNT_OK || isnan(c->value))
+			return NAN;
+		sum += c->value;
+	}
+	return sum;
+}
+
+static int scope_multiplexed(const struct td_scope *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++)
+		if (!isnan(s->counts[i].running_pct) && s->counts[i].running_pct < 99.995)
+			return 1;
+	return 0;
+}
+
+/*
+ * The pipeline width the kernel reported for the run: caps/slots of a
+ * core PMU in meta.json (Arm's PMMIR_EL1.SLOTS, as perf reads it for
+ * #slots); 0 when the run does not say (then the table's width is used).
+ */
+static int meta_slots(json_t *meta, const char *section_pmu)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(meta, "pmus"), i, p) {
+		json_t *caps = json_object_get(p, "caps");
+		const char *v = json_string_value(json_object_get(caps, "slots"));
+		const char *name = json_string_value(json_object_get(p, "name"));
+
+		/*
+		 * Arm core PMUs only (armv8_pmuv3_0, armv9_...): PMMIR_EL1.SLOTS;
+		 * on big.LITTLE systems the width of the section's cluster
+		 */
+		if (json_is_true(json_object_get(p, "core")) && name && td_arm_is_core_pmu(name) &&
+		    (!section_pmu || !strcmp(name, section_pmu)) && v && strtol(v, NULL, 0) > 0)
+			return (int)strtol(v, NULL, 0);
+	}
+	return 0;
+}
+
+/*
+ * A table event counted under a raw spelling, as perf accepts it and
+ * prints it back: "armv8_pmuv3_0/event=0x11/" (the table's perf_name),
+ * "r11" or "r0011" (Arm's event number; x86's config event | umask << 8).
+ */
+static const struct td_count *find_raw_spelling(const struct evalctx *cx, const char *name)
+{
+	const struct td_event *e = td_table_find_event(cx->events_table, name);
+	const struct td_count *c = NULL;
+	unsigned long config;
+	char buf[64];
+
+	if (!e || (!e->event_code && !e->umask))
+		return NULL;
+	if (e->perf_name)
+		c = td_scope_find_group(cx->s, cx->pmu, e->perf_name, cx->group);
+	config = e->event_code | (unsigned long)e->umask << 8 | (unsigned long)e->edge << 18 |
+		 (unsigned long)e->inv << 23 | (unsigned long)e->cmask << 24;
+	if (!c && !e->msr) {
+		snprintf(buf, sizeof(buf), "r%lx", config);
+		c = td_scope_find_group(cx->s, cx->pmu, buf, cx->group);
+	}
+	if (!c && !e->msr) {
+		snprintf(buf, sizeof(buf), "r%04lx", config);
+		c = td_scope_find_group(cx->s, cx->pmu, buf, cx->group);
+	}
+	return c;
+}
+
+/*
+ * The count a formula's event name stands for in the scope, or NULL:
+ * perf's spelling, else a raw one; remembered while the scopes keep
+ * their shape (analyze/count-memo.c).
+ */
+static const struct td_count *memo_find_count(const struct evalctx *cx, const char *name)
+{
+	const struct td_count *c;
+	long idx;
+
+	if (td_count_memo_get(cx->events_table, cx->pmu, name, cx->group, &idx))
+		return idx >= 0 ? &cx->s->counts[idx] : NULL;
+	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
+	if (!c && cx->events_table)
+		c = find_raw_spelling(cx, name);
+	td_count_memo_put(cx->events_table, cx->pmu, name, cx->group, c ? (long)(c - cx->s->counts) : -1);
+	return c;
+}
+
+static int env_lookup(void *vctx, const char *name, double *v)
+{
+	struct evalctx *cx = vctx;
+	const struct td_count *c;
+
+	if (name[0] == '#') {
+		if (!strcasecmp(name, "#smt_on")) {
+			if (cx->smt < 0)
+				return -1;
+			*v = cx->smt;
+			return 0;
+		}
+		if (!strcasecmp(name, "#slots") && cx->slots > 0) {
+			*v = cx->slots;
+			return 0;
+		}
+		if (!strcasecmp(name, "#core_wide")) {
+			*v = cx->core_wide;
+			return 0;
+		}
+		if (!strcasecmp(name, "#multiplexed")) {
+			*v = scope_multiplexed(cx->s);
+			return 0;
+		}
+		return -1;
+	}
+	if (!strcasecmp(name, "duration_time")) {
+		if (isnan(cx->st->elapsed_s))
+			return -1;
+		*v = cx->st->elapsed_s;
+		return 0;
+	}
+	if (cx->node_values && cx->table) {
+		size_t i, n = td_table_nr_metrics(cx->table);
+		for (i = 0; i < n; i++)
+			if (!strcmp(td_table_metric(cx->table, i)->id, name)) {
+				if (isnan(cx->node_values[i]))
+					return -1;
+				*v = cx->node_values[i];
+				return 0;
+			}
+	}
+	c = memo_find_count(cx, name);
+	if (c && c->status == TD_COUNT_OK && !isnan(c->value)) {
+		*v = c->value;
+		return 0;
+	}
+	if (cx->legacy_zero && is_slots(name) && !isnan(legacy_slots_sum(cx->s, cx->pmu, cx->group))) {
+		*v = legacy_slots_sum(cx->s, cx->pmu, cx->group);
+		return 0;
+	}
+	if (cx->legacy_zero && is_legacy_correction(name)) {
+		cx->used_legacy_zero = 1;
+		*v = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---------------- the events a node needs ---------------- */
+
+struct names {
+	char **v;
+	size_t n, alloc;
+	const struct td_table *t;
+	const char **visited;
+	size_t nv, av;
+};
+
+static int names_is_metric(void *ctx, const char *name)
+{
+	struct names *ns = ctx;
+	return td_table_find_metric(ns->t, name) != NULL;
+}
+
+static void names_add_expr(struct names *ns, const struct td_expr *e);
+
+static void names_fn(void *ctx, const char *name, enum td_name_kind kind)
+{
+	struct names *ns = ctx;
+	size_t i;
+
+	if (kind == TD_NAME_EVENT) {
+		for (i = 0; i < ns->n; i++)
+			if (!strcmp(ns->v[i], name))
+				return;
+		TD_GROW(ns->v, ns->alloc, ns->n + 1);
+		ns->v[ns->n++] = xstrdup(name);
+	} else if (kind == TD_NAME_METRIC) {
+		const struct td_metric *m = td_table_find_metric(ns->t, name);
+		for (i = 0; i < ns->nv; i++)
+			if (!strcmp(ns->visited[i], name))
+				return;
+		TD_GROW(ns->visited, ns->av, ns->nv + 1);
+		ns->visited[ns->nv++] = name;
+		if (m && m->expr)
+			names_add_expr(ns, m->expr);
+	}
+}
+
+static void names_add_expr(struct names *ns, const struct td_expr *e)
+{
+	td_expr_names(e, NULL, names_is_metric, ns, names_fn, ns);
+}
+
+static void names_release(struct names *ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		free(ns->v[i]);
+	free(ns->v);
+	free(ns->visited);
+}
+
+/* Does group g of the scope hold every event of the list? */
+static int group_has_all(const struct evalctx *base, const struct names *ns, int g)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++) {
+		const struct td_count *c = td_scope_find_group(base->s, base->pmu, ns->v[i], g);
+		if (!c || c->status != TD_COUNT_OK)
+			return 0;
+	}
+	return 1;
+}
+
+/* ---------------- perf's printed names -> our node ids ---------------- */
+
+/*
+ * perf 5.x printed Level 1 as 0..1 ratios under names like Frontend_Bound
+ * ("0.96 Backend_Bound": no unit, the name where the unit goes).
+ */
+static int is_ratio_metric(const struct td_perf_metric *pm)
+{
+	return pm->unit && !strcmp(pm->unit, pm->name) &&
+	       pm->value >= -10 && pm->value <= 10;
+}
+
+/* perf's value of node m as a fraction, and the resolution perf printed it with. */
+static double perf_fraction(const struct td_perf_metric *pm, double *resolution)
+{
+	if (is_ratio_metric(pm)) {
+		*resolution = 0.01;
+		return pm->value;
+	}
+	*resolution = 0.001;
+	return pm->value / 100.0;
+}
+
+/*
+ * The names perf printed its metrics under in one scope, normalised and
+ * with perf's aliases applied: perf_value_for compares them with every
+ * node, so they are made once per scope.  scope_json forgets them before
+ * and after each scope (a freed scope's address can come back).
+ */
+static struct {
+	const struct td_scope *s;
+	char **names;
+} printed;
+
+static void printed_names_forget(void)
+{
+	size_t i;
+
+	for (i = 0; printed.s && i < printed.s->nr_perf_metrics; i++)
+		free(printed.names[i]);
+	free(printed.names);
+	printed.s = NULL;
+	printed.names = NULL;
+}
+
+static const char *printed_name(const struct td_scope *s, size_t i)
+{
+	struct strbuf n = STRBUF_INIT;
+	size_t k;
+
+	if (printed.s != s) {
+		printed_names_forget();
+		printed.s = s;
+		printed.names = xcalloc(s->nr_perf_metrics + 1, sizeof(char *));
+		for (k = 0; k < s->nr_perf_metrics; k++) {
+			const char *alias;
+
+			strbuf_reset(&n);
+			td_perf_name_normalize(s->perf_metrics[k].name, &n);
+			alias = td_perf_name_alias(n.buf);
+			printed.names[k] = xstrdup(alias ? alias : n.buf);
+		}
+		strbuf_release(&n);
+	}
+	return printed.names[i];
+}
+
+/* The perf metric printed for node m in this scope/PMU, or NULL. */
+static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
+						   const struct td_metric *m)
+{
+	struct strbuf mn = STRBUF_INIT;
+	const struct td_perf_metric *found = NULL;
+	const char *n;
+	size_t i;
+
+	td_perf_name_normalize(m->name, &mn);
+	for (i = 0; i < s->nr_perf_metrics && !found; i++) {
+		const struct td_perf_metric *pm = &s->perf_metrics[i];
+		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
+			continue;
+		/* "%", Arm's "percent of slots" / "percent of cycles" (perf 6.5 on),
+		 * or perf 5.x's bare 0..1 ratios */
+		if (!pm->unit || (strcmp(pm->unit, "%") && strncmp(pm->unit, "percent of ", 11) &&
+				  !is_ratio_metric(pm)))
+			continue;
+		n = printed_name(s, i);
+		if (!strcmp(n, m->id) || !strcmp(n, mn.buf))
+			found = pm;
+	}
+	strbuf_release(&mn);
+	return found;
+}
+
+/*
+ * perf's printed value of an info metric it prints as a percentage (E-core
+ * tma_resource_bound is an info metric of ours): in the metric's unit when
+ * that is percent.
+ */
+static void info_perf_value(json_t *o, const struct td_scope *s, const char *pmu,
+			    const struct td_metric *m)
+{
+	const struct td_perf_metric *pm = NULL;
+
+	if (m->unit && !strcmp(m->unit, "percent") && m->scale == 100)
+		pm = perf_value_for(s, pmu, m);
+	json_object_set_new(o, "perf_value", pm ? json_real(pm->value) : json_null());
+	json_object_set_new(o, "perf_name", pm ? json_string(pm->name) : json_null());
+}
+
+/* Append "a; b; a" as "a; b": the evaluator repeats a missing event per use. */
+static void add_unique_reasons(struct strbuf *sb, const char *reasons)
+{
+	const char *p = reasons;
+
+	while (*p) {
+		const char *e = strstr(p, "; ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char *part = xstrndup(p, n);
+		const char *q = sb->buf;
+		int dup = 0;
+		while ((q = strstr(q, part)) != NULL) {
+			if ((q == sb->buf || (q >= sb->buf + 2 && q[-2] == ';')) && (q[n] == '\0' || q[n] == ';')) {
+				dup = 1;
+				break;
+			}
+			q += n;
+		}
+		if (!dup)
+			strbuf_addf(sb, "%s%s", sb->len ? "; " : "", part);
+		free(part);
+		p += n;
+		if (e)
+			p += 2;
+	}
+}
+
+/* ---------------- JSON helpers ---------------- */
+
+static json_t *jnum(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static const char *status_name(enum td_count_status st)
+{
+	return st == TD_COUNT_OK ? "ok" : st == TD_COUNT_NOT_COUNTED ? "not counted" : "not supported";
+}
+
+static json_t *events_json(const struct td_scope *s, const char *pmu)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++) {
+		const struct td_count *c = &s->counts[i];
+		json_t *e;
+		if (pmu && (!c->pmu || strcmp(c->pmu, pmu)))
+			continue;
+		e = json_object();
+		json_object_set_new(e, "name", json_string(c->event));
+		json_object_set_new(e, "pmu", jstr(c->pmu));
+		json_object_set_new(e, "modifiers", jstr(c->modifiers));
+		json_object_set_new(e, "value", jnum(c->value));
+		json_object_set_new(e, "unit", jstr(c->unit));
+		json_object_set_new(e, "status", json_string(status_name(c->status)));
+		json_object_set_new(e, "enabled_ns", jnum(c->enabled_ns));
+		json_object_set_new(e, "running_ns", jnum(c->running_ns));
+		json_object_set_new(e, "running_pct", jnum(c->running_pct));
+		json_object_set_new(e, "scaled", json_boolean(!isnan(c->running_pct) && c->running_pct < 99.995));
+		json_object_set_new(e, "variance_pct", jnum(c->variance_pct));
+		json_object_set_new(e, "group", c->group >= 0 ? json_integer(c->group) : json_null());
+		json_object_set_new(e, "line", c->line ? json_integer(c->line) : json_null());
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+static json_t *perf_metrics_json(const struct td_scope *s, const char *pmu)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < s->nr_perf_metrics; i++) {
+		const struct td_perf_metric *m = &s->perf_metrics[i];
+		json_t *e;
+		if (pmu && m->pmu && strcmp(m->pmu, pmu))
+			continue;
+		e = json_object();
+		json_object_set_new(e, "name", json_string(m->name));
+		json_object_set_new(e, "pmu", jstr(m->pmu));
+		json_object_set_new(e, "value", jnum(m->value));
+		json_object_set_new(e, "unit", jstr(m->unit));
+		json_object_set_new(e, "threshold", jstr(m->threshold));
+		json_object_set_new(e, "group", m->group >= 0 ? json_integer(m->group) : json_null());
+		json_object_set_new(e, "line", m->line ? json_integer(m->line) : json_null());
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+/* ---------------- one scope ---------------- */
+
+struct scope_job {
+	const struct td_import *imp;
+	const struct td_report_opts *opts;
+	const struct td_stat *st;
+	const struct td_scope *s;
+	size_t session;
+	const char *pmu;             /* hybrid section */
+	const struct td_table *table;
+	const char *derived;         /* "sum of 8 cpu scopes" */
+};
+
+/* Flag and bottleneck recomputation when values come from several groups. */
+static void regate(const struct td_table *t, struct evalctx *cx, struct td_node_value *nodes,
+		   size_t nr, double *values, json_t *path_out, int *ambiguous)
+{
+	const char *parent = NULL;
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		const struct td_metric *m = nodes[i].metric;
+		int parent_flagged = 1;
+		nodes[i].flagged = 0;
+		nodes[i].bottleneck = 0;
+		if (m->parent)
+			for (j = 0; j < i; j++)
+				if (!strcmp(nodes[j].metric->id, m->parent))
+					parent_flagged = nodes[j].flagged;
+		if (m->threshold_expr && !isnan(nodes[i].value) && parent_flagged) {
+			struct td_env env = { env_lookup, cx };
+			double v;
+			cx->node_values = values;
+			cx->table = t;
+			cx->group = -1;
+			v = td_expr_eval(m->threshold_expr, &env, NULL);
+			cx->node_values = NULL;
+			nodes[i].flagged = !isnan(v) && v != 0;
+		}
+	}
+	*ambiguous = 0;
+	for (;;) {
+		int best = -1, second = -1;
+		for (i = 0; i < nr; i++) {
+			const struct td_metric *m = nodes[i].metric;
+			if (!nodes[i].flagged)
+				continue;
+			if (parent ? !m->parent || strcmp(m->parent, parent) : m->parent != NULL)
+				continue;
+			if (best < 0 || nodes[i].value > nodes[best].value) {
+				second = best;
+				best = (int)i;
+			} else if (second < 0 || nodes[i].value > nodes[second].value) {
+				second = (int)i;
+			}
+		}
+		if (best < 0)
+			return;
+		if (second >= 0 && nodes[best].value - nodes[second].value < 0.05) {
+			*ambiguous = 1;
+			return;
+		}
+		nodes[best].bottleneck = 1;
+		json_array_append_new(path_out, json_string(nodes[best].metric->id));
+		parent = nodes[best].metric->id;
+	}
+}
+
+/*
+ * m's index in the table, or the number of metrics when m is not one of
+ * its own: the table keeps its metrics in one array, so a subtraction
+ * tells (this runs for every node of every scope).
+ */
+static size_t metric_index(const struct td_table *t, const struct td_metric *m)
+{
+	size_t n = td_table_nr_metrics(t);
+	const struct td_metric *first = n ? td_table_metric(t, 0) : NULL;
+
+	if (first && m >= first && m < first + n)
+		return (size_t)(m - first);
+	return n;
+}
+
+static void add_scope_id(json_t *o, const struct scope_job *j)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	strbuf_addf(&id, "s%zu/%s", j->session + 1, td_scope_kind_name(j->s->kind));
+	if (j->s->label)
+		strbuf_addf(&id, "/%s", j->s->label);
+	if (!isnan(j->s->time))
+		strbuf_addf(&id, "@%.9f", j->s->time);
+	if (j->derived)
+		strbuf_addstr(&id, "/sum");
+	if (j->pmu)
+		strbuf_addf(&id, "#%s", j->pmu);
+	json_object_set_new(o, "id", json_string(id.buf));
+	strbuf_release(&id);
+}
+
+/*
+ * The uncertainty of every node and info metric: on the evaluation of all
+ * groups, and on each group's own where a node takes its value from one.
+ */
+struct errorbars {
+	double *nodes, *info;        /* per node of 'all' / per info metric */
+	double **group_nodes;        /* per group, NULL when no node chose it */
+	int inputs;
+};
+
+static void errorbars_compute(struct errorbars *eb, const struct td_table *t, struct evalctx *cx,
+			      const struct td_tree_opts *topts, const struct td_tree_result *all,
+			      const struct td_tree_result *per_group, const int *chosen, int groups)
+{
+	struct td_env env = { env_lookup, cx };
+	struct td_spread_ctx sc = { cx->s, cx->pmu, -1 };
+	size_t i;
+	int g;
+
+	eb->nodes = xcalloc(all->nr_nodes + 1, sizeof(double));
+	eb->info = xcalloc(all->nr_info + 1, sizeof(double));
+	eb->group_nodes = xcalloc(groups + 1, sizeof(double *));
+	cx->group = -1;
+	eb->inputs = td_tree_uncertainty(t, &env, topts, td_report_count_spread, &sc, all,
+					 eb->nodes, eb->info);
+	for (g = 0; per_group && g < groups; g++) {
+		double *info;
+
+		for (i = 0; i < all->nr_nodes && chosen[i] != g; i++)
+			;
+		if (i == all->nr_nodes)
+			continue;
+		eb->group_nodes[g] = xcalloc(per_group[g].nr_nodes + 1, sizeof(double));
+		info = xcalloc(per_group[g].nr_info + 1, sizeof(double));
+		cx->group = sc.group = g;
+		td_tree_uncertainty(t, &env, topts, td_report_count_spread, &sc, &per_group[g],
+				    eb->group_nodes[g], info);
+		free(info);
+	}
+	cx->group = -1;
+}
+
+static void errorbars_release(struct errorbars *eb, int groups)
+{
+	int g;
+
+	for (g = 0; eb->group_nodes && g < groups; g++)
+		free(eb->group_nodes[g]);
+	free(eb->group_nodes);
+	free(eb->nodes);
+	free(eb->info);
+}
+
+/* Node i's uncertainty, from the evaluation its value came from. */
+static double errorbars_node(const struct errorbars *eb, const int *chosen, size_t i)
+{
+	if (!eb->nodes)
+		return NAN;
+	if (chosen[i] >= 0 && eb->group_nodes[chosen[i]])
+		return eb->group_nodes[chosen[i]][i];
+	return eb->nodes[i];
+}
+
+/*
+ * Is node m's threshold true with its own value at x (the others as
+ * computed)?  -1 when it cannot be evaluated.
+ */
+static int threshold_at(const struct td_table *t, struct evalctx *cx, double *values,
+			const struct td_metric *m, double x)
+{
+	struct td_env env = { env_lookup, cx };
+	size_t idx = metric_index(t, m);
+	double keep = values[idx], v;
+
+	values[idx] = x;
+	cx->node_values = values;
+	cx->table = t;
+	cx->group = -1;
+	v = td_expr_eval(m->threshold_expr, &env, NULL);
+	cx->node_values = NULL;
+	values[idx] = keep;
+	return isnan(v) ? -1 : v != 0;
+}
+
+/* Does [v - u, v + u] reach across node m's threshold? */
+static int threshold_undecided(const struct td_table *t, struct evalctx *cx, double *values,
+			       const struct td_metric *m, double v, double u)
+{
+	int lo, hi;
+
+	if (!m->threshold_expr || isnan(v) || isnan(u) || u <= 0)
+		return 0;
+	lo = threshold_at(t, cx, values, m, v - u);
+	hi = threshold_at(t, cx, values, m, v + u);
+	return lo >= 0 && hi >= 0 && lo != hi;
+}
+
+/*
+ * The least share of time node m's events were counted (group g, -1 any).
+ * Without multiplexing every count ran all the time: 100 when perf said
+ * so, unknown when it did not (no need to walk the formula).
+ */
+static double node_counted_pct(const struct td_table *t, const struct evalctx *cx,
+			       const struct td_metric *m, int g)
+{
+	struct names ns = { 0 };
+	double pct;
+
+	if (!cx->multiplexed)
+		return cx->has_running_pct ? 100 : NAN;
+	ns.t = t;
+	names_add_expr(&ns, m->expr);
+	pct = td_scope_counted_pct(cx->s, cx->pmu, g, ns.v, ns.n);
+	names_release(&ns);
+	return pct;
+}
+
+/* The per-node uncertainty fields (docs/report-schema.md). */
+static void set_node_uncertainty(json_t *n, const struct td_table *t, struct evalctx *cx,
+				 double *values, const struct td_metric *m, double v, double u,
+				 double pct)
+{
+	json_object_set_new(n, "uncertainty", isnan(v) ? json_null() : jnum(u));
+	json_object_set_new(n, "undecided", json_boolean(threshold_undecided(t, cx, values, m, v, u)));
+	json_object_set_new(n, "counted_pct", jnum(pct));
+	if (!isnan(pct) && pct < 99.995) {
+		struct strbuf sb = STRBUF_INIT;
+
+		td_estimate_sentence(&sb, pct);
+		json_object_set_new(n, "estimate", json_string(sb.buf));
+		strbuf_release(&sb);
+	} else {
+		json_object_set_new(n, "estimate", json_null());
+	}
+}
+
+/*
+ * Does the table use counts of whole cores (any-thread, :percore, SMT
+ * formulas)?  Asked for every scope: the answer for the last table asked
+ * is kept (a table lives for the whole build, td_report_build forgets it).
+ */
+static int table_scan_needs_core(const struct td_table *t);
+static const struct td_table *needs_core_table;
+static int needs_core_answer;
+
+static int table_needs_core(const struct td_table *t)
+{
+	if (t != needs_core_table) {
+		needs_core_table = t;
+		needs_core_answer = table_scan_needs_core(t);
+	}
+	return needs_core_answer;
+}
+
+/* table_needs_core, read from the formulas. */
+static int table_scan_needs_core(const struct td_table *t)
+{
+	size_t i, n = td_table_nr_metrics(t);
+
+	for (i = 0; i < n; i++) {
+		const char *f = td_table_metric(t, i)->formula;
+
+		if (f && (strstr(f, "THREAD_ANY") || strstr(f, "percore") || strstr(f, "SMT_on") ||
+			  strstr(f, "smt_on")))
+			return 1;
+	}
+	return 0;
+}
+
+/* What the sanity checks know of the scope to name likely causes. */
+static void sanity_scope(const struct scope_job *j, const struct td_table *t, const struct evalctx *cx,
+			 int groups, struct td_sanity_scope *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->nr_groups = groups;
+	ss->legacy_topdown = j->st->legacy_topdown;
+	ss->pre_icelake = td_scope_find(j->s, j->pmu, "topdown-total-slots") != NULL;
+	ss->smt = cx->smt;
+	ss->core_wide = cx->core_wide;
+	ss->needs_core = table_needs_core(t);
+}
+
+/* Is a Level-1 node below 0 or above 1 (its sanity says so)? */
+static int level1_out_of_range(const struct td_sanity_node *sn, char **sanity, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (sn[i].m->level == 1 && sanity[i] &&
+		    (!strncmp(sanity[i], "below 0", 7) || !strncmp(sanity[i], "above 1", 7)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Level-1 nodes the table could not compute, from the kernel's pre-Ice
+ * Lake topdown events as perf computed them (analyze/legacy-topdown.c).
+ * Returns whether any was filled; *cause names a known fault of the input.
+ */
+static int legacy_level1_fill(const struct td_table *t, const struct td_tree_result *all,
+			      double *values, const struct td_legacy_l1 *l1, char **cause)
+{
+	size_t i;
+	int filled = 0;
+
+	for (i = 0; i < all->nr_nodes; i++) {
+		const struct td_metric *m = all->nodes[i].metric;
+		double v = td_legacy_level1_value(l1, m->id);
+		size_t idx = metric_index(t, m);
+
+		if (m->level != 1 || isnan(v) || !isnan(values[idx]))
+			continue;
+		values[idx] = v;
+		filled = 1;
+	}
+	if (filled && l1->total_below_issued) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "topdown-total-slots (%.0f) is below topdown-slots-issued (%.0f): it holds "
+			    "cycles, not slots (the kernel's .scale, the issue width, was not applied), so "
+			    "every Level-1 value is off by that factor", l1->total, l1->issued);
+		*cause = strbuf_detach(&sb, NULL);
+	}
+	return filled;
+}
+
+/*
+ * Interval, CPU and thread scopes leave out the trust fields that say
+ * nothing (null, false), as they do thresholds and descriptions: a
+ * 1,000-interval document stays small.  Readers take a missing field as
+ * null.
+ */
+static void drop_empty_trust_fields(json_t *n)
+{
+	static const char *const keys[] = {
+		"uncertainty", "undecided", "counted_pct", "estimate", "sanity", "perf_resolution"
+	};
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(keys); i++) {
+		json_t *v = json_object_get(n, keys[i]);
+
+		if (json_is_null(v) || json_is_false(v))
+			json_object_del(n, keys[i]);
+	}
+}
+
+/* The scope's "uncertainty" object: where its error bars come from. */
+static json_t *uncertainty_json(const struct scope_job *j, const struct errorbars *eb)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *o;
+
+	if (!eb->nodes)
+		strbuf_addstr(&sb, j->st->interval && !j->derived ? "none: one interval is one measurement"
+			      : "none: a single run (perf stat -r N or -I gives error bars)");
+	else if (j->derived && j->st->interval)
+		strbuf_addf(&sb, "intervals: each count's standard error of the mean over the %zu intervals "
+			    "(taken as repeated measurements), propagated first-order through the formulas "
+			    "as independent", j->st->nr_scopes);
+	else
+		strbuf_addf(&sb, "repeats: perf's relative standard error of each count over %d runs (-r), "
+			    "propagated first-order through the formulas as independent", j->st->repeats);
+	o = json_pack("{s:s,s:s,s:i}", "method", eb->nodes ? (j->derived && j->st->interval ?
+			"intervals" : "repeats") : "none", "text", sb.buf, "inputs", eb->inputs);
+	strbuf_release(&sb);
+	return o;
+}
+
+static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warnings)
+{
+	json_t *o = json_object(), *nodes = json_array(), *metrics = json_array();
+	json_t *warnings = json_array(), *path = json_array(), *bn = json_object();
+	const struct td_table *t = j->table;
+	struct evalctx cx;
+	struct td_env env = { env_lookup, &cx };
+	struct td_tree_opts topts = { 0 };
+	struct td_tree_result all, *per_group = NULL;
+	int groups = j->s->nr_groups > 1 ? j->s->nr_groups : 1, g, mixed = 0, ambiguous = 0;
+	size_t i, k;
+	double *values = NULL;
+	int *chosen = NULL;
+	int full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
+	int omitted = 0;
+	/* no hardware count: nothing of the tree was measured (analyze/software.c) */
+	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
+	int nohw = t && !hw;
+	struct strbuf nohw_reason = STRBUF_INIT;
+	struct errorbars eb = { 0 };
+	struct td_sanity_node *sn = NULL;
+	struct td_sanity_scope ss;
+	char **sanity = NULL;
+	struct td_legacy_l1 l1;
+	int legacy_l1 = 0, out_of_range = 0;
+	char *legacy_cause = NULL;
+
+	td_count_memo_enter(j->s);
+	add_scope_id(o, j);
+	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
+	json_object_set_new(o, "kind", json_string(td_scope_kind_name(j->s->kind)));
+	json_object_set_new(o, "label", jstr(j->s->label));
+	json_object_set_new(o, "pmu", jstr(j->pmu));
+	json_object_set_new(o, "time", jnum(j->s->time));
+	json_object_set_new(o, "cpus", j->s->cpus ? json_integer(j->s->cpus) : json_null());
+	json_object_set_new(o, "derived", jstr(j->derived));
+	json_object_set_new(o, "table", t ? json_string(td_table_info(t)->name) : json_null());
+	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
+	json_object_set_new(o, "hardware_counts", json_boolean(hw));
+	json_object_set_new(o, "software", td_software_metrics(j->st, j->s, j->pmu));
+	if (nohw)
+		td_nohw_reason(&nohw_reason, j->imp->meta);
+
+	memset(&cx, 0, sizeof(cx));
+	cx.st = j->st;
+	cx.s = j->s;
+	cx.pmu = j->pmu;
+	cx.group = -1;
+	cx.smt = j->imp->smt;
+	cx.core_wide = j->imp->guess.core_wide;
+	cx.slots = meta_slots(j->imp->meta, j->imp->nr_clusters ? j->pmu : NULL);
+	cx.events_table = j->table;
+	cx.legacy_zero = j->st->legacy_topdown;
+	cx.multiplexed = scope_multiplexed(j->s);
+	for (i = 0; i < j->s->nr_counts && !cx.has_running_pct; i++)
+		cx.has_running_pct = !isnan(j->s->counts[i].running_pct);
+	/* The literals the formulas saw, so 'tdperf explain NODE RUN' can
+	 * substitute them as the report did. */
+	{
+		json_t *lit = json_object();
+
+		if (cx.smt >= 0)
+			json_object_set_new(lit, "#smt_on", json_integer(cx.smt));
+		json_object_set_new(lit, "#core_wide", json_real(cx.core_wide));
+		if (cx.slots > 0)
+			json_object_set_new(lit, "#slots", json_integer(cx.slots));
+		if (!isnan(j->st->elapsed_s))
+			json_object_set_new(lit, "duration_time", json_real(j->st->elapsed_s));
+		json_object_set_new(o, "literals", lit);
+	}
+
+	if (!t) {
+		json_decref(path);
+		json_decref(bn);
+		json_object_set_new(o, "nodes", nodes);
+		json_object_set_new(o, "bottleneck", json_null());
+		json_object_set_new(o, "metrics", metrics);
+		goto tail;
+	}
+	topts.max_level = j->opts ? j->opts->max_level : 0;
+	td_tree_eval(t, &env, &topts, &all);
+	if (groups > 1) {
+		per_group = xcalloc(groups, sizeof(*per_group));
+		for (g = 0; g < groups; g++) {
+			cx.group = g;
+			td_tree_eval(t, &env, &topts, &per_group[g]);
+		}
+		cx.group = -1;
+	}
+	values = xcalloc(td_table_nr_metrics(t) + 1, sizeof(*values));
+	for (i = 0; i < td_table_nr_metrics(t); i++)
+		values[i] = NAN;
+	for (i = 0; i < all.nr_info; i++)
+		values[metric_index(t, all.info[i].metric)] = all.info[i].value;
+	chosen = xcalloc(all.nr_nodes + 1, sizeof(*chosen));
+	for (i = 0; i < all.nr_nodes; i++) {
+		chosen[i] = -1;
+		if (groups > 1) {
+			struct names ns = { 0 };
+			ns.t = t;
+			names_add_expr(&ns, all.nodes[i].metric->expr);
+			if (all.nodes[i].metric->threshold_expr)
+				names_add_expr(&ns, all.nodes[i].metric->threshold_expr);
+			for (g = 0; g < groups; g++)
+				if (group_has_all(&cx, &ns, g))
+					break;
+			if (g < groups) {
+				chosen[i] = g;
+				if (isnan(all.nodes[i].value) ||
+				    per_group[g].nodes[i].value != all.nodes[i].value)
+					mixed = 1;
+			}
+			names_release(&ns);
+		}
+		values[metric_index(t, all.nodes[i].metric)] =
+			chosen[i] >= 0 ? per_group[chosen[i]].nodes[i].value : all.nodes[i].value;
+	}
+	if (!nohw && td_legacy_level1(j->s, j->pmu, &l1) == 0)
+		legacy_l1 = legacy_level1_fill(t, &all, values, &l1, &legacy_cause);
+	if (!nohw && td_scope_has_spread(j->s))
+		errorbars_compute(&eb, t, &cx, &topts, &all, per_group, chosen, groups);
+	json_object_set_new(o, "uncertainty", uncertainty_json(j, &eb));
+	if ((mixed || legacy_l1) && !nohw) {
+		/* flags and path on the chosen values */
+		struct td_node_value *nv = xcalloc(all.nr_nodes + 1, sizeof(*nv));
+		for (i = 0; i < all.nr_nodes; i++) {
+			nv[i] = chosen[i] >= 0 ? per_group[chosen[i]].nodes[i] : all.nodes[i];
+			nv[i].value = values[metric_index(t, all.nodes[i].metric)];
+		}
+		regate(t, &cx, nv, all.nr_nodes, values, path, &ambiguous);
+		for (i = 0; i < all.nr_nodes; i++) {
+			all.nodes[i].flagged = nv[i].flagged;
+			all.nodes[i].bottleneck = nv[i].bottleneck;
+		}
+		free(nv);
+	} else if (!nohw) {
+		for (i = 0; i < all.nr_path; i++)
+			json_array_append_new(path, json_string(all.path[i]));
+		ambiguous = all.ambiguous;
+	}
+
+	sn = xcalloc(all.nr_nodes + 1, sizeof(*sn));
+	sanity = xcalloc(all.nr_nodes + 1, sizeof(*sanity));
+	for (i = 0; i < all.nr_nodes; i++) {
+		sn[i].m = all.nodes[i].metric;
+		sn[i].value = nohw ? NAN : values[metric_index(t, sn[i].m)];
+		sn[i].u = errorbars_node(&eb, chosen, i);
+		sn[i].group = chosen[i];
+		sn[i].counted_pct = node_counted_pct(t, &cx, sn[i].m, chosen[i]);
+	}
+	sanity_scope(j, t, &cx, groups, &ss);
+	ss.known_cause = legacy_cause;
+	td_report_sanity(&ss, sn, all.nr_nodes, sanity, warnings);
+	for (i = 0; i < all.nr_nodes; i++) {
+		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
+		const struct td_metric *m = all.nodes[i].metric;
+		const struct td_perf_metric *pm = perf_value_for(j->s, j->pmu, m);
+		json_t *n = json_object();
+		double v = values[metric_index(t, m)];
+		int approx = src->approximate;
+		struct strbuf reason = STRBUF_INIT;
+
+		if (legacy_l1 && m->level == 1 && td_legacy_level1_formula(m->id) && isnan(src->value)) {
+			approx = 1;
+			strbuf_addf(&reason, "perf's Level 1 from the kernel's pre-Ice Lake topdown events: %s",
+				    td_legacy_level1_formula(m->id));
+		} else if (src->reason) {
+			add_unique_reasons(&reason, src->reason);
+		}
+		if (cx.legacy_zero && !isnan(v) && m->level >= 1 && !(legacy_l1 && m->level == 1)) {
+			/* did this node use a missing correction term? */
+			struct evalctx probe = cx;
+			struct td_env penv = { env_lookup, &probe };
+			probe.legacy_zero = 0;
+			probe.group = chosen[i];
+			if (isnan(td_expr_eval(m->expr, &penv, NULL))) {
+				approx = 1;
+				if (reason.len)
+					strbuf_addstr(&reason, "; ");
+				strbuf_addstr(&reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
+					      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
+				if (!td_scope_find(j->s, j->pmu, "slots"))
+					strbuf_addstr(&reason, "; TOPDOWN.SLOTS not printed: the sum of the four "
+						      "topdown-* events stands for it, as perf normalised");
+			}
+		}
+		if (nohw) {
+			v = NAN;
+			approx = 0;
+			strbuf_reset(&reason);
+			strbuf_add(&reason, nohw_reason.buf, nohw_reason.len);
+			all.nodes[i].flagged = all.nodes[i].bottleneck = 0;
+		}
+		json_object_set_new(n, "id", json_string(m->id));
+		json_object_set_new(n, "name", json_string(m->name));
+		json_object_set_new(n, "parent", jstr(m->parent));
+		json_object_set_new(n, "level", json_integer(m->level));
+		json_object_set_new(n, "value", jnum(v));
+		json_object_set_new(n, "unit", jstr(m->domain ? m->domain : m->unit));
+		json_object_set_new(n, "flagged", json_boolean(all.nodes[i].flagged));
+		json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
+		json_object_set_new(n, "approximate", json_boolean(approx));
+		json_object_set_new(n, "reason", reason.len ? json_string(reason.buf) : json_null());
+		{
+			double res = NAN, pv = pm ? perf_fraction(pm, &res) : NAN;
+
+			json_object_set_new(n, "perf_value", jnum(pv));
+			json_object_set_new(n, "perf_resolution", jnum(res));
+		}
+		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
+		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
+		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), sn[i].counted_pct);
+		json_object_set_new(n, "sanity", jstr(sanity[i]));
+		if (!full_nodes)
+			drop_empty_trust_fields(n);
+		if (full_nodes) {
+			/* the same in every scope: only on totals, to keep interval documents small */
+			json_object_set_new(n, "threshold", jstr(m->threshold));
+			json_object_set_new(n, "area", jstr(m->area));
+			json_object_set_new(n, "description", jstr(m->description));
+			json_object_set_new(n, "locate_with", jstr(m->locate_with));
+		}
+		json_array_append_new(nodes, n);
+		strbuf_release(&reason);
+	}
+	json_object_set_new(o, "nodes", nodes);
+	if (level1_out_of_range(sn, sanity, all.nr_nodes)) {
+		json_t *n;
+
+		json_array_foreach(nodes, i, n)
+			json_object_set_new(n, "bottleneck", json_false());
+		json_array_clear(path);
+		ambiguous = 0;
+		out_of_range = 1;
+	}
+	json_object_set_new(bn, "path", path);
+	json_object_set_new(bn, "ambiguous", json_boolean(ambiguous));
+	{
+		struct strbuf sb = STRBUF_INIT;
+		size_t np = json_array_size(path);
+		for (i = 0; i < np; i++) {
+			const char *id = json_string_value(json_array_get(path, i));
+			const struct td_metric *m = td_table_find_metric(t, id);
+			strbuf_addf(&sb, "%s%s", i ? " > " : "", m ? m->name : id);
+		}
+		if (out_of_range) {
+			strbuf_addstr(&sb, "no bottleneck named: Level 1 is out of range (see the warnings), "
+				      "so no node of it can be trusted");
+		} else if (nohw) {
+			strbuf_addstr(&sb, "Top-Down ");
+			strbuf_add(&sb, nohw_reason.buf, nohw_reason.len);
+		} else if (np) {
+			const char *id = json_string_value(json_array_get(path, np - 1));
+			const struct td_metric *m = td_table_find_metric(t, id);
+			double v = m ? values[metric_index(t, m)] : NAN;
+			strbuf_addf(&sb, ": %.1f %% of %s%s", v * 100, m && m->domain ? m->domain : "slots",
+				    ambiguous ? " (the next level is a tie within 5 points)" : "");
+		} else {
+			strbuf_addstr(&sb, ambiguous ? "no clear bottleneck: the top Level-1 nodes are within 5 points"
+					       : "no node above its threshold");
+		}
+		json_object_set_new(bn, "sentence", json_string(sb.buf));
+		strbuf_release(&sb);
+	}
+	json_object_set_new(o, "bottleneck", bn);
+	for (i = 0; i < all.nr_info; i++) {
+		const struct td_node_value *nv = &all.info[i];
+		/* shown in the metric's unit: perf's ScaleUnit factor applied */
+		double mv = nohw ? NAN : nv->value * (nv->metric->scale > 0 ? nv->metric->scale : 1);
+		json_t *m;
+		if (!full_nodes && isnan(mv)) {
+			omitted++; /* listed with its reason in the total scope */
+			continue;
+		}
+		m = json_object();
+		json_object_set_new(m, "id", json_string(nv->metric->id));
+		json_object_set_new(m, "name", json_string(nv->metric->name));
+		json_object_set_new(m, "value", jnum(mv));
+		json_object_set_new(m, "uncertainty", eb.info && !isnan(mv) ?
+				    jnum(eb.info[i] * (nv->metric->scale > 0 ? nv->metric->scale : 1)) : json_null());
+		json_object_set_new(m, "unit", jstr(nv->metric->unit));
+		info_perf_value(m, j->s, j->pmu, nv->metric);
+		json_object_set_new(m, "approximate", json_boolean(!nohw && nv->approximate));
+		json_object_set_new(m, "reason", nohw ? json_string(nohw_reason.buf) :
+				    jstr(isnan(nv->value) || nv->approximate ? nv->reason : NULL));
+		json_array_append_new(metrics, m);
+	}
+	json_object_set_new(o, "metrics", metrics);
+	json_object_set_new(o, "metrics_omitted", json_integer(omitted));
+	if (mixed && !nohw)
+		json_array_append_new(warnings, json_string(
+			"events come from several perf event groups: each node is computed on the group "
+			"that holds all its events, as perf does"));
+
+tail:
+	json_object_set_new(o, "events", events_json(j->s, j->pmu));
+	json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
+	if (!t || nohw || td_report_fill_stacks(o, t, &env, &all) < 0)
+		json_object_set_new(o, "stacks", json_object());
+	if (scope_multiplexed(j->s))
+		json_array_append_new(warnings, json_string(
+			"counters were multiplexed: perf scaled the counts from the time each was running "
+			"(see running_pct); values are estimates"));
+	json_object_set_new(o, "warnings", warnings);
+	(void)doc_warnings;
+	/* before 'all' is released: its node count bounds the sentences */
+	for (i = 0; sanity && i < all.nr_nodes; i++)
+		free(sanity[i]);
+	if (t) {
+		td_tree_result_release(&all);
+		for (g = 0; per_group && g < groups; g++)
+			td_tree_result_release(&per_group[g]);
+	}
+	errorbars_release(&eb, groups);
+	free(legacy_cause);
+	free(sanity);
+	free(sn);
+	free(per_group);
+	free(values);
+	free(chosen);
+	strbuf_release(&nohw_reason);
+	(void)k;
+	return o;
+}
+
+/*
+ * The scope with its group boundaries where perf's printed metrics put
+ * them (analyze/groups.c), or NULL when they stay.  A hint per printed
+ * metric matched to a node: its line and its formula's events.
+ */
+static struct td_scope *regroup_by_metrics(const struct scope_job *j)
+{
+	const struct td_table *t = j->table;
+	size_t i, n = td_table_nr_metrics(t), nh = 0;
+	struct names *ns = xcalloc(j->s->nr_perf_metrics + 1, sizeof(*ns));
+	struct td_group_hint *h = xcalloc(j->s->nr_perf_metrics + 1, sizeof(*h));
+	struct td_scope *copy;
+
+	for (i = 0; i < n; i++) {
+		const struct td_metric *m = td_table_metric(t, i);
+		const struct td_perf_metric *pm;
+
+		if (m->level < 1 || nh >= j->s->nr_perf_metrics)
+			continue;
+		pm = perf_value_for(j->s, j->pmu, m);
+		if (!pm || !pm->line)
+			continue;
+		ns[nh].t = t;
+		names_add_expr(&ns[nh], m->expr);
+		h[nh].line = pm->line;
+		h[nh].events = ns[nh].v;
+		h[nh].nr = ns[nh].n;
+		nh++;
+	}
+	copy = td_scope_regroup(j->s, j->pmu, h, nh);
+	for (i = 0; i < nh; i++)
+		names_release(&ns[i]);
+	free(ns);
+	free(h);
+	return copy;
+}
+
+/* One scope, on the groups perf's printed metrics show. */
+static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
+{
+	struct scope_job copy = *j;
+	struct td_scope *regrouped = NULL;
+	json_t *o;
+
+	printed_names_forget();
+	if (j->table && j->s->nr_groups > 1 && j->s->nr_perf_metrics)
+		regrouped = regroup_by_metrics(j);
+	if (regrouped)
+		copy.s = regrouped;
+	printed_names_forget();
+	o = scope_json_grouped(&copy, doc_warnings);
+	printed_names_forget();
+	td_scope_regroup_free(regrouped);
+	return o;
+}
+
+/* ---------------- derived totals ---------------- */
+
+/*
+ * Sessions with only per-CPU, per-thread or per-interval scopes get a
+ * total: the sum of each event over the scopes (counts add up; the
+ * running percentage is the lowest seen, so a scaled input stays marked).
+ */
+static struct td_scope *sum_scopes(const struct td_stat *st, int *n_out)
+{
+	struct td_scope *sum = xcalloc(1, sizeof(*sum));
+	size_t i, k, m;
+	int n = 0;
+
+	sum->kind = TD_SCOPE_TOTAL;
+	sum->time = NAN;
+	for (i = 0; i < st->nr_scopes; i++) {
+		const struct td_scope *s = &st->scopes[i];
+		n++;
+		for (k = 0; k < s->nr_counts; k++) {
+			const struct td_count *c = &s->counts[k];
+			struct td_count *d = NULL;
+			for (m = 0; m < sum->nr_counts; m++)
+				if (sum->counts[m].group == c->group && !strcmp(sum->counts[m].key, c->key ? c->key : "") &&
+				    !strcmp(sum->counts[m].pmu ? sum->counts[m].pmu : "", c->pmu ? c->pmu : "")) {
+					d = &sum->counts[m];
+					break;
+				}
+			if (!d) {
+				TD_GROW(sum->counts, sum->alloc_counts, sum->nr_counts + 1);
+				d = &sum->counts[sum->nr_counts++];
+				memset(d, 0, sizeof(*d));
+				d->event = xstrdup(c->event);
+				d->pmu = c->pmu ? xstrdup(c->pmu) : NULL;
+				d->modifiers = c->modifiers ? xstrdup(c->modifiers) : NULL;
+				d->unit = c->unit ? xstrdup(c->unit) : NULL;
+				d->key = xstrdup(c->key ? c->key : "");
+				d->group = c->group;
+				d->status = c->status;
+				d->value = c->status == TD_COUNT_OK ? 0 : NAN;
+				d->running_pct = c->running_pct;
+				d->enabled_ns = d->running_ns = d->variance_pct = NAN;
+				d->line = c->line;
+				if (c->group + 1 > sum->nr_groups)
+					sum->nr_groups = c->group + 1;
+			}
+			if (c->status == TD_COUNT_OK) {
+				if (d->status != TD_COUNT_OK) {
+					d->status = TD_COUNT_OK;
+					d->value = 0;
+				}
+				d->value += c->value;
+			}
+			if (!isnan(c->running_pct) && (isnan(d->running_pct) || c->running_pct < d->running_pct))
+				d->running_pct = c->running_pct;
+		}
+	}
+	*n_out = n;
+	return sum;
+}
+
+static void free_sum(struct td_scope *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++) {
+		free(s->counts[i].event);
+		free(s->counts[i].pmu);
+		free(s->counts[i].modifiers);
+		free(s->counts[i].unit);
+		free(s->counts[i].key);
+	}
+	free(s->counts);
+	free(s);
+}
+
+/* ---------------- the document ---------------- */
+
+/*
+ * How this CPU's Level 1 is defined, one sentence: the table's own
+ * "topdown.method" (Arm cores differ from each other), else the
+ * vendor's method, so a diff across vendors can say where the same ids
+ * measure different things.
+ */
+static const char *topdown_method(const struct td_table *t)
+{
+	const char *m = td_table_param_string(t, "topdown.method");
+	const char *v = td_table_info(t)->vendor;
+
+	if (m)
+		return m;
+	if (v && !strcmp(v, "GenuineIntel"))
+		return "Intel TMA: fractions of the issue (allocation) slots, 4-8 per cycle; Bad Speculation "
+		       "includes the slots lost recovering from mispredictions and clears.";
+	if (v && !strcmp(v, "AuthenticAMD"))
+		return "AMD: fractions of the dispatch slots (6 or 8 per cycle); Bad Speculation = dispatched "
+		       "operations that did not retire, with no recovery slots; SMT Contention is its own node.";
+	return NULL;
+}
+
+static json_t *table_json(const struct td_table *t, const char *pmu)
+{
+	const struct td_table_info *info = td_table_info(t);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", jstr(info->name));
+	json_object_set_new(o, "display", jstr(info->display));
+	json_object_set_new(o, "vendor", jstr(info->vendor));
+	json_object_set_new(o, "pmu", jstr(pmu ? pmu : info->pmu));
+	json_object_set_new(o, "core_type", jstr(info->core_type));
+	json_object_set_new(o, "slots_per_cycle", jnum(info->slots_per_cycle));
+	json_object_set_new(o, "source", jstr(info->source));
+	json_object_set_new(o, "topdown_method", jstr(topdown_method(t)));
+	return o;
+}
+
+void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
+			  const struct td_report_opts *opts, size_t si, const struct td_scope *s, const char *derived, json_t *warnings)
+{
+	struct scope_job j;
+	const struct td_stat *st = &imp->stat->sessions[si];
+
+	memset(&j, 0, sizeof(j));
+	j.imp = imp;
+	j.opts = opts;
+	j.st = st;
+	j.s = s;
+	j.session = si;
+	j.derived = derived;
+	if (imp->nr_clusters && imp->table) {
+		size_t c;
+
+		for (c = 0; c < imp->nr_clusters; c++) {
+			j.pmu = imp->clusters[c].pmu;
+			j.table = imp->clusters[c].table;
+			json_array_append_new(scopes, scope_json(&j, warnings));
+		}
+	} else if (st->hybrid && imp->table) {
+		j.pmu = "cpu_core";
+		j.table = imp->table;
+		json_array_append_new(scopes, scope_json(&j, warnings));
+		j.pmu = "cpu_atom";
+		j.table = imp->atom_table;
+		json_array_append_new(scopes, scope_json(&j, warnings));
+	} else {
+		j.table = imp->table;
+		json_array_append_new(scopes, scope_json(&j, warnings));
+	}
+}
+
+static json_t *session_json(const struct td_stat *st, size_t i)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "index", json_integer((json_int_t)i + 1));
+	json_object_set_new(o, "format", json_string(st->format));
+	json_object_set_new(o, "line", st->line ? json_integer(st->line) : json_null());
+	json_object_set_new(o, "target", jstr(st->target));
+	json_object_set_new(o, "perf_version", jstr(st->perf_version));
+	json_object_set_new(o, "repeats", json_integer(st->repeats));
+	json_object_set_new(o, "interval", json_boolean(st->interval));
+	json_object_set_new(o, "hybrid", json_boolean(st->hybrid));
+	json_object_set_new(o, "legacy_topdown", json_boolean(st->legacy_topdown));
+	json_object_set_new(o, "elided", json_boolean(st->elided));
+	json_object_set_new(o, "elapsed_s", jnum(st->elapsed_s));
+	json_object_set_new(o, "elapsed_source", isnan(st->elapsed_s) ? json_null() :
+			    json_string(st->elapsed_from_run ? "run" : "perf"));
+	json_object_set_new(o, "user_s", jnum(st->user_s));
+	json_object_set_new(o, "sys_s", jnum(st->sys_s));
+	return o;
+}
+
+json_t *td_report_build(const struct td_import *imp, const struct td_report_opts *opts)
+{
+	json_t *doc = json_object(), *scopes = json_array(), *warnings = json_array();
+	json_t *sessions = json_array(), *tables = json_array(), *w;
+	size_t i, k;
+
+	json_object_set_new(doc, "schema", json_string("tdperf-report"));
+	json_object_set_new(doc, "version", json_integer(TD_REPORT_SCHEMA_VERSION));
+	json_object_set_new(doc, "run", json_deep_copy(imp->meta));
+	json_object_set_new(doc, "table", imp->table ? table_json(imp->table, NULL) : json_null());
+	if (imp->table)
+		json_array_append_new(tables, table_json(imp->table, imp->atom_table ? "cpu_core" :
+							 imp->nr_clusters ? imp->clusters[0].pmu : NULL));
+	for (i = 1; i < imp->nr_clusters; i++)
+		json_array_append_new(tables, table_json(imp->clusters[i].table, imp->clusters[i].pmu));
+	if (imp->atom_table)
+		json_array_append_new(tables, table_json(imp->atom_table, "cpu_atom"));
+	json_object_set_new(doc, "tables", tables);
+	json_object_set_new(doc, "options", json_pack("{s:i}", "max_level", opts ? opts->max_level : 0));
+	td_count_memo_reset();
+	needs_core_table = NULL;
+	for (i = 0; i < imp->stat->nr_sessions; i++) {
+		const struct td_stat *st = &imp->stat->sessions[i];
+		int has_total = 0;
+
+		json_array_append_new(sessions, session_json(st, i));
+		for (k = 0; k < st->nr_scopes; k++)
+			if (st->scopes[k].kind == TD_SCOPE_TOTAL && isnan(st->scopes[k].time))
+				has_total = 1;
+		if (!has_total && st->nr_scopes > 0) {
+			int n;
+			struct td_scope *sum = sum_scopes(st, &n);
+			struct strbuf d = STRBUF_INIT;
+			td_scope_spread_from_intervals(sum, st);
+			strbuf_addf(&d, "sum of %d %s scopes", n, st->interval ?
+				    (st->scopes[0].kind == TD_SCOPE_TOTAL ? "interval" :
+				     td_scope_kind_name(st->scopes[0].kind)) :
+				    td_scope_kind_name(st->scopes[0].kind));
+			td_report_add_scopes(scopes, imp, opts, i, sum, d.buf, warnings);
+			strbuf_release(&d);
+			free_sum(sum);
+		}
+		for (k = 0; k < st->nr_scopes; k++)
+			if (!(opts && opts->stream_scopes) || td_scope_is_main(&st->scopes[k]))
+				td_report_add_scopes(scopes, imp, opts, i, &st->scopes[k], NULL, warnings);
+		if (st->hybrid && !imp->atom_table && imp->table)
+			json_array_append_new(warnings, json_pack("{s:s,s:s}", "severity", "warning", "text",
+				"hybrid CPU but no table for the cpu_atom PMU: its events are shown as counts only"));
+	}
+	td_count_memo_reset();
+	needs_core_table = NULL;
+	json_object_set_new(doc, "sessions", sessions);
+	json_object_set_new(doc, "scopes", scopes);
+	json_object_set_new(doc, "threads", json_null());
+	json_object_set_new(doc, "roofline", json_null());
+	json_array_foreach(imp->warnings, i, w)
+		json_array_append_new(warnings, json_pack("{s:s,s:O}", "severity", "warning", "text", w));
+	json_object_set_new(doc, "warnings", warnings);
+	return doc;
+}
+
+/*
+ * An input imported on the fly has no run directory: of the files that
+ * 'tdperf import' would write (meta.json, table.json, input/...) none
+ * exists.  The run lists the one file there is, as it was named.
+ */
+static void only_the_input_file(json_t *doc, const char *path)
+{
+	json_t *run = json_object_get(doc, "run"), *files, *f, *input = NULL;
+	size_t i;
+
+	files = json_object_get(run, "files");
+	json_array_foreach(files, i, f)
+		if (td_json_str(f, "role") && !strcmp(td_json_str(f, "role"), "input"))
+			input = f;
+	if (!json_is_object(run) || !input)
+		return;
+	input = json_pack("{s:s, s:s, s:O}", "name", path, "role", "input",
+			  "format", json_object_get(input, "format") ? json_object_get(input, "format") : json_null());
+	json_object_set_new(run, "files", json_pack("[o]", input));
+}
+
+json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
+		       struct strbuf *err)
+{
+	return td_report_load_data(run_or_file, NULL, opts, err);
+}
+
+json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
+			    const struct td_report_opts *opts, struct strbuf *err)
+{
+	struct td_import imp;
+	json_t *doc;
+	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
+	int r;
+
+	int on_the_fly;
+
+	if (!data && td_report_is_job(run_or_file)) /* srun/mpirun: analyze/job.c */
+		return td_report_job_doc(run_or_file, opts, err);
+	if (!data && td_report_is_sweep(run_or_file)) /* record --sweep: analyze/threads-json.c */
+		return td_report_sweep_doc(run_or_file, err);
+	on_the_fly = data || !td_is_dir(run_or_file);
+	if (data)
+		r = opts->argv ? td_import_data(run_or_file, data, opts, opts->argc, opts->argv, &imp, err)
+			       : td_import_data(run_or_file, data, opts, 3, argv, &imp, err);
+	else if (!on_the_fly)
+		r = td_run_load(run_or_file, opts, &imp, err);
+	else if (opts->argv)
+		r = td_import_load(run_or_file, opts, opts->argc, opts->argv, &imp, err);
+	else
+		r = td_import_load(run_or_file, opts, 3, argv, &imp, err);
+	if (r < 0) {
+		td_import_release(&imp);
+		return NULL;
+	}
+	doc = td_report_build(&imp, opts);
+	if (doc && opts->stream_scopes)
+		td_report_stream_keep(doc, &imp, opts); /* analyze/stream.c: imp moves there */
+	else
+		td_import_release(&imp);
+	if (doc && on_the_fly)
+		only_the_input_file(doc, run_or_file);
+	if (doc)
+		td_report_threads_or_warn(doc, run_or_file); /* threads work: analyze/threads-json.c */
+	/*
+	 * The roofline places the run against this CPU's calibrated roofs;
+	 * without a calibration it says so inside the document.  Only an
+	 * unreadable formula file is an error.
+	 */
+	if (doc && td_report_add_roofline(doc, err) < 0) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}

@@ -1,0 +1,204 @@
+/*
+ * tdperf diff --hotspots: two hotspot documents side by side.  Functions
+ * are matched by name and the file name of their DSO (the directories of
+ * two builds differ); for each, the self and inclusive weight (the sampled
+ * event's count: nanoseconds for cpu-clock, cycles for a cycles leader) of
+ * A and B and the change, so the functions that got slower or faster come
+ * first; and, where both sides have Top-Down per function, how each node
+ * moved.
+ */
+#include "analyze/analyze-int.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The DSO's file name; JIT maps (/tmp/perf-PID.map) of any process as one. */
+static const char *base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	if (path && !strncmp(path, "/tmp/perf-", 10) && strspn(path + 10, "0123456789") &&
+	    !strcmp(path + 10 + strspn(path + 10, "0123456789"), ".map"))
+		return "perf-PID.map";
+	return s ? s + 1 : path ? path : "?";
+}
+
+static void function_key(json_t *fn, struct strbuf *key)
+{
+	strbuf_reset(key);
+	if (json_object_get(fn, "offset"))
+		strbuf_addf(key, "[unknown]+0x%llx", (unsigned long long)json_integer_value(json_object_get(fn, "offset")));
+	else
+		strbuf_addstr(key, td_json_str_or(fn, "symbol", "?"));
+	strbuf_addch(key, '\t');
+	strbuf_addstr(key, base_name(td_json_str(fn, "dso")));
+}
+
+/* The function's Level 1-2 values by node id, or NULL. */
+static json_t *topdown_values(json_t *fn)
+{
+	json_t *nodes = json_object_get(json_object_get(fn, "topdown"), "nodes"), *n, *out;
+	size_t i;
+
+	if (!nodes)
+		return NULL;
+	out = json_object();
+	json_array_foreach(nodes, i, n)
+		json_object_set(out, td_json_str_or(n, "id", "?"), json_object_get(n, "value"));
+	return out;
+}
+
+static json_t *side(json_t *fn)
+{
+	if (!fn)
+		return json_null();
+	return json_pack("{s:O, s:O, s:O, s:O, s:O}", "samples", json_object_get(fn, "samples"),
+			 "period", json_object_get(fn, "period"), "children_period", json_object_get(fn, "children_period"),
+			 "percent", json_object_get(fn, "percent"), "children_percent", json_object_get(fn, "children_percent"));
+}
+
+/* How each Top-Down node of the function moved from A to B. */
+static json_t *topdown_change(json_t *fa, json_t *fb)
+{
+	json_t *ta = fa ? topdown_values(fa) : NULL, *tb = fb ? topdown_values(fb) : NULL, *out, *v;
+	const char *id;
+
+	if (!ta || !tb) {
+		json_decref(ta);
+		json_decref(tb);
+		return NULL;
+	}
+	out = json_array();
+	json_object_foreach(ta, id, v) {
+		double a = td_json_num(v), b = td_json_num(json_object_get(tb, id));
+
+		json_array_append_new(out, json_pack("{s:s, s:o, s:o, s:o}", "id", id,
+						      "a", isfinite(a) ? json_real(a) : json_null(),
+						      "b", isfinite(b) ? json_real(b) : json_null(),
+						      "change", isfinite(a) && isfinite(b) ? json_real(b - a) : json_null()));
+	}
+	json_decref(ta);
+	json_decref(tb);
+	return out;
+}
+
+static double period_of(json_t *fn, const char *key)
+{
+	return fn ? (double)json_integer_value(json_object_get(fn, key)) : 0;
+}
+
+static int by_change(const void *x, const void *y)
+{
+	double a = fabs(td_json_num(json_object_get(*(json_t *const *)x, "change")));
+	double b = fabs(td_json_num(json_object_get(*(json_t *const *)y, "change")));
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *name_b, struct strbuf *err)
+{
+	json_t *index = json_object(), *fn, *rows = json_array(), *out, **sorted;
+	json_t *pa = json_object_get(a, "profile"), *pb = json_object_get(b, "profile");
+	const char *ea = td_json_str(pa, "event"), *eb = td_json_str(pb, "event");
+	struct strbuf key = STRBUF_INIT;
+	size_t i, n;
+
+	if (!json_is_array(json_object_get(a, "hotspots")) || !json_is_array(json_object_get(b, "hotspots"))) {
+		strbuf_addf(err, "%s: not a hotspots recording", json_is_array(json_object_get(a, "hotspots")) ? name_b : name_a);
+		json_decref(index);
+		json_decref(rows);
+		return NULL;
+	}
+	json_array_foreach(json_object_get(b, "hotspots"), i, fn) {
+		function_key(fn, &key);
+		json_object_set(index, key.buf, fn);
+	}
+	json_array_foreach(json_object_get(a, "hotspots"), i, fn) {
+		json_t *fb, *row, *td;
+
+		function_key(fn, &key);
+		fb = json_object_get(index, key.buf);
+		row = json_pack("{s:s, s:s, s:o, s:o, s:f, s:f}", "symbol", td_json_str_or(fn, "symbol", "?"),
+				"dso", base_name(td_json_str(fn, "dso")), "a", side(fn), "b", side(fb),
+				"change", period_of(fb, "period") - period_of(fn, "period"),
+				"children_change", period_of(fb, "children_period") - period_of(fn, "children_period"));
+		if ((td = topdown_change(fn, fb)))
+			json_object_set_new(row, "topdown", td);
+		json_array_append_new(rows, row);
+		json_object_del(index, key.buf);
+	}
+	json_array_foreach(json_object_get(b, "hotspots"), i, fn) { /* in B only */
+		function_key(fn, &key);
+		if (!json_object_get(index, key.buf))
+			continue;
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:n, s:o, s:f, s:f}", "symbol",
+						      td_json_str_or(fn, "symbol", "?"), "dso", base_name(td_json_str(fn, "dso")),
+						      "a", "b", side(fn), "change", period_of(fn, "period"),
+						      "children_change", period_of(fn, "children_period")));
+	}
+	n = json_array_size(rows);
+	sorted = xmalloc((n + 1) * sizeof(*sorted));
+	for (i = 0; i < n; i++)
+		sorted[i] = json_incref(json_array_get(rows, i));
+	qsort(sorted, n, sizeof(*sorted), by_change);
+	json_array_clear(rows);
+	for (i = 0; i < n; i++)
+		json_array_append_new(rows, sorted[i]);
+	free(sorted);
+	out = json_pack("{s:s, s:s, s:s, s:s, s:O, s:O, s:b, s:o}", "a", name_a, "b", name_b,
+			"event_a", ea ? ea : "?", "event_b", eb ? eb : "?",
+			"period_a", json_object_get(pa, "period"), "period_b", json_object_get(pb, "period"),
+			"same_event", ea && eb && !strcmp(ea, eb), "functions", rows);
+	json_decref(index);
+	strbuf_release(&key);
+	return out;
+}
+
+/* A weight in the event's unit: milliseconds for the clock events. */
+static void weight(FILE *out, double v, int clock)
+{
+	if (clock)
+		fprintf(out, "%10.2f ms", v / 1e6);
+	else
+		fprintf(out, "%13.4g", v);
+}
+
+void td_hotspots_diff_render_text(json_t *d, int top, FILE *out)
+{
+	const char *ev = td_json_str_or(d, "event_a", "?");
+	int clock = !strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock");
+	json_t *row, *n;
+	size_t i, k;
+
+	fprintf(out, "Hotspots: A = %s, B = %s (weights: %s%s)\n", td_json_str(d, "a"), td_json_str(d, "b"), ev,
+		clock ? ", in ms of CPU time" : "");
+	if (!json_is_true(json_object_get(d, "same_event")))
+		fprintf(out, "A sampled %s and B %s: compare the shares (%%), not the weights\n", ev,
+			td_json_str_or(d, "event_b", "?"));
+	fprintf(out, "\n%13s  %13s  %13s  %7s  %7s  function (dso)\n", "self A", "self B", "change", "A %", "B %");
+	json_array_foreach(json_object_get(d, "functions"), i, row) {
+		json_t *a = json_object_get(row, "a"), *b = json_object_get(row, "b");
+		double ch = td_json_num(json_object_get(row, "change"));
+
+		if (top > 0 && (int)i >= top)
+			break;
+		weight(out, period_of(json_is_null(a) ? NULL : a, "period"), clock);
+		fputs("  ", out);
+		weight(out, period_of(json_is_null(b) ? NULL : b, "period"), clock);
+		fputs("  ", out);
+		weight(out, ch, clock);
+		fprintf(out, "  %7.2f  %7.2f  %s (%s)  %s\n", json_is_null(a) ? 0 : td_json_num(json_object_get(a, "percent")),
+			json_is_null(b) ? 0 : td_json_num(json_object_get(b, "percent")), td_json_str(row, "symbol"),
+			td_json_str(row, "dso"), json_is_null(a) ? "[B only]" : json_is_null(b) ? "[A only]" :
+			ch > 0 ? "slower" : ch < 0 ? "faster" : "");
+		json_array_foreach(json_object_get(row, "topdown"), k, n) {
+			double va = td_json_num(json_object_get(n, "a")), vb = td_json_num(json_object_get(n, "b"));
+
+			if (isfinite(va) && isfinite(vb))
+				fprintf(out, "%45s %-24s %5.1f%% -> %5.1f%% (%+.1f)\n", "", td_json_str(n, "id"),
+					100 * va, 100 * vb, 100 * (vb - va));
+		}
+	}
+}

@@ -1,0 +1,38 @@
+# analyze/: builds the report document from parsed counts and formula tables (analyze/report.h)
+libtdperf_a_SOURCES += analyze/build.c analyze/count-memo.c analyze/diff-counts.c \
+	analyze/diff.c analyze/doc.c analyze/errorbars.c analyze/events.c analyze/groups.c \
+	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
+	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
+	analyze/legacy-topdown.c analyze/perf-names.c analyze/reason.c analyze/roofline.c \
+	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/threads-json.c \
+	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
+	analyze/hotspots-int.h analyze/report.h
+# text and CSV of long runs stream their scopes (analyze/stream.c)
+TESTS += tests/e2e/t0304-interval-stream.sh
+EXTRA_DIST += tests/e2e/t0304-interval-stream.sh
+# charts (gnuplot), HTML report and diff
+# threads: the document's "threads"/"sweep" objects and their text (threads work)
+# jobs: the merged report of a job directory (one run directory per rank)
+check_PROGRAMS += tests/tools/threads-tool
+tests_tools_threads_tool_LDADD = $(TD_LIBS)
+# roofline: the document's "roofline" object and its chart (roofline work)
+check_PROGRAMS += tests/tools/roofline-tool
+tests_tools_roofline_tool_LDADD = $(TD_LIBS)
+TESTS += tests/e2e/t0910-roofline.sh
+EXTRA_DIST += tests/e2e/t0910-roofline.sh
+# stacks: the scopes' "stacks" objects and their text (stacks work)
+# import and report of perf stat outputs (the stat work)
+TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
+EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
+# endless, binary and piped inputs (hostile inputs work)
+TESTS += tests/e2e/t1505-endless-inputs.sh
+EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh
+# cut perf stat texts and spoiled run directories (hostile inputs work)
+TESTS += tests/e2e/t1506-bad-runs.sh
+EXTRA_DIST += tests/e2e/t1506-bad-runs.sh
+# CPUs utilized on perf's time base, n/a for info metrics (hostile inputs work)
+TESTS += tests/e2e/t1508-invented-numbers.sh
+EXTRA_DIST += tests/e2e/t1508-invented-numbers.sh
+# counts beyond perf's 64-bit counters are refused, not dropped or cut (hostile inputs work)
+TESTS += tests/e2e/t1509-bad-counts.sh
+EXTRA_DIST += tests/e2e/t1509-bad-counts.sh

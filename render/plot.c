@@ -1,0 +1,407 @@
+/*
+ * gnuplot charts: for each chart, STEM.dat (tab-separated data, "?" where a
+ * value is not computable, notes as comments) and STEM.gp (a plain gnuplot
+ * script that reads it).  Both stay in the chart directory so users can
+ * restyle and re-render them without tdperf:
+ *
+ *     gnuplot topdown-l1.gp                  # SVG
+ *     gnuplot -e 'fmt="png"' topdown-l1.gp   # PNG
+ */
+#include "config.h"
+#include "render/render.h"
+#include "render/chart.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * A label as one data field: no tabs or line breaks, never a comment, and
+ * no double quotes (gnuplot reads "..." inside a field as a quoted string).
+ */
+static void add_field(struct strbuf *sb, const char *s)
+{
+	if (*s == '#')
+		strbuf_addch(sb, ' ');
+	for (; *s; s++)
+		strbuf_addch(sb, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s == '"' ? '\'' : *s);
+}
+
+static void add_number(struct strbuf *sb, double v)
+{
+	if (isnan(v) || isinf(v))
+		strbuf_addch(sb, '?');
+	else
+		strbuf_addf(sb, "%.6g", v);
+}
+
+/*
+ * A gnuplot string literal holding 's' as plain text.  Labels come from the
+ * input (a thread names itself with prctl(PR_SET_NAME), a run directory
+ * carries its own table.json), so nothing in them may reach gnuplot's
+ * command line processing: inside single quotes gnuplot performs no backtick
+ * command substitution, no @macro expansion and no backslash escapes; a single
+ * quote is written twice.  A control character would end the script line and
+ * becomes a space.  The terminals are noenhanced, so {}^_@ are shown as is.
+ */
+void td_gp_string(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; s && *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '\'')
+			strbuf_addstr(sb, "''");
+		else
+			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/*
+ * 'text' as comment lines starting with 'prefix', one per line of text.
+ * Control characters become spaces, and a backslash never ends a line:
+ * gnuplot continues a comment that ends with one onto the next line, which
+ * would swallow the script's next command.
+ */
+void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
+{
+	const char *p = text ? text : "";
+
+	do {
+		const char *nl = strchrnul(p, '\n');
+
+		strbuf_addstr(sb, prefix);
+		for (; p < nl; p++) {
+			unsigned char ch = *p;
+
+			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
+		}
+		while (sb->len && sb->buf[sb->len - 1] == '\\')
+			sb->buf[sb->len - 1] = '/';
+		strbuf_addch(sb, '\n');
+		p = *nl ? nl + 1 : nl;
+	} while (*p);
+}
+
+/* Lines of c->notes as comment lines with 'prefix'. */
+static void add_notes(struct strbuf *sb, const struct td_chart *c, const char *prefix)
+{
+	if (c->notes.len)
+		td_gp_comment(sb, prefix, c->notes.buf);
+}
+
+static void chart_data(struct strbuf *sb, const struct td_chart *c)
+{
+	struct strbuf head = STRBUF_INIT;
+	size_t i, j;
+
+	strbuf_addf(&head, "tdperf chart data: %s\ntab-separated columns: %s", c->title,
+		    c->kind == TD_CHART_AREA ? "time (s)" : c->kind == TD_CHART_LINE ?
+		    (c->xlabel ? c->xlabel : "x") : "label");
+	for (j = 0; j < c->nseries; j++)
+		strbuf_addf(&head, " | %s", c->series[j].name);
+	if (c->kind == TD_CHART_SIGNED)
+		strbuf_addstr(&head, " | colour (0xRRGGBB)");
+	strbuf_addf(&head, "\nvalues in %s; ? = not computable", c->ylabel ? c->ylabel : "units");
+	td_gp_comment(sb, "# ", head.buf);
+	strbuf_release(&head);
+	add_notes(sb, c, "# note: ");
+	for (i = 0; i < c->nrows; i++) {
+		const struct td_chart_row *r = &c->rows[i];
+
+		if (c->kind == TD_CHART_AREA || c->kind == TD_CHART_LINE)
+			add_number(sb, r->x);
+		else
+			add_field(sb, r->label);
+		for (j = 0; j < c->nseries; j++) {
+			strbuf_addch(sb, '\t');
+			add_number(sb, r->values[j]);
+		}
+		if (c->kind == TD_CHART_SIGNED)
+			strbuf_addf(sb, "\t0x%s", r->colour && *r->colour == '#' ? r->colour + 1 : "888888");
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static size_t longest_label(const struct td_chart *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].label && strlen(c->rows[i].label) > n)
+			n = strlen(c->rows[i].label);
+	return n;
+}
+
+int td_chart_width(const struct td_chart *c)
+{
+	int width = 900;
+
+	/* bars: room for the key plus ~110 px per bar, so one bar is not a wall */
+	if (c->kind == TD_CHART_STACKED)
+		width = 420 + 110 * (int)c->nrows;
+	if (width < 640)
+		width = 640;
+	return width > 4000 ? 4000 : width;
+}
+
+static void chart_terminal(struct strbuf *sb, const struct td_chart *c, const char *format)
+{
+	int width = td_chart_width(c), height = 440;
+
+	strbuf_addf(sb, "if (!exists(\"fmt\")) fmt = \"%s\"\n", format);
+	strbuf_addf(sb,
+		    "if (fmt eq \"png\") {\n"
+		    "    set terminal pngcairo size %d,%d noenhanced font \"sans,10\" background rgb \"#ffffff\"\n"
+		    "} else {\n"
+		    "    set terminal svg size %d,%d dynamic noenhanced font \"sans,12\" background rgb \"#ffffff\"\n"
+		    "}\n"
+		    "# tdperf sets to_stdout, reads the image and writes the file itself, checked\n"
+		    "if (!exists(\"to_stdout\")) set output \"%s.\" . fmt\n",
+		    width, height, width, height, c->stem);
+}
+
+static void chart_frame(struct strbuf *sb, const struct td_chart *c)
+{
+	strbuf_addstr(sb,
+		      "set datafile separator \"\\t\"\n"
+		      "set datafile missing \"?\"\n"
+		      "set border 3 lc rgb \"#666666\"\n"
+		      "set grid ytics lc rgb \"#dddddd\" lt 1 lw 1\n"
+		      "set xtics nomirror scale 0 textcolor rgb \"#333333\"\n"
+		      "set ytics nomirror textcolor rgb \"#333333\"\n"
+		      "set key outside right top vertical invert Left reverse samplen 1.5 spacing 1.2 noenhanced\n");
+	strbuf_addstr(sb, "set title ");
+	td_gp_string(sb, c->title);
+	strbuf_addstr(sb, " font \",14\" textcolor rgb \"#222222\"\n");
+	if (c->ylabel) {
+		strbuf_addstr(sb, "set ylabel ");
+		td_gp_string(sb, c->ylabel);
+		strbuf_addch(sb, '\n');
+	}
+	if (c->xlabel) {
+		strbuf_addstr(sb, "set xlabel ");
+		td_gp_string(sb, c->xlabel);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addstr(sb, "set yrange [");
+	if (!isnan(c->ymin))
+		strbuf_addf(sb, "%g", c->ymin);
+	strbuf_addch(sb, ':');
+	if (!isnan(c->ymax))
+		strbuf_addf(sb, "%g", c->ymax);
+	strbuf_addstr(sb, "]\n");
+	if (c->kind != TD_CHART_AREA && c->kind != TD_CHART_LINE && (c->nrows > 6 || longest_label(c) > 12))
+		strbuf_addstr(sb, "set xtics rotate by -35\n");
+}
+
+static void plot_stacked(struct strbuf *sb, const struct td_chart *c)
+{
+	size_t j;
+
+	strbuf_addstr(sb,
+		      "set style data histograms\n"
+		      "set style histogram rowstacked\n"
+		      "set style fill solid 1.0 border rgb \"#ffffff\"\n"
+		      "set boxwidth 0.62 relative\n"
+		      "plot ");
+	for (j = 0; j < c->nseries; j++) {
+		if (j)
+			strbuf_addf(sb, ", \\\n     \"\" using %zu title ", j + 2);
+		else
+			strbuf_addf(sb, "\"%s.dat\" using 2:xtic(1) title ", c->stem);
+		td_gp_string(sb, c->series[j].name);
+		strbuf_addf(sb, " lc rgb \"%s\"", c->series[j].colour);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+static void plot_area(struct strbuf *sb, const struct td_chart *c)
+{
+	struct strbuf below = STRBUF_INIT;
+	size_t j;
+
+	strbuf_addstr(sb, "set autoscale xfix\nset style fill solid 0.92 noborder\nplot ");
+	strbuf_addch(&below, '0');
+	for (j = 0; j < c->nseries; j++) {
+		if (j)
+			strbuf_addstr(sb, ", \\\n     \"\"");
+		else
+			strbuf_addf(sb, "\"%s.dat\"", c->stem);
+		strbuf_addf(sb, " using 1:(%s):(%s+$%zu) with filledcurves title ", below.buf, below.buf, j + 2);
+		td_gp_string(sb, c->series[j].name);
+		strbuf_addf(sb, " lc rgb \"%s\"", c->series[j].colour);
+		strbuf_addf(&below, "+$%zu", j + 2);
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&below);
+}
+
+static void plot_signed(struct strbuf *sb, const struct td_chart *c)
+{
+	strbuf_addf(sb,
+		    "set style fill solid 1.0 noborder\n"
+		    "set boxwidth 0.62\n"
+		    "set xzeroaxis lt 1 lc rgb \"#444444\"\n"
+		    "unset key\n"
+		    "plot \"%s.dat\" using 0:2:%zu:xtic(1) with boxes lc rgb variable notitle, \\\n"
+		    "     \"\" using 0:($2 >= 0 ? $2 : NaN):(sprintf(\"%%+.3g\", $2)) with labels offset 0,0.8 "
+		    "textcolor rgb \"#333333\" notitle, \\\n"
+		    "     \"\" using 0:($2 < 0 ? $2 : NaN):(sprintf(\"%%+.3g\", $2)) with labels offset 0,-0.8 "
+		    "textcolor rgb \"#333333\" notitle\n",
+		    c->stem, c->nseries + 2);
+}
+
+static void plot_line(struct strbuf *sb, const struct td_chart *c)
+{
+	size_t j;
+
+	strbuf_addstr(sb, "set key inside left top vertical Left reverse samplen 2.5 spacing 1.2 noenhanced\n"
+		      "set xtics (");
+	for (j = 0; j < c->nrows; j++)
+		strbuf_addf(sb, "%s\"%g\" %g", j ? ", " : "", c->rows[j].x, c->rows[j].x);
+	strbuf_addstr(sb, ")\nset offsets graph 0.04, graph 0.04, 0, 0\nplot ");
+	for (j = 0; j < c->nseries; j++) {
+		if (j)
+			strbuf_addstr(sb, ", \\\n     \"\"");
+		else
+			strbuf_addf(sb, "\"%s.dat\"", c->stem);
+		strbuf_addf(sb, " using 1:%zu with linespoints", j + 2);
+		if (c->series[j].dashed)
+			strbuf_addstr(sb, " dashtype 2 pointtype 0");
+		else
+			strbuf_addstr(sb, " pointtype 7 pointsize 0.9");
+		strbuf_addf(sb, " linewidth 2 lc rgb \"%s\" title ", c->series[j].colour);
+		td_gp_string(sb, c->series[j].name);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+static void chart_script(struct strbuf *sb, const struct td_chart *c, const char *format)
+{
+	td_gp_comment(sb, "# tdperf chart: ", c->title);
+	strbuf_addf(sb,
+		    "# Written by tdperf; edit freely.  Data: %s.dat (tab-separated, ? = not computable).\n"
+		    "# Render:  gnuplot %s.gp            (SVG)\n"
+		    "#          gnuplot -e 'fmt=\"png\"' %s.gp   (PNG)\n"
+		    "# Component colours are tdperf's fixed Top-Down palette.\n",
+		    c->stem, c->stem, c->stem);
+	add_notes(sb, c, "# note: ");
+	chart_terminal(sb, c, format);
+	chart_frame(sb, c);
+	switch (c->kind) {
+	case TD_CHART_STACKED:
+		plot_stacked(sb, c);
+		break;
+	case TD_CHART_AREA:
+		plot_area(sb, c);
+		break;
+	case TD_CHART_SIGNED:
+		plot_signed(sb, c);
+		break;
+	case TD_CHART_LINE:
+		plot_line(sb, c);
+		break;
+	}
+}
+
+static int write_text(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
+		      struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	char *path;
+	int ret = 0;
+
+	strbuf_addf(&name, "%s.%s", stem, ext);
+	path = td_path_join(dir, name.buf);
+	if (td_write_file_atomic(path, sb->buf, sb->len) < 0) {
+		strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
+		ret = -1;
+	}
+	free(path);
+	strbuf_release(&name);
+	return ret;
+}
+
+int td_chart_write(const struct td_chart *c, const char *dir, const char *format, struct strbuf *err)
+{
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
+	int ret;
+
+	chart_data(&data, c);
+	chart_script(&script, c, format);
+	ret = write_text(dir, c->stem, "dat", &data, err);
+	if (!ret)
+		ret = write_text(dir, c->stem, "gp", &script, err);
+	strbuf_release(&data);
+	strbuf_release(&script);
+	return ret;
+}
+
+void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created)
+{
+	static const char *const exts[] = { "dat", "gp", "svg", "png" };
+	struct strbuf name = STRBUF_INIT;
+	size_t i, k;
+
+	if (created) {
+		td_remove_tree(dir);
+		return;
+	}
+	for (i = 0; i < charts->nr; i++)
+		for (k = 0; k < TD_ARRAY_SIZE(exts); k++) {
+			char *path;
+
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s.%s", charts->items[i]->stem, exts[k]);
+			path = td_path_join(dir, name.buf);
+			unlink(path);
+			free(path);
+		}
+	strbuf_release(&name);
+}
+
+int td_report_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err)
+{
+	struct td_chart_list charts = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	size_t i;
+	int ret = 0, created;
+
+	if (!format)
+		format = "svg";
+	if (strcmp(format, "svg") && strcmp(format, "png")) {
+		strbuf_addf(err, "unknown chart format '%s' (use svg or png)", format);
+		return -1;
+	}
+	td_charts_for_report(doc, &charts);
+	if (!charts.nr) {
+		strbuf_addstr(err, "nothing to chart: the report has no Top-Down values and no thread analysis");
+		return -1;
+	}
+	created = !td_is_dir(dir);
+	if (td_mkdir_p(dir) < 0) {
+		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
+		td_chart_list_release(&charts);
+		return -1;
+	}
+	for (i = 0; i < charts.nr && !ret; i++)
+		ret = td_chart_write(charts.items[i], dir, format, err);
+	if (!ret) {
+		int r = td_charts_render(&charts, dir, format, &why);
+
+		if (r == 1)
+			warning("%s: wrote chart data and gnuplot scripts only", why.buf);
+		else if (r < 0) {
+			strbuf_addstr(err, why.buf);
+			ret = -1;
+		}
+	}
+	if (ret < 0)
+		td_charts_remove(&charts, dir, created);
+	td_chart_list_release(&charts);
+	strbuf_release(&why);
+	return ret;
+}
