@@ -166,6 +166,16 @@ void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text);
  * the scopes keep one shape (the intervals of a run). */
 void td_count_memo_enter(const struct td_scope *s);
 void td_count_memo_reset(void);
+/*
+ * td_tree_eval, taking the reasons from an earlier evaluation of the same
+ * layout (the lookups it depends on, see analyze/reason-memo.c) when
+ * nothing in this one depended on the values.  Forget them all with
+ * td_reason_memo_reset() when the tables may go.
+ */
+int td_reason_memo_eval(const struct td_table *t, const struct td_env *env,
+			const struct td_tree_opts *opts, const struct strbuf *layout,
+			struct td_tree_result *out);
+void td_reason_memo_reset(void);
 int td_count_memo_get(const void *table, const char *pmu, const char *name, int group, long *idx);
 void td_count_memo_put(const void *table, const char *pmu, const char *name, int group, long idx);
 

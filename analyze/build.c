@@ -880,6 +880,28 @@ static json_t *uncertainty_json(const struct scope_job *j, const struct errorbar
 	return o;
 }
 
+/*
+ * What an evaluation's lookups depend on besides the counts' values
+ * (analyze/reason-memo.c): the table, PMU and level, the literals, and
+ * per count its name, PMU, modifiers, group and whether it has a value.
+ */
+static void scope_layout(const struct scope_job *j, const struct evalctx *cx,
+			 const struct td_tree_opts *topts, struct strbuf *sb)
+{
+	size_t i;
+
+	strbuf_addf(sb, "%p|%s|%s|%d|%d|%d|%d|%d|%d\n", (const void *)j->table, td_table_info(j->table)->name,
+		    j->pmu ? j->pmu : "", topts->max_level, cx->smt, cx->slots, cx->core_wide,
+		    cx->multiplexed, isnan(j->st->elapsed_s));
+	for (i = 0; i < j->s->nr_counts; i++) {
+		const struct td_count *c = &j->s->counts[i];
+
+		strbuf_addf(sb, "%s|%s|%s|%d|%d\n", c->event ? c->event : "", c->pmu ? c->pmu : "",
+			    c->modifiers ? c->modifiers : "", c->group,
+			    c->status == TD_COUNT_OK && !isnan(c->value));
+	}
+}
+
 static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warnings)
 {
 	json_t *o = json_object(), *nodes = json_array(), *metrics = json_array();
@@ -894,6 +916,8 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	double *values = NULL;
 	int *chosen = NULL;
 	int full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
+	/* a streamed scope for text's folded line or CSV: nodes and bottleneck only */
+	int lean = j->opts && j->opts->stream_scopes && j->opts->streamed_nodes_only && !full_nodes;
 	int omitted = 0;
 	/* no hardware count: nothing of the tree was measured (analyze/software.c) */
 	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
@@ -919,7 +943,8 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	json_object_set_new(o, "table", t ? json_string(td_table_info(t)->name) : json_null());
 	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
 	json_object_set_new(o, "hardware_counts", json_boolean(hw));
-	json_object_set_new(o, "software", td_software_metrics(j->st, j->s, j->pmu));
+	if (!lean)
+		json_object_set_new(o, "software", td_software_metrics(j->st, j->s, j->pmu));
 	if (nohw)
 		td_nohw_reason(&nohw_reason, j->imp->meta);
 
@@ -960,7 +985,16 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		goto tail;
 	}
 	topts.max_level = j->opts ? j->opts->max_level : 0;
-	td_tree_eval(t, &env, &topts, &all);
+	topts.no_reasons = lean && j->opts->streamed_no_reasons;
+	if (groups == 1 && !cx.legacy_zero && !topts.no_reasons) {
+		struct strbuf layout = STRBUF_INIT;
+
+		scope_layout(j, &cx, &topts, &layout);
+		td_reason_memo_eval(t, &env, &topts, &layout, &all);
+		strbuf_release(&layout);
+	} else {
+		td_tree_eval(t, &env, &topts, &all);
+	}
 	if (groups > 1) {
 		per_group = xcalloc(groups, sizeof(*per_group));
 		for (g = 0; g < groups; g++) {
@@ -1036,7 +1070,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	for (i = 0; i < all.nr_nodes; i++) {
 		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
 		const struct td_metric *m = all.nodes[i].metric;
-		const struct td_perf_metric *pm = perf_value_for(j->s, j->pmu, m);
+		const struct td_perf_metric *pm;
 		json_t *n = json_object();
 		double v = values[metric_index(t, m)];
 		int approx = src->approximate;
@@ -1073,6 +1107,19 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 			strbuf_add(&reason, nohw_reason.buf, nohw_reason.len);
 			all.nodes[i].flagged = all.nodes[i].bottleneck = 0;
 		}
+		if (topts.no_reasons) {
+			/* a folded text line shows the value and its flags, nothing else */
+			json_object_set_new(n, "id", json_string(m->id));
+			json_object_set_new(n, "name", json_string(m->name));
+			json_object_set_new(n, "level", json_integer(m->level));
+			json_object_set_new(n, "value", jnum(v));
+			json_object_set_new(n, "flagged", json_boolean(all.nodes[i].flagged));
+			json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
+			json_array_append_new(nodes, n);
+			strbuf_release(&reason);
+			continue;
+		}
+		pm = perf_value_for(j->s, j->pmu, m);
 		json_object_set_new(n, "id", json_string(m->id));
 		json_object_set_new(n, "name", json_string(m->name));
 		json_object_set_new(n, "parent", jstr(m->parent));
@@ -1145,7 +1192,7 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 		strbuf_release(&sb);
 	}
 	json_object_set_new(o, "bottleneck", bn);
-	for (i = 0; i < all.nr_info; i++) {
+	for (i = 0; i < all.nr_info && !lean; i++) {
 		const struct td_node_value *nv = &all.info[i];
 		/* shown in the metric's unit: perf's ScaleUnit factor applied */
 		double mv = nohw ? NAN : nv->value * (nv->metric->scale > 0 ? nv->metric->scale : 1);
@@ -1175,9 +1222,11 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 			"that holds all its events, as perf does"));
 
 tail:
-	json_object_set_new(o, "events", events_json(j->s, j->pmu));
-	json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
-	if (!t || nohw || td_report_fill_stacks(o, t, &env, &all) < 0)
+	if (!lean || !json_array_size(json_object_get(o, "nodes")))
+		json_object_set_new(o, "events", events_json(j->s, j->pmu));
+	if (!lean)
+		json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
+	if (!lean && (!t || nohw || td_report_fill_stacks(o, t, &env, &all) < 0))
 		json_object_set_new(o, "stacks", json_object());
 	if (scope_multiplexed(j->s))
 		json_array_append_new(warnings, json_string(
@@ -1452,6 +1501,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 	json_object_set_new(doc, "tables", tables);
 	json_object_set_new(doc, "options", json_pack("{s:i}", "max_level", opts ? opts->max_level : 0));
 	td_count_memo_reset();
+	td_reason_memo_reset();
 	needs_core_table = NULL;
 	for (i = 0; i < imp->stat->nr_sessions; i++) {
 		const struct td_stat *st = &imp->stat->sessions[i];
@@ -1482,6 +1532,7 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 				"hybrid CPU but no table for the cpu_atom PMU: its events are shown as counts only"));
 	}
 	td_count_memo_reset();
+	td_reason_memo_reset();
 	needs_core_table = NULL;
 	json_object_set_new(doc, "sessions", sessions);
 	json_object_set_new(doc, "scopes", scopes);

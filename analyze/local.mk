@@ -3,13 +3,13 @@ libtdperf_a_SOURCES += analyze/build.c analyze/count-memo.c analyze/diff-counts.
 	analyze/diff.c analyze/doc.c analyze/errorbars.c analyze/events.c analyze/groups.c \
 	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
-	analyze/legacy-topdown.c analyze/perf-names.c analyze/reason.c analyze/roofline.c \
+	analyze/legacy-topdown.c analyze/perf-names.c analyze/reason.c analyze/reason-memo.c analyze/roofline.c \
 	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/threads-json.c \
 	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
 	analyze/hotspots-int.h analyze/report.h
 # text and CSV of long runs stream their scopes (analyze/stream.c)
-TESTS += tests/e2e/t0304-interval-stream.sh
-EXTRA_DIST += tests/e2e/t0304-interval-stream.sh
+TESTS += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh
+EXTRA_DIST += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh
 # charts (gnuplot), HTML report and diff
 # threads: the document's "threads"/"sweep" objects and their text (threads work)
 # jobs: the merged report of a job directory (one run directory per rank)

@@ -32,6 +32,11 @@ struct td_report_opts {
 	int stream_scopes;    /* leave per-interval/CPU/thread scopes out of the
 	                         document: td_report_each_scope builds them one at
 	                         a time (text, CSV and JSON of long runs) */
+	int streamed_nodes_only; /* with stream_scopes: the streamed scopes carry what
+	                         text's folded lines and CSV show (nodes, bottleneck,
+	                         events where there are no nodes), not the stacks,
+	                         info metrics, perf's metrics or software figures */
+	int streamed_no_reasons; /* ... and no reasons either (text's folded lines) */
 };
 
 /*

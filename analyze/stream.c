@@ -43,6 +43,7 @@ void td_report_stream_release(json_t *doc)
 		return;
 	td_import_release(&stream->imp);
 	td_count_memo_reset();
+	td_reason_memo_reset();
 	free(stream);
 	stream = NULL;
 }

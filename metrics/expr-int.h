@@ -29,6 +29,8 @@ struct td_expr {
 	int slot;                /* TD_OP_NAME: per-table input slot for the lookup cache, -1 none */
 	struct td_expr *kid[3];
 	int height;              /* longest path to a leaf, set by the parser */
+	int literal_only;        /* numbers and #literals only: its value is the same
+	                            for every count set of one run */
 };
 
 /*
@@ -54,6 +56,13 @@ struct td_eval_ctx {
 	int missing;             /* a name could not be looked up */
 	int approximate;         /* a correction term was taken as 0, or a used metric was approximate */
 	struct strbuf *why;      /* reasons (may be NULL) */
+	/*
+	 * Counted with or without 'why': a division by zero, or an 'if' whose
+	 * condition depends on counts.  While it stays 0, which names were
+	 * looked up, and so every reason, follows from which names the
+	 * environment has, not from their values.
+	 */
+	int value_dependent;
 };
 
 double td_expr_eval_cx(const struct td_expr *e, struct td_eval_ctx *cx);

@@ -480,6 +480,25 @@ static struct td_expr *parse_expr(struct parser *ps)
 	return e;
 }
 
+/* Set literal_only over the tree (its height is bounded by the parser). */
+static int mark_literal_only(struct td_expr *e)
+{
+	int only = e->op == TD_OP_NUM || (e->op == TD_OP_NAME && e->name && e->name[0] == '#');
+	size_t i;
+
+	if (e->op != TD_OP_NUM && e->op != TD_OP_NAME) {
+		only = 1;
+		for (i = 0; i < TD_ARRAY_SIZE(e->kid); i++)
+			if (e->kid[i] && !mark_literal_only(e->kid[i]))
+				only = 0;
+		/* has_event() and source_count() ask about the counts */
+		if (e->op == TD_OP_HAS_EVENT || e->op == TD_OP_SOURCE_COUNT)
+			only = 0;
+	}
+	e->literal_only = only;
+	return only;
+}
+
 struct td_expr *td_expr_parse(const char *text, struct strbuf *err)
 {
 	struct parser ps = { 0 };
@@ -496,6 +515,8 @@ struct td_expr *td_expr_parse(const char *text, struct strbuf *err)
 		td_expr_free(e);
 		e = NULL;
 	}
+	if (e)
+		mark_literal_only(e);
 	strbuf_release(&ps.name);
 	return e;
 }
@@ -626,6 +647,8 @@ double td_expr_eval_cx(const struct td_expr *e, struct td_eval_ctx *cx)
 		a = td_expr_eval_cx(e->kid[1], cx);
 		if (isnan(a))
 			return a;
+		if (!e->kid[1]->literal_only)
+			cx->value_dependent++;
 		return td_expr_eval_cx(e->kid[truth(a) ? 0 : 2], cx);
 	case TD_OP_HAS_EVENT:
 		if (cx->env && cx->env->lookup &&
@@ -668,6 +691,7 @@ double td_expr_eval_cx(const struct td_expr *e, struct td_eval_ctx *cx)
 	case TD_OP_DIV:
 	case TD_OP_MOD:
 		if (b == 0) {
+			cx->value_dependent++;
 			if (cx->why) {
 				struct strbuf d = STRBUF_INIT;
 

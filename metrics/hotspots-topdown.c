@@ -51,7 +51,7 @@ static int eval_tree(const struct td_table *t, const char *const *names, size_t 
 {
 	struct group_env g = { t, names, nr, counts, smt_on };
 	struct td_env env = { group_lookup, &g };
-	struct td_tree_opts o = { max_level, 1 };
+	struct td_tree_opts o = { .max_level = max_level, .no_info = 1 };
 
 	return td_tree_eval(t, &env, &o, res);
 }

@@ -248,6 +248,12 @@ struct td_tree_result {
 	const char **path;           /* bottleneck path, ids from level 1 down */
 	size_t nr_path;
 	int ambiguous;               /* path stopped at two siblings within 5 points */
+	/*
+	 * Divisions by zero and count-dependent 'if' conditions met: while 0,
+	 * every reason follows from which names the env could look up alone
+	 * (another count set with the same names gets the same reasons).
+	 */
+	int value_dependent;
 	char **warnings;             /* sanity-check failures with likely causes */
 	size_t nr_warnings;
 };
@@ -255,6 +261,7 @@ struct td_tree_result {
 struct td_tree_opts {
 	int max_level;           /* 0 = all levels */
 	int no_info;             /* skip info metrics */
+	int no_reasons;          /* leave every reason NULL: values, flags and path only */
 };
 
 /*

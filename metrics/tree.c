@@ -30,6 +30,8 @@ struct eval_state {
 	double *cache;           /* input lookups of this evaluation */
 	unsigned char *cached;
 	int env_overrides;       /* ad-hoc expressions: env may set metrics */
+	int no_reasons;          /* values and flags only (td_tree_opts.no_reasons) */
+	int value_dependent;     /* td_eval_ctx.value_dependent over every metric */
 	struct strbuf causes;    /* likely causes, built on the first warning */
 	struct strbuf *why;      /* ad-hoc expressions: reasons of the metrics used */
 };
@@ -72,10 +74,11 @@ static void compute_metric(struct eval_state *st, int index)
 		cx.env = &st->env;
 		cx.metric = resolve_metric;
 		cx.owner = st;
-		cx.why = &why;
+		cx.why = st->no_reasons ? NULL : &why;
 		cx.cache = st->cache;
 		cx.cached = st->cached;
 		v = td_expr_eval_cx(m->formulas[i].expr, &cx);
+		st->value_dependent += cx.value_dependent;
 		if (!cx.missing) {
 			s->value = v;
 			s->formula = (int)i;
@@ -240,7 +243,7 @@ static void fill_value(struct eval_state *st, int index, struct td_node_value *n
 	nv->formula_used = m->formulas[s->formula].text;
 	if (s->reason)
 		nv->reason = xstrdup(s->reason);
-	else if (isnan(s->value))
+	else if (isnan(s->value) && !st->no_reasons)
 		nv->reason = xstrdup("not computable");
 }
 
@@ -386,6 +389,7 @@ int td_tree_eval(const struct td_table *t, const struct td_env *env,
 
 	memset(out, 0, sizeof(*out));
 	state_init(&st, t, env);
+	st.no_reasons = opts && opts->no_reasons;
 	by_index = xcalloc(t->nr_metrics + 1, sizeof(*by_index));
 	out->nodes = xcalloc(t->nr_nodes + 1, sizeof(*out->nodes));
 	for (i = 0; i < t->nr_nodes; i++) {
@@ -424,6 +428,7 @@ int td_tree_eval(const struct td_table *t, const struct td_env *env,
 	bottleneck_path(&st, out, by_index);
 	sanity_checks(&st, out);
 	free(by_index);
+	out->value_dependent = st.value_dependent;
 	state_release(&st);
 	return 0;
 }

@@ -234,6 +234,8 @@ int cmd_report(int argc, char **argv)
 	opts.stream_scopes = !html && !plot &&
 			     (!strcmp(format, "csv") || !strcmp(format, "text") || !strcmp(format, "json")) &&
 			     !td_report_is_job(input) && !td_report_is_sweep(input);
+	opts.streamed_nodes_only = !strcmp(format, "csv") || (!strcmp(format, "text") && !topts.all_scopes);
+	opts.streamed_no_reasons = !strcmp(format, "text") && !topts.all_scopes;
 	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
 	opts.argv = typed;
 	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html, input))
