@@ -8,7 +8,7 @@
 #include "analyze/report.h"
 #include "analyze/compare.h"
 #include "parse/parse.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 
 struct td_import {
 	char *path;                  /* the file or run directory */

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "collect/collect.h"
+#include "metrics/roofline.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "collect/collect.h"
+#include "metrics/roofline.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -16,6 +16,7 @@
  */
 #include "config.h"
 #include "collect/collect.h"
+#include "metrics/roofline.h"
 
 #include <errno.h>
 #include <math.h>

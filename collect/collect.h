@@ -21,7 +21,7 @@
  * a per-CPU cache file (docs/calibration.md).  Name prefix: td_cal_.
  */
 #include <stdint.h>
-#include "metrics/metrics.h"
+#include "metrics/roofline.h"
 
 /* ---- kernels (collect/calibrate-kernels.c) ---- */
 /* Whether the FP kernel of this width runs here; *uses_fma says which kind. */

@@ -5,7 +5,7 @@
  * only reliable way to tell a guest without a virtual PMU from a host.
  */
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 
 #include <dirent.h>
 #include <errno.h>

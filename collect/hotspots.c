@@ -15,7 +15,7 @@
  */
 #include "config.h"
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 #include "util/util.h"
 
 #include <string.h>

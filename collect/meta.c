@@ -3,7 +3,7 @@
  * td_cpu_detect() found.  Unknown values are JSON null, never guesses.
  */
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 
 #include <string.h>
 

@@ -20,7 +20,8 @@
  * over groups and reported.
  */
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
 
 #include <ctype.h>
 #include <stdlib.h>

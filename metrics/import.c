@@ -19,6 +19,7 @@
  * own parser to check them, rename metric references and rescale
  * thresholds.
  */
+#include "metrics/import.h"
 #include "metrics/table-int.h"
 
 #include <ctype.h>

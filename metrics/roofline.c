@@ -23,7 +23,7 @@
  * the lowest bound of any kind that the point does not exceed.
  */
 #include "config.h"
-#include "metrics/metrics.h"
+#include "metrics/roofline.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/stacks.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "metrics/stacks-int.h"
 
 /* ---- names ---- */

@@ -3,6 +3,7 @@
  * keep them per CPU model, where the roofline analysis finds them.
  */
 #include "collect/collect.h"
+#include "metrics/roofline.h"
 #include "src/builtin.h"
 #include "util/util.h"
 

@@ -3,7 +3,7 @@
  * command that fixes it.
  */
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 #include "src/builtin.h"
 #include "util/util.h"
 

@@ -4,7 +4,8 @@
  */
 #include "src/builtin.h"
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
 #include "render/render.h"

@@ -13,7 +13,7 @@
  */
 #include "config.h"
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
 #include "render/render.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 #include "parse/parse.h"
 
 /* The identification block /proc/cpuinfo shows for one CPU of an AWS Graviton2 (Neoverse N1 r3p1). */

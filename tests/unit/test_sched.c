@@ -23,7 +23,8 @@
 #include <strings.h>
 
 #include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
 
 static int smt_literal(void *ctx, const char *name, double *v)
 {

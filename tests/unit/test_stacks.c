@@ -21,7 +21,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/stacks.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "metrics/stacks-int.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"

@@ -1,9 +1,9 @@
 /*
  * Unit tests for metrics/threads.c: per-thread stacks from scheduler
  * events.  Every test builds an event sequence by hand, in the shape the
- * perf.data feeder produces (struct td_thread_event, metrics.h), with times
- * in whole milliseconds so that the expected components can be worked out
- * on paper; each test states that arithmetic in its comments.
+ * perf.data feeder produces (struct td_thread_event, metrics/threads.h),
+ * with times in whole milliseconds so that the expected components can be
+ * worked out on paper; each test states that arithmetic in its comments.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/threads.h"
 
 #define MS 1000000ull
 
