@@ -18,7 +18,7 @@
 #endif
 
 #include "config.h"
-#include "collect/collect.h"
+#include "collect/calibrate.h"
 #include "metrics/roofline.h"
 
 #include <stdint.h>

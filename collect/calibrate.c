@@ -15,7 +15,7 @@
  * working set per thread.
  */
 #include "config.h"
-#include "collect/collect.h"
+#include "collect/calibrate.h"
 #include "metrics/roofline.h"
 
 #include <errno.h>

@@ -17,7 +17,7 @@
  * sigwaitinfo(), so no handler races with waitpid().
  */
 #define _GNU_SOURCE
-#include "collect/collect.h"
+#include "collect/run.h"
 
 #include <errno.h>
 #include <fcntl.h>

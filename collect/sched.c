@@ -19,7 +19,8 @@
  * union fits are merged.  A formula too large for any group is split
  * over groups and reported.
  */
-#include "collect/collect.h"
+#include "collect/cpu.h"
+#include "collect/sched.h"
 #include "metrics/expr.h"
 #include "metrics/table.h"
 

@@ -2,7 +2,7 @@
  * tdperf check: what this machine can measure, and for each problem the
  * command that fixes it.
  */
-#include "collect/collect.h"
+#include "collect/cpu.h"
 #include "metrics/table.h"
 #include "src/builtin.h"
 #include "util/util.h"

@@ -3,7 +3,7 @@
  * computed; with a run, the formula with the run's measured values.
  */
 #include "src/builtin.h"
-#include "collect/collect.h"
+#include "collect/sched.h"
 #include "metrics/expr.h"
 #include "metrics/table.h"
 #include "analyze/report.h"

@@ -32,10 +32,11 @@ test_expect_success 'every header opens with a comment saying what it is' '
 	done
 '
 
-test_expect_success 'metrics.h, the catch-all of metrics/, is gone and included nowhere' '
+test_expect_success 'no catch-all header is left: metrics.h and collect.h are gone' '
 	! test -e "$TD_SRCDIR/metrics/metrics.h" &&
+	! test -e "$TD_SRCDIR/collect/collect.h" &&
 	cd "$TD_SRCDIR" &&
-	! grep -rn --include="*.[ch]" -e "metrics/metrics\.h" \
+	! grep -rn --include="*.[ch]" -e "metrics/metrics\.h" -e "collect/collect\.h" \
 		bench collect metrics parse report src tests util
 '
 

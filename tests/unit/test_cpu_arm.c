@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/collect.h"
+#include "collect/cpu.h"
+#include "collect/sched.h"
 #include "metrics/table.h"
 #include "parse/parse.h"
 

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "collect/collect.h"
+#include "collect/sched.h"
 #include "metrics/expr.h"
 #include "metrics/table.h"
 
