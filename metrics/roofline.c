@@ -2,22 +2,24 @@
  * The roofline analysis (docs/roofline.md): one run, or one interval,
  * against the machine's calibrated roofs.
  *
- * Classic model (Williams et al.): P <= min(pi, I_x * beta_x) for every
+ * Classic model (Williams et al. 2009): P <= min(pi, I_x * beta_x) for every
  * memory level x, with I_x = FLOPs / bytes moved at level x (the
  * hierarchical, cache-aware form: each level's traffic against that level's
  * bandwidth).  pi is the peak at the run's own mix of precisions and vector
  * widths: executing W_pw FLOPs of each kind at its peak pi_pw takes
  * sum(W_pw / pi_pw) seconds, so pi_mix = W / sum(W_pw / pi_pw).
  *
- * The extensions of Cabezas and Püschel (2014), as far as counters allow (they cannot give the
- * per-node-type issue/latency schedule Cabezas and Püschel derive from its DAG):
+ * The extensions of Cabezas and Püschel 2014, as far as counters allow
+ * (counters cannot give the per-node-type issue/latency schedule that the
+ * paper derives from the computation's DAG):
  *  - utilization roofs U * roof, where U is the measured fraction of time
  *    the resource was busy (e.g. cycles with L1D misses outstanding): if
  *    traffic only flows while the resource is busy, Q_x <= U_x * beta_x * T
  *    and so P <= U_x * I_x * beta_x;
  *  - stall roofs (1 - T_b / T) * min-roof for each out-of-order buffer b
  *    (ROB, RS, SB, LB, fill buffers), assuming nothing useful is issued
- *    while b is full (eq. 14 without the issue/stall overlap term).
+ *    while b is full (the paper's eq. 14 without its issue/stall overlap
+ *    term).
  * Both are approximations and say so.  The binding roof is the classic
  * roof giving the lowest bound at the run's point; the tightest roof is
  * the lowest bound of any kind that the point does not exceed.

@@ -208,8 +208,9 @@ static int part_from_metric(const struct td_stack_input *in, struct td_stack_par
 /* ---- Top-Down CPI stack ---- */
 
 /*
- * CPI x each Level-1 and Level-2 node of the tree: absolute cycles per
- * instruction, comparable across CPUs (analyses.md section 2).
+ * CPI x each Level-1 and Level-2 node of the tree (Yasin 2014): absolute
+ * cycles per instruction, comparable across CPUs where the fractions alone
+ * would hide that one core is faster (docs/stacks.md).
  */
 static void build_cpi_stack(const struct td_stack_input *in, struct td_stacks *s)
 {
@@ -391,7 +392,7 @@ static void build_ranges(struct td_stacks *s)
 /*
  * The stage whose mix splits cycles that counters cannot attribute by
  * themselves (FLOPS stack) and that the IPC stack is drawn from: the
- * execute stage (Eyerman et al.'s issue stage, where FLOPS stacks live), else
+ * execute stage (Eyerman et al. 2018's issue stage, where FLOPS stacks live), else
  * allocation, else retire; it must be complete.  -1 when none is.
  */
 static int pick_mix_stage(const struct td_stacks *s)
@@ -668,7 +669,7 @@ static double fe_param(const struct td_stack_input *in, const char *key, double 
 
 /*
  * Coverage and rates per path, the frontend ceiling and hints.  The
- * ceiling is the thesis's best case: min(coverage-weighted path rate,
+ * ceiling is the best case of Forte 2021: min(coverage-weighted path rate,
  * fetch bandwidth of the level holding the code / average instruction
  * size, retirement width), in uops per cycle.
  */
@@ -756,7 +757,7 @@ static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
 			continue;
 		pv->coverage = pv->uops / fe->delivered_uops;
 		/*
-		 * The thesis's best-case rate of the path; MITE's is the fetch
+		 * Forte 2021's best-case rate of the path; MITE's is the fetch
 		 * window over the instruction size, capped by the decoders.
 		 */
 		r = pv->nominal_rate;

@@ -113,7 +113,7 @@ struct td_fe_path_value {
 	double active_cycles;
 	double rate_active;      /* uops per cycle while delivering (P_Only) */
 	double rate_overall;     /* uops per cycle over all cycles (P_Overall) */
-	double nominal_rate;     /* the table's (or the thesis's) best case, NAN unknown */
+	double nominal_rate;     /* the table's (or Forte 2021's) best case, NAN unknown */
 	char *reason;
 };
 

@@ -1,7 +1,6 @@
 /*
- * Per-thread cycle stacks from scheduler events (analyses.md section 5,
- * after Heirman et al., "Using Cycle Stacks to Understand Scaling
- * Bottlenecks in Multi-Threaded Workloads").
+ * Per-thread cycle stacks from scheduler events, after Heirman et al. 2011
+ * (docs/references.md).
  *
  * The paper measures its stacks in a simulator.  Here the off-CPU part of
  * every thread's time comes from what the scheduler tells perf:

@@ -7,7 +7,8 @@
  * events perf recorded; imbalance is the part of the region (first start
  * to last end of the working threads) a thread was not alive for.
  * Threads over half their life in synchronization are shown but left out
- * of the aggregate, as the paper does.  The rules are in metrics/threads.c.
+ * of the aggregate, as Heirman et al. 2011 do.  The rules are in
+ * metrics/threads.c.
  *
  * The analysis works on a small event model of its own, not on perf.data
  * directly, so that it can be unit-tested with event sequences built by
