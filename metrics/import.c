@@ -2140,78 +2140,76 @@ static int mapfile_patterns(struct imp *im, json_t *out, struct strbuf *err)
 	return 0;
 }
 
-int td_table_import(const struct td_import_opts *o, struct strbuf *err)
+/* Read every source the options name into im, in the order they override each other. */
+static int read_sources(struct imp *im, struct strbuf *err)
 {
-	struct imp im = { 0 };
-	json_t *root = json_object(), *cpuid = json_array(), *ids, *evnames, *m, *kept, *evs;
-	struct strbuf why = STRBUF_INIT, src = STRBUF_INIT;
-	const char *key;
-	json_t *v;
+	const struct td_import_opts *o = im->o;
 	size_t i;
-	char *dump;
-	int rc = -1, changed;
-
-	im.o = o;
-	im.metrics = json_array();
-	im.evdb = json_object();
-	im.events = json_object();
-	im.params = json_object();
-	im.extra_ids = json_object();
-	im.descriptions = json_object();
-	im.pmu = o->pmu ? o->pmu : "cpu";
-	strbuf_init(&im.dropped, 0);
-	strbuf_init(&im.source, 0);
 
 	for (i = 0; i < o->nr_events; i++)
-		if (import_perf_file(&im, o->events[i], 0, err))
-			goto out;
+		if (import_perf_file(im, o->events[i], 0, err))
+			return -1;
 	for (i = 0; i < o->nr_perfmon; i++)
-		if (import_perfmon(&im, o->perfmon[i], err))
-			goto out;
-	if (o->tma_csv && import_tma_csv(&im, o->tma_csv, o->tma_column ? o->tma_column : "", err))
-		goto out;
+		if (import_perfmon(im, o->perfmon[i], err))
+			return -1;
+	if (o->tma_csv && import_tma_csv(im, o->tma_csv, o->tma_column ? o->tma_column : "", err))
+		return -1;
 	for (i = 0; i < o->nr_perf_metrics; i++) {
-		int r = td_is_dir(o->perf_metrics[i]) ? import_perf_dir(&im, o->perf_metrics[i], err)
-						      : import_perf_file(&im, o->perf_metrics[i], 1, err);
+		int r = td_is_dir(o->perf_metrics[i]) ? import_perf_dir(im, o->perf_metrics[i], err)
+						      : import_perf_file(im, o->perf_metrics[i], 1, err);
 		if (r)
-			goto out;
+			return -1;
 	}
-	if (o->arm_core && import_arm(&im, err))
-		goto out;
+	if (o->arm_core && import_arm(im, err))
+		return -1;
 	for (i = 0; i < o->nr_extra; i++)
-		if (merge_extra(&im, o->extra[i], err))
-			goto out;
+		if (merge_extra(im, o->extra[i], err))
+			return -1;
+	return 0;
+}
 
-	/* drop metrics with unknown events or references, until nothing changes */
+/*
+ * Drop metrics with unknown events or references, until nothing changes:
+ * leaving one out can leave out the metrics that reference it.  Rebuilds
+ * im->events from the metrics kept.  A metric an extra file added must not
+ * vanish silently: that is an error.
+ */
+static int drop_unresolved(struct imp *im, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	json_t *ids, *evnames, *m, *kept;
+	size_t i;
+	int changed;
+
 	do {
 		changed = 0;
-		ids = id_set(&im);
+		ids = id_set(im);
 		kept = json_array();
-		json_decref(im.events);
-		im.events = json_object();
+		json_decref(im->events);
+		im->events = json_object();
 		evnames = json_object();
-		json_array_foreach(im.metrics, i, m) {
+		json_array_foreach(im->metrics, i, m) {
 			int bad = 0;
 
 			strbuf_reset(&why);
-			if (check_metric(&im, m, ids, evnames, &why))
+			if (check_metric(im, m, ids, evnames, &why))
 				bad = 1;
 			/* references: parent must exist */
 			if (!bad && jstr(m, "parent") && !json_object_get(ids, jstr(m, "parent"))) {
 				strbuf_addf(&why, "parent '%s' left out", jstr(m, "parent"));
 				bad = 1;
 			}
-			if (bad && json_object_get(im.extra_ids, jstr(m, "id"))) {
-				/* a metric from an extra file must not silently vanish */
+			if (bad && json_object_get(im->extra_ids, jstr(m, "id"))) {
 				strbuf_addf(err, "%s: metric '%s': %s",
-					    jstr(im.extra_ids, jstr(m, "id")), jstr(m, "id"), why.buf);
+					    jstr(im->extra_ids, jstr(m, "id")), jstr(m, "id"), why.buf);
 				json_decref(kept);
 				json_decref(evnames);
 				json_decref(ids);
-				goto out;
+				strbuf_release(&why);
+				return -1;
 			}
 			if (bad) {
-				note_dropped(&im, jstr(m, "id"), why.buf);
+				note_dropped(im, jstr(m, "id"), why.buf);
 				changed = 1;
 				continue;
 			}
@@ -2219,13 +2217,25 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 		}
 		json_decref(evnames);
 		json_decref(ids);
-		json_decref(im.metrics);
-		im.metrics = kept;
+		json_decref(im->metrics);
+		im->metrics = kept;
 	} while (changed);
+	strbuf_release(&why);
+	return 0;
+}
 
-	/* thresholds that name metrics that were left out are dropped */
-	ids = id_set(&im);
-	json_array_foreach(im.metrics, i, m) {
+/*
+ * Thresholds that name metrics that were left out, or raw events, are
+ * dropped: a threshold is a test on metrics, and one that cannot be
+ * evaluated would gate its node wrongly.
+ */
+static void drop_unresolved_thresholds(struct imp *im)
+{
+	struct strbuf why = STRBUF_INIT;
+	json_t *ids = id_set(im), *m, *v;
+	size_t i;
+
+	json_array_foreach(im->metrics, i, m) {
 		struct td_expr *e;
 		json_t *names;
 		const char *n;
@@ -2248,12 +2258,16 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 			json_object_del(m, "threshold");
 	}
 	json_decref(ids);
+	strbuf_release(&why);
+}
 
-	fix_levels(&im);
-	default_thresholds_for(&im);
-	mark_corrections(&im);
-	set_areas(&im);
-	set_descriptions(&im);
+/* The table document (docs/tables.md) of what im holds, into root. */
+static int table_document(struct imp *im, json_t *root, struct strbuf *err)
+{
+	const struct td_import_opts *o = im->o;
+	json_t *cpuid = json_array(), *evs, *v;
+	const char *key;
+	size_t i;
 
 	json_object_set_new(root, "tdperf_table", json_integer(1));
 	json_object_set_new(root, "name", json_string(o->name));
@@ -2270,75 +2284,109 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 	}
 	if (o->core_type)
 		json_object_set_new(root, "core_type", json_string(o->core_type));
-	json_object_set_new(root, "pmu", json_string(im.pmu));
-	if (o->mapfile && o->map_key && mapfile_patterns(&im, cpuid, err))
-		goto out;
+	json_object_set_new(root, "pmu", json_string(im->pmu));
+	if (o->mapfile && o->map_key && mapfile_patterns(im, cpuid, err)) {
+		json_decref(cpuid);
+		return -1;
+	}
 	for (i = 0; i < o->nr_cpuid; i++)
 		json_array_append_new(cpuid, json_string(o->cpuid[i]));
-	json_object_set(root, "cpuid", cpuid);
+	json_object_set_new(root, "cpuid", cpuid);
 	json_object_set_new(root, "slots_per_cycle", json_real(o->slots));
-	counter_totals(&im, root);
-	strbuf_addstr(&src, o->source ? o->source : im.source.buf);
-	json_object_set_new(root, "source", json_string(src.buf));
+	counter_totals(im, root);
+	json_object_set_new(root, "source", json_string(o->source ? o->source : im->source.buf));
 	if (o->missing)
 		json_object_set_new(root, "missing", json_string(o->missing));
-	if (im.nr_dropped) {
-		strbuf_reset(&why);
+	if (im->nr_dropped) {
+		struct strbuf why = STRBUF_INIT;
+
 		strbuf_addf(&why, "%d source metrics left out (uncore or unknown events, or "
-			    "depending on those): %s%s", im.nr_dropped, im.dropped.buf,
-			    im.dropped.len >= 4000 ? ", ..." : "");
+			    "depending on those): %s%s", im->nr_dropped, im->dropped.buf,
+			    im->dropped.len >= 4000 ? ", ..." : "");
 		json_object_set_new(root, "left_out", json_string(why.buf));
+		strbuf_release(&why);
 	}
-	if (json_object_size(im.params))
-		json_object_set(root, "params", im.params);
+	if (json_object_size(im->params))
+		json_object_set(root, "params", im->params);
 	evs = json_array();
-	json_object_foreach(im.events, key, v)
+	json_object_foreach(im->events, key, v)
 		json_array_append(evs, v);
 	json_object_set_new(root, "events", evs);
-	json_object_set(root, "metrics", im.metrics);
+	json_object_set(root, "metrics", im->metrics);
+	return 0;
+}
 
-	dump = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+/*
+ * Write the table to 'path': first beside it as PATH.check, which must
+ * load as a table before it replaces anything, then renamed into place.
+ */
+static int write_checked(json_t *root, const char *path, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
+	char *dump = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	struct td_table *t;
+	int rc = -1;
+
 	if (!dump) {
 		strbuf_addstr(err, "cannot format the table");
+		return -1;
+	}
+	strbuf_addstr(&text, dump);
+	strbuf_addch(&text, '\n');
+	free(dump);
+	strbuf_addf(&tmp, "%s.check", path);
+	if (td_write_file_atomic(tmp.buf, text.buf, text.len)) {
+		strbuf_addf(err, "%s: cannot write", tmp.buf);
 		goto out;
 	}
-	{
-		struct strbuf text = STRBUF_INIT;
-
-		strbuf_addstr(&text, dump);
-		strbuf_addch(&text, '\n');
-		free(dump);
-		struct strbuf tmp = STRBUF_INIT;
-		struct td_table *t;
-
-		/* the result must load before it replaces anything */
-		strbuf_addf(&tmp, "%s.check", o->output);
-		if (td_write_file_atomic(tmp.buf, text.buf, text.len)) {
-			strbuf_addf(err, "%s: cannot write", tmp.buf);
-			goto write_out;
-		}
-		t = td_table_load(tmp.buf, err);
-		if (!t) {
-			unlink(tmp.buf);
-			goto write_out;
-		}
-		td_table_free(t);
-		if (rename(tmp.buf, o->output)) {
-			strbuf_addf(err, "%s: cannot write", o->output);
-			unlink(tmp.buf);
-			goto write_out;
-		}
-		rc = 0;
-write_out:
-		strbuf_release(&tmp);
-		strbuf_release(&text);
-		if (rc)
-			goto out;
+	t = td_table_load(tmp.buf, err);
+	if (!t) {
+		unlink(tmp.buf);
+		goto out;
+	}
+	td_table_free(t);
+	if (rename(tmp.buf, path)) {
+		strbuf_addf(err, "%s: cannot write", path);
+		unlink(tmp.buf);
+		goto out;
 	}
 	rc = 0;
 out:
+	strbuf_release(&tmp);
+	strbuf_release(&text);
+	return rc;
+}
+
+int td_table_import(const struct td_import_opts *o, struct strbuf *err)
+{
+	struct imp im = { 0 };
+	json_t *root = json_object();
+	int rc = -1;
+
+	im.o = o;
+	im.metrics = json_array();
+	im.evdb = json_object();
+	im.events = json_object();
+	im.params = json_object();
+	im.extra_ids = json_object();
+	im.descriptions = json_object();
+	im.pmu = o->pmu ? o->pmu : "cpu";
+	strbuf_init(&im.dropped, 0);
+	strbuf_init(&im.source, 0);
+
+	if (read_sources(&im, err) || drop_unresolved(&im, err))
+		goto out;
+	drop_unresolved_thresholds(&im);
+	fix_levels(&im);
+	default_thresholds_for(&im);
+	mark_corrections(&im);
+	set_areas(&im);
+	set_descriptions(&im);
+	if (table_document(&im, root, err) || write_checked(root, o->output, err))
+		goto out;
+	rc = 0;
+out:
 	json_decref(root);
-	json_decref(cpuid);
 	json_decref(im.metrics);
 	json_decref(im.evdb);
 	json_decref(im.events);
@@ -2347,7 +2395,5 @@ out:
 	json_decref(im.descriptions);
 	strbuf_release(&im.dropped);
 	strbuf_release(&im.source);
-	strbuf_release(&why);
-	strbuf_release(&src);
 	return rc;
 }
