@@ -8,6 +8,9 @@
  * without one, cpu-clock.  The locate phase samples the precise events the
  * table names for its nodes.
  *
+ * Ownership: the table and budget are only read; the event lists and
+ * notes are appended to the caller's strbufs.
+ *
  * Errors: -1 with one line in 'err'; what had to be given up to fit one
  * group goes into 'note'.
  *

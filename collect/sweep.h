@@ -7,6 +7,8 @@
  * the sweep directory, which is published atomically once every value is
  * recorded (docs/run-format.md).
  *
+ * Ownership: argv is only read; nothing is returned for the caller to free.
+ *
  * Errors: 2 for bad usage or a value that could not be recorded (then
  * nothing is published), after printing one line; otherwise the workload's
  * exit status.
