@@ -8,7 +8,7 @@
 #include "analyze/report.h"
 #include "analyze/compare.h"
 #include "parse/parse.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 
 struct td_import {
 	char *path;                  /* the file or run directory */
@@ -166,6 +166,9 @@ void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text);
  * the scopes keep one shape (the intervals of a run). */
 void td_count_memo_enter(const struct td_scope *s);
 void td_count_memo_reset(void);
+struct td_env;
+struct td_tree_opts;
+struct td_tree_result;
 /*
  * td_tree_eval, taking the reasons from an earlier evaluation of the same
  * layout (the lookups it depends on, see analyze/reason-memo.c) when

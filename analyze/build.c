@@ -19,6 +19,8 @@
  * measured, read as 0 and the nodes using them are marked approximate.
  */
 #include "analyze/analyze-int.h"
+#include "metrics/tree.h"
+#include "metrics/uncertainty.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -9,7 +9,8 @@
 #include "analyze/analyze-int.h"
 #include "analyze/hotspots-int.h"
 #include "parse/parse.h"
-#include "metrics/metrics.h"
+#include "metrics/hotspots.h"
+#include "metrics/table.h"
 #include "util/util.h"
 
 #include <math.h>

@@ -13,7 +13,7 @@
  * they drive (UCX's libucp/libucs/libuct, libfabric, PSM).
  */
 #include "analyze/hotspots-int.h"
-#include "metrics/metrics.h"
+#include "metrics/hotspots.h"
 #include "parse/parse.h"
 #include "util/util.h"
 

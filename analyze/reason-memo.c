@@ -14,6 +14,7 @@
  * anything else is evaluated again with reasons.
  */
 #include "analyze/analyze-int.h"
+#include "metrics/tree.h"
 
 #include <math.h>
 #include <stdlib.h>

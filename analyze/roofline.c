@@ -6,7 +6,8 @@
  */
 #include "config.h"
 #include "analyze/analyze-int.h"
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/roofline.h"
 #include "parse/parse.h"
 
 #include <math.h>

@@ -11,7 +11,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/stacks.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "analyze/analyze-int.h"
 
 static json_t *num(double v)

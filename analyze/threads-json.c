@@ -7,7 +7,7 @@
  * recording; components are given both in seconds and as fractions.
  */
 #include "analyze/analyze-int.h"
-#include "metrics/metrics.h"
+#include "metrics/threads.h"
 #include "parse/parse.h"
 
 #include <errno.h>

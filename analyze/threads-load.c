@@ -28,7 +28,7 @@
  *   PERF_RECORD_COMM        thread names, and exec as the main thread's start.
  */
 #include "analyze/analyze-int.h"
-#include "metrics/metrics.h"
+#include "metrics/threads.h"
 #include "parse/parse.h"
 
 #include <stdlib.h>

@@ -11,7 +11,9 @@
  * would do.  Times are CPU time of this process (the machine may be
  * shared).
  */
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "parse/parse.h"
 #include "util/util.h"
 

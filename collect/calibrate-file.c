@@ -4,7 +4,8 @@
  * saying what was measured and how (date, method, repetitions, spread).
  */
 #include "config.h"
-#include "collect/collect.h"
+#include "collect/calibrate.h"
+#include "metrics/roofline.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -18,7 +18,8 @@
 #endif
 
 #include "config.h"
-#include "collect/collect.h"
+#include "collect/calibrate.h"
+#include "metrics/roofline.h"
 
 #include <stdint.h>
 #include <string.h>

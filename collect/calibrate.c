@@ -15,7 +15,8 @@
  * working set per thread.
  */
 #include "config.h"
-#include "collect/collect.h"
+#include "collect/calibrate.h"
+#include "metrics/roofline.h"
 
 #include <errno.h>
 #include <math.h>

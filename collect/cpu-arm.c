@@ -11,7 +11,7 @@
  * Every reader takes the file system root as a parameter so the tests
  * can give a cpuinfo text and a sysfs tree from another machine.
  */
-#include "collect/collect.h"
+#include "collect/cpu.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -4,8 +4,8 @@
  * 'perf --version', and from one test perf_event_open() of 'cycles' - the
  * only reliable way to tell a guest without a virtual PMU from a host.
  */
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/cpu.h"
+#include "metrics/table.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -333,7 +333,8 @@ static void detect_state(struct td_cpu_info *ci)
 	ci->nr_cpus_online = ci->cpus_online ? n : TD_UNKNOWN;
 }
 
-int td_capture_output(char *const argv[], struct strbuf *out)
+/* Run a program with argv and capture its stdout (no shell).  0 on exit 0. */
+static int capture_output(char *const argv[], struct strbuf *out)
 {
 	int pfd[2], status;
 	pid_t pid;
@@ -389,7 +390,7 @@ static void detect_perf(struct td_cpu_info *ci)
 	argv[0] = ci->perf_path;
 	argv[1] = "--version";
 	argv[2] = NULL;
-	if (!td_capture_output(argv, &out)) {
+	if (!capture_output(argv, &out)) {
 		strbuf_trim(&out);
 		v = strstr(out.buf, "version ");
 		v = v ? v + 8 : out.buf;

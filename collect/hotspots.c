@@ -14,8 +14,9 @@
  * so a report shows which functions cause a node.
  */
 #include "config.h"
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/hotspots.h"
+#include "collect/sched.h"
+#include "metrics/table.h"
 #include "util/util.h"
 
 #include <string.h>

@@ -16,7 +16,9 @@
  * their own process only, so a node's CPUs are not counted N times.
  */
 #include "config.h"
-#include "collect/collect.h"
+#include "collect/job.h"
+#include "collect/run.h"
+#include "collect/sweep.h"
 #include "util/util.h"
 
 #include <dirent.h>

@@ -1,5 +1,6 @@
-# collect/: see collect/collect.h
-libtdperf_a_SOURCES += collect/collect.h
+# collect/: one header per subject (docs/layout.md)
+libtdperf_a_SOURCES += collect/calibrate.h collect/cpu.h collect/sched.h collect/run.h \
+	collect/sweep.h collect/job.h collect/hotspots.h
 # calibration: micro-benchmarks measuring the roofline's roofs (tdperf calibrate)
 libtdperf_a_SOURCES += collect/calibrate.c collect/calibrate-kernels.c collect/calibrate-file.c
 TESTS += tests/e2e/t0900-calibrate.sh

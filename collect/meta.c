@@ -2,8 +2,8 @@
  * The machine part of meta.json (docs/run-format.md), built from what
  * td_cpu_detect() found.  Unknown values are JSON null, never guesses.
  */
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/cpu.h"
+#include "metrics/table.h"
 
 #include <string.h>
 

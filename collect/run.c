@@ -17,7 +17,7 @@
  * sigwaitinfo(), so no handler races with waitpid().
  */
 #define _GNU_SOURCE
-#include "collect/collect.h"
+#include "collect/run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -278,7 +278,7 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 		 * tdperf only); should tdperf be killed outright (SIGKILL),
 		 * perf must not count on for ever.  Its output would only land
 		 * in the dead run's temporary directory, so it is killed too,
-		 * at once (SIGTERM left perf record flushing for seconds).
+		 * at once (on SIGTERM perf record goes on flushing for seconds).
 		 */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)

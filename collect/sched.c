@@ -19,8 +19,10 @@
  * union fits are merged.  A formula too large for any group is split
  * over groups and reported.
  */
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/cpu.h"
+#include "collect/sched.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
 
 #include <ctype.h>
 #include <stdlib.h>

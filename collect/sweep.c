@@ -13,7 +13,7 @@
  * place, renamed only when every value was recorded.
  */
 #include "config.h"
-#include "collect/collect.h"
+#include "collect/sweep.h"
 #include "util/util.h"
 
 #include <errno.h>

@@ -1,12 +1,12 @@
 /*
  * Private to metrics/: the parsed form of an expression, shared by the
  * parser (expr.c), the table loader (table.c), the tree evaluator (tree.c)
- * and the table importer.  Everyone else uses metrics/metrics.h.
+ * and the table importer.  Everyone else uses metrics/expr.h.
  */
 #ifndef TD_METRICS_EXPR_INT_H
 #define TD_METRICS_EXPR_INT_H
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
 
 enum td_op {
 	TD_OP_NUM, TD_OP_NAME,

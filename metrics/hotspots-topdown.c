@@ -8,7 +8,10 @@
  * each batch, and the spread of the batch values gives a 95 % interval
  * by Student's t (the batch-means method).
  */
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/hotspots.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "util/util.h"
 
 #include <math.h>

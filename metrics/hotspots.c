@@ -12,7 +12,7 @@
  * derived from the tree at the end: a function's inclusive share counts
  * each sample once even when the function recurses (as perf does).
  */
-#include "metrics/metrics.h"
+#include "metrics/hotspots.h"
 #include "util/util.h"
 
 #include <stdlib.h>

@@ -19,6 +19,7 @@
  * own parser to check them, rename metric references and rescale
  * thresholds.
  */
+#include "metrics/import.h"
 #include "metrics/table-int.h"
 
 #include <ctype.h>
@@ -1193,27 +1194,39 @@ static int tma_row_id(const char *key, const char *name, struct strbuf *id)
 	return id->len > 0;
 }
 
-/*
- * Import one platform column of Intel's TMA spreadsheet: an empty cell
- * carries the formula of the nearest older platform (the next filled cell
- * to its right), "#NA" means not available; rows are in tree pre-order.
- */
-static int import_tma_csv(struct imp *im, const char *path, const char *column, struct strbuf *err)
+/* Intel's TMA spreadsheet, split into cells, and where its columns are. */
+struct tma_sheet {
+	char **hdr;              /* the "Key" row */
+	size_t nhdr;
+	char ***rows;            /* the rows after it */
+	size_t *nrow, nrows;
+	char version[64];        /* the "TMA,Version,..." row's version, or "" */
+	long col;                /* the platform column asked for */
+	long first_plat, last_plat; /* the platform columns: after the deepest level, before Locate-with */
+	long c_dom, c_th, c_grp, c_loc; /* Count Domain, Threshold, Metric Group, Locate-with; -1 none */
+};
+
+static void tma_sheet_release(struct tma_sheet *sh)
 {
-	struct strbuf text = STRBUF_INIT, id = STRBUF_INIT, f = STRBUF_INIT, why = STRBUF_INIT;
-	struct strbuf th = STRBUF_INIT, low = STRBUF_INIT;
-	char **hdr = NULL, ***rows = NULL;
-	size_t nhdr = 0, *nrow = NULL, nrows = 0, alloc = 0, arow = 0, r, c;
-	long col = -1, first_plat = -1, last_plat = -1, c_dom = -1, c_th = -1, c_grp = -1, c_loc = -1;
-	char last_at_level[10][128] = { { 0 } };
-	char version[64] = "";
-	struct tma_ctx cx = { im, json_object() };
+	for (size_t r = 0; r < sh->nrows; r++)
+		free_fields(sh->rows[r], sh->nrow[r]);
+	free(sh->rows);
+	free(sh->nrow);
+	if (sh->hdr)
+		free_fields(sh->hdr, sh->nhdr);
+}
+
+/* Split the file into records (a cell may hold a newline) and cells. */
+static int tma_read(const char *path, struct tma_sheet *sh, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t alloc = 0, arow = 0;
 	const char *line;
-	int rc = -1;
 
 	if (td_read_file(&text, path)) {
 		strbuf_addf(err, "%s: cannot read", path);
-		goto out;
+		strbuf_release(&text);
+		return -1;
 	}
 	line = text.buf;
 	if (!strncmp(line, "\xef\xbb\xbf", 3))
@@ -1233,78 +1246,164 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 		free(copy);
 		if (!*end)
 			end = NULL;
-		if (!hdr && n > 2 && !strcmp(fl[0], "TMA") && !strcmp(fl[1], "Version") && !version[0]) {
-			snprintf(version, sizeof(version), "%s", fl[2]);
+		if (!sh->hdr && n > 2 && !strcmp(fl[0], "TMA") && !strcmp(fl[1], "Version") &&
+		    !sh->version[0]) {
+			snprintf(sh->version, sizeof(sh->version), "%s", fl[2]);
 			free_fields(fl, n);
-		} else if (!hdr && n > 0 && !strcmp(fl[0], "Key")) {
-			hdr = fl;
-			nhdr = n;
-		} else if (hdr) {
-			TD_GROW(rows, alloc, nrows + 1);
-			TD_GROW(nrow, arow, nrows + 1);
-			rows[nrows] = fl;
-			nrow[nrows++] = n;
+		} else if (!sh->hdr && n > 0 && !strcmp(fl[0], "Key")) {
+			sh->hdr = fl;
+			sh->nhdr = n;
+		} else if (sh->hdr) {
+			TD_GROW(sh->rows, alloc, sh->nrows + 1);
+			TD_GROW(sh->nrow, arow, sh->nrows + 1);
+			sh->rows[sh->nrows] = fl;
+			sh->nrow[sh->nrows++] = n;
 		} else {
 			free_fields(fl, n);
 		}
 		line = end ? end + 1 : line + strlen(line);
 	}
-	if (!hdr) {
+	strbuf_release(&text);
+	if (!sh->hdr) {
 		strbuf_addf(err, "%s: no header row starting with \"Key\"", path);
-		goto out;
+		return -1;
 	}
-	for (c = 0; c < nhdr; c++) {
+	return 0;
+}
+
+/* Find the columns by their headers; the tree may be at most max_level deep. */
+static int tma_columns(struct tma_sheet *sh, const char *path, const char *column, size_t max_level,
+		       struct strbuf *err)
+{
+	sh->col = sh->first_plat = sh->last_plat = -1;
+	sh->c_dom = sh->c_th = sh->c_grp = sh->c_loc = -1;
+	for (size_t c = 0; c < sh->nhdr; c++) {
+		const char *h = sh->hdr[c];
+
 		/* the platform columns follow the deepest level's (Level6 in the
 		 * P-core spreadsheet, Level3 in the E-core one) */
-		if (!strncmp(hdr[c], "Level", 5) && isdigit((unsigned char)hdr[c][5]))
-			first_plat = (long)c + 1;
-		if (!strcmp(hdr[c], "Locate-with"))
-			c_loc = (long)c, last_plat = (long)c - 1;
-		if (!strcmp(hdr[c], column))
-			col = (long)c;
-		if (!strcmp(hdr[c], "Count Domain"))
-			c_dom = (long)c;
-		if (!strcmp(hdr[c], "Threshold"))
-			c_th = (long)c;
-		if (!strcmp(hdr[c], "Metric Group"))
-			c_grp = (long)c;
+		if (!strncmp(h, "Level", 5) && isdigit((unsigned char)h[5]))
+			sh->first_plat = (long)c + 1;
+		if (!strcmp(h, "Locate-with"))
+			sh->c_loc = (long)c, sh->last_plat = (long)c - 1;
+		if (!strcmp(h, column))
+			sh->col = (long)c;
+		if (!strcmp(h, "Count Domain"))
+			sh->c_dom = (long)c;
+		if (!strcmp(h, "Threshold"))
+			sh->c_th = (long)c;
+		if (!strcmp(h, "Metric Group"))
+			sh->c_grp = (long)c;
 	}
-	if (first_plat > (long)TD_ARRAY_SIZE(last_at_level)) {
-		strbuf_addf(err, "%s: %ld levels: more than a tree of %zu levels", path, first_plat - 1,
-			    TD_ARRAY_SIZE(last_at_level) - 1);
-		goto out;
+	if (sh->first_plat > (long)max_level + 1) {
+		strbuf_addf(err, "%s: %ld levels: more than a tree of %zu levels", path,
+			    sh->first_plat - 1, max_level);
+		return -1;
 	}
-	if (col < first_plat || col > last_plat || first_plat < 0) {
+	if (sh->col < sh->first_plat || sh->col > sh->last_plat || sh->first_plat < 0) {
 		strbuf_addf(err, "%s: no platform column '%s'", path, column);
-		goto out;
+		return -1;
 	}
-	strbuf_addf(&im->source, "%sIntel TMA spreadsheet %s, column %s (TMA %s)",
-		    im->source.len ? "; " : "", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
-		    column, version[0] ? version : "?");
-	/* names first: every row's name maps to our id */
-	json_object_set_new(cx.names, "#SMT_on", json_string("#smt_on"));
-	json_object_set_new(cx.names, "Num_CPUs", json_string("#num_cpus"));
-	json_object_set_new(cx.names, "NUM_CORES", json_string("#num_cores"));
-	json_object_set_new(cx.names, "NUM_SOCKETS", json_string("#num_packages"));
-	json_object_set_new(cx.names, "NUM_THREADS", json_string("(#smt_on + 1)"));
-	json_object_set_new(cx.names, "DurationTimeInMilliSeconds", json_string("(duration_time * 1000)"));
-	json_object_set_new(cx.names, "#DurationTimeInSeconds", json_string("duration_time"));
-	for (r = 0; r < nrows; r++) {
+	return 0;
+}
+
+/* The cell of row r in column c, or NULL when the column or cell is absent. */
+static const char *tma_cell(const struct tma_sheet *sh, size_t r, long c)
+{
+	return c >= 0 && (size_t)c < sh->nrow[r] ? sh->rows[r][c] : NULL;
+}
+
+/*
+ * Names first: every row's name, and the spreadsheet's own literals, map
+ * to the text our formulas use, so that a formula may reference a row
+ * below it.
+ */
+static void tma_names(struct tma_ctx *cx, const struct tma_sheet *sh)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	json_object_set_new(cx->names, "#SMT_on", json_string("#smt_on"));
+	json_object_set_new(cx->names, "Num_CPUs", json_string("#num_cpus"));
+	json_object_set_new(cx->names, "NUM_CORES", json_string("#num_cores"));
+	json_object_set_new(cx->names, "NUM_SOCKETS", json_string("#num_packages"));
+	json_object_set_new(cx->names, "NUM_THREADS", json_string("(#smt_on + 1)"));
+	json_object_set_new(cx->names, "DurationTimeInMilliSeconds", json_string("(duration_time * 1000)"));
+	json_object_set_new(cx->names, "#DurationTimeInSeconds", json_string("duration_time"));
+	for (size_t r = 0; r < sh->nrows; r++) {
 		const char *name = NULL;
 
-		for (c = 1; c < (size_t)first_plat && c < nrow[r]; c++)
-			if (rows[r][c][0])
-				name = rows[r][c];
-		if (name && !json_object_get(cx.names, name) && tma_row_id(rows[r][0], name, &id))
-			json_object_set_new(cx.names, name, json_string(id.buf));
+		for (size_t c = 1; c < (size_t)sh->first_plat && c < sh->nrow[r]; c++)
+			if (sh->rows[r][c][0])
+				name = sh->rows[r][c];
+		if (name && !json_object_get(cx->names, name) && tma_row_id(sh->rows[r][0], name, &id))
+			json_object_set_new(cx->names, name, json_string(id.buf));
 	}
-	for (r = 0; r < nrows; r++) {
-		char **fl = rows[r];
-		const char *name = NULL, *formula = NULL, *area;
+	strbuf_release(&id);
+}
+
+/*
+ * A row's threshold cell, "> 0.1 & P; $issueBM", as our threshold
+ * "id > 0.1" into out: the parent term is dropped (the tree gates every
+ * node by its parent anyway), and so is what follows the ';'.  A threshold
+ * that does not translate is left out.
+ */
+static void tma_threshold(struct tma_ctx *cx, const char *name, const char *cell, json_t *out)
+{
+	char *cut = xstrdup(cell), *semi = strchr(cut, ';'), *p;
+	struct strbuf t = STRBUF_INIT, th = STRBUF_INIT, why = STRBUF_INIT;
+	struct td_expr *e;
+
+	if (semi)
+		*semi = '\0';
+	while ((p = strstr(cut, "& P")) && (!p[3] || p[3] == ' ' || p[3] == ')'))
+		memset(p, ' ', 3);
+	strbuf_addstr(&t, cut);
+	strbuf_trim(&t);
+	if (t.len && strchr("<>", t.buf[0])) {
+		strbuf_addf(&th, "%s %s", name, t.buf);
+		if (!rewrite_words(th.buf, &t, &why, tma_word, cx) &&
+		    (e = td_expr_parse(t.buf, &why))) {
+			strbuf_reset(&th);
+			td_expr_print(e, &th);
+			td_expr_free(e);
+			json_object_set_new(out, "threshold", json_string(th.buf));
+		}
+	}
+	strbuf_release(&t);
+	strbuf_release(&th);
+	strbuf_release(&why);
+	free(cut);
+}
+
+/*
+ * Import one platform column of Intel's TMA spreadsheet: an empty cell
+ * carries the formula of the nearest older platform (the next filled cell
+ * to its right), "#NA" means not available; rows are in tree pre-order, so
+ * a node's parent is the last node seen one level up.
+ */
+static int import_tma_csv(struct imp *im, const char *path, const char *column, struct strbuf *err)
+{
+	struct strbuf id = STRBUF_INIT, f = STRBUF_INIT, why = STRBUF_INIT, low = STRBUF_INIT;
+	struct tma_sheet sh = { 0 };
+	char last_at_level[10][128] = { { 0 } };
+	struct tma_ctx cx = { im, json_object() };
+	size_t r, c;
+	int rc = -1;
+
+	if (tma_read(path, &sh, err) ||
+	    tma_columns(&sh, path, column, TD_ARRAY_SIZE(last_at_level) - 1, err))
+		goto out;
+	strbuf_addf(&im->source, "%sIntel TMA spreadsheet %s, column %s (TMA %s)",
+		    im->source.len ? "; " : "", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+		    column, sh.version[0] ? sh.version : "?");
+	tma_names(&cx, &sh);
+	for (r = 0; r < sh.nrows; r++) {
+		char **fl = sh.rows[r];
+		const char *name = NULL, *formula = NULL, *area, *cell;
 		int level = 0;
 		json_t *out;
 
-		for (c = 1; c < (size_t)first_plat && c < nrow[r]; c++)
+		for (c = 1; c < (size_t)sh.first_plat && c < sh.nrow[r]; c++)
 			if (fl[c][0]) {
 				name = fl[c];
 				level = (int)c;
@@ -1314,7 +1413,7 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 		area = tma_tree_area(fl[0]);
 		if (area)
 			snprintf(last_at_level[level], sizeof(last_at_level[level]), "%s", id.buf);
-		for (c = (size_t)col; c <= (size_t)last_plat && c < nrow[r]; c++)
+		for (c = (size_t)sh.col; c <= (size_t)sh.last_plat && c < sh.nrow[r]; c++)
 			if (fl[c][0]) {
 				formula = fl[c];
 				break;
@@ -1333,12 +1432,12 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 		display_name(&low, name[0] == '#' ? name + 1 : name);
 		json_object_set_new(out, "name", json_string(low.buf));
 		if (area) {
-			const char *d = c_dom >= 0 && (size_t)c_dom < nrow[r] ? fl[c_dom] : "";
+			const char *d = tma_cell(&sh, r, sh.c_dom);
 
 			if (level > 1 && last_at_level[level - 1][0])
 				json_object_set_new(out, "parent", json_string(last_at_level[level - 1]));
 			json_object_set_new(out, "level", json_integer(level));
-			d = strstr(d, "Slots") ? "slots" : "clocks";
+			d = d && strstr(d, "Slots") ? "slots" : "clocks";
 			json_object_set_new(out, "domain", json_string(d));
 			json_object_set_new(out, "unit", json_string(d));
 		} else {
@@ -1350,54 +1449,24 @@ static int import_tma_csv(struct imp *im, const char *path, const char *column, 
 			json_object_set_new(out, "unit", json_string("ratio"));
 		}
 		json_object_set_new(out, "formula", json_string(f.buf));
-		/* threshold: "> 0.1 & P; $issueBM" -> "id > 0.1" (P, the parent, is gated anyway) */
-		if (c_th >= 0 && (size_t)c_th < nrow[r] && fl[c_th][0]) {
-			char *cut = xstrdup(fl[c_th]), *semi = strchr(cut, ';');
-			struct strbuf t = STRBUF_INIT;
-			struct td_expr *e;
-			char *p;
-
-			if (semi)
-				*semi = '\0';
-			while ((p = strstr(cut, "& P")) && (!p[3] || p[3] == ' ' || p[3] == ')'))
-				memset(p, ' ', 3);
-			strbuf_addstr(&t, cut);
-			strbuf_trim(&t);
-			if (t.len && strchr("<>", t.buf[0])) {
-				strbuf_reset(&th);
-				strbuf_addf(&th, "%s %s", name, t.buf);
-				strbuf_reset(&why);
-				if (!rewrite_words(th.buf, &t, &why, tma_word, &cx) &&
-				    (e = td_expr_parse(t.buf, &why))) {
-					strbuf_reset(&th);
-					td_expr_print(e, &th);
-					td_expr_free(e);
-					json_object_set_new(out, "threshold", json_string(th.buf));
-				}
-			}
-			strbuf_release(&t);
-			free(cut);
-		}
-		if (c_grp >= 0 && (size_t)c_grp < nrow[r] && fl[c_grp][0])
-			json_object_set_new(out, "groups", json_string(fl[c_grp]));
-		if (c_loc >= 0 && (size_t)c_loc < nrow[r] && fl[c_loc][0] && strcmp(fl[c_loc], "#NA"))
-			json_object_set_new(out, "locate_with", json_string(fl[c_loc]));
+		cell = tma_cell(&sh, r, sh.c_th);
+		if (cell && cell[0])
+			tma_threshold(&cx, name, cell, out);
+		cell = tma_cell(&sh, r, sh.c_grp);
+		if (cell && cell[0])
+			json_object_set_new(out, "groups", json_string(cell));
+		cell = tma_cell(&sh, r, sh.c_loc);
+		if (cell && cell[0] && strcmp(cell, "#NA"))
+			json_object_set_new(out, "locate_with", json_string(cell));
 		json_array_append_new(im->metrics, out);
 	}
 	rc = 0;
 out:
-	for (r = 0; r < nrows; r++)
-		free_fields(rows[r], nrow[r]);
-	free(rows);
-	free(nrow);
-	if (hdr)
-		free_fields(hdr, nhdr);
+	tma_sheet_release(&sh);
 	json_decref(cx.names);
-	strbuf_release(&text);
 	strbuf_release(&id);
 	strbuf_release(&f);
 	strbuf_release(&why);
-	strbuf_release(&th);
 	strbuf_release(&low);
 	return rc;
 }
@@ -2139,78 +2208,76 @@ static int mapfile_patterns(struct imp *im, json_t *out, struct strbuf *err)
 	return 0;
 }
 
-int td_table_import(const struct td_import_opts *o, struct strbuf *err)
+/* Read every source the options name into im, in the order they override each other. */
+static int read_sources(struct imp *im, struct strbuf *err)
 {
-	struct imp im = { 0 };
-	json_t *root = json_object(), *cpuid = json_array(), *ids, *evnames, *m, *kept, *evs;
-	struct strbuf why = STRBUF_INIT, src = STRBUF_INIT;
-	const char *key;
-	json_t *v;
+	const struct td_import_opts *o = im->o;
 	size_t i;
-	char *dump;
-	int rc = -1, changed;
-
-	im.o = o;
-	im.metrics = json_array();
-	im.evdb = json_object();
-	im.events = json_object();
-	im.params = json_object();
-	im.extra_ids = json_object();
-	im.descriptions = json_object();
-	im.pmu = o->pmu ? o->pmu : "cpu";
-	strbuf_init(&im.dropped, 0);
-	strbuf_init(&im.source, 0);
 
 	for (i = 0; i < o->nr_events; i++)
-		if (import_perf_file(&im, o->events[i], 0, err))
-			goto out;
+		if (import_perf_file(im, o->events[i], 0, err))
+			return -1;
 	for (i = 0; i < o->nr_perfmon; i++)
-		if (import_perfmon(&im, o->perfmon[i], err))
-			goto out;
-	if (o->tma_csv && import_tma_csv(&im, o->tma_csv, o->tma_column ? o->tma_column : "", err))
-		goto out;
+		if (import_perfmon(im, o->perfmon[i], err))
+			return -1;
+	if (o->tma_csv && import_tma_csv(im, o->tma_csv, o->tma_column ? o->tma_column : "", err))
+		return -1;
 	for (i = 0; i < o->nr_perf_metrics; i++) {
-		int r = td_is_dir(o->perf_metrics[i]) ? import_perf_dir(&im, o->perf_metrics[i], err)
-						      : import_perf_file(&im, o->perf_metrics[i], 1, err);
+		int r = td_is_dir(o->perf_metrics[i]) ? import_perf_dir(im, o->perf_metrics[i], err)
+						      : import_perf_file(im, o->perf_metrics[i], 1, err);
 		if (r)
-			goto out;
+			return -1;
 	}
-	if (o->arm_core && import_arm(&im, err))
-		goto out;
+	if (o->arm_core && import_arm(im, err))
+		return -1;
 	for (i = 0; i < o->nr_extra; i++)
-		if (merge_extra(&im, o->extra[i], err))
-			goto out;
+		if (merge_extra(im, o->extra[i], err))
+			return -1;
+	return 0;
+}
 
-	/* drop metrics with unknown events or references, until nothing changes */
+/*
+ * Drop metrics with unknown events or references, until nothing changes:
+ * leaving one out can leave out the metrics that reference it.  Rebuilds
+ * im->events from the metrics kept.  A metric an extra file added must not
+ * vanish silently: that is an error.
+ */
+static int drop_unresolved(struct imp *im, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	json_t *ids, *evnames, *m, *kept;
+	size_t i;
+	int changed;
+
 	do {
 		changed = 0;
-		ids = id_set(&im);
+		ids = id_set(im);
 		kept = json_array();
-		json_decref(im.events);
-		im.events = json_object();
+		json_decref(im->events);
+		im->events = json_object();
 		evnames = json_object();
-		json_array_foreach(im.metrics, i, m) {
+		json_array_foreach(im->metrics, i, m) {
 			int bad = 0;
 
 			strbuf_reset(&why);
-			if (check_metric(&im, m, ids, evnames, &why))
+			if (check_metric(im, m, ids, evnames, &why))
 				bad = 1;
 			/* references: parent must exist */
 			if (!bad && jstr(m, "parent") && !json_object_get(ids, jstr(m, "parent"))) {
 				strbuf_addf(&why, "parent '%s' left out", jstr(m, "parent"));
 				bad = 1;
 			}
-			if (bad && json_object_get(im.extra_ids, jstr(m, "id"))) {
-				/* a metric from an extra file must not silently vanish */
+			if (bad && json_object_get(im->extra_ids, jstr(m, "id"))) {
 				strbuf_addf(err, "%s: metric '%s': %s",
-					    jstr(im.extra_ids, jstr(m, "id")), jstr(m, "id"), why.buf);
+					    jstr(im->extra_ids, jstr(m, "id")), jstr(m, "id"), why.buf);
 				json_decref(kept);
 				json_decref(evnames);
 				json_decref(ids);
-				goto out;
+				strbuf_release(&why);
+				return -1;
 			}
 			if (bad) {
-				note_dropped(&im, jstr(m, "id"), why.buf);
+				note_dropped(im, jstr(m, "id"), why.buf);
 				changed = 1;
 				continue;
 			}
@@ -2218,13 +2285,25 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 		}
 		json_decref(evnames);
 		json_decref(ids);
-		json_decref(im.metrics);
-		im.metrics = kept;
+		json_decref(im->metrics);
+		im->metrics = kept;
 	} while (changed);
+	strbuf_release(&why);
+	return 0;
+}
 
-	/* thresholds that name metrics that were left out are dropped */
-	ids = id_set(&im);
-	json_array_foreach(im.metrics, i, m) {
+/*
+ * Thresholds that name metrics that were left out, or raw events, are
+ * dropped: a threshold is a test on metrics, and one that cannot be
+ * evaluated would gate its node wrongly.
+ */
+static void drop_unresolved_thresholds(struct imp *im)
+{
+	struct strbuf why = STRBUF_INIT;
+	json_t *ids = id_set(im), *m, *v;
+	size_t i;
+
+	json_array_foreach(im->metrics, i, m) {
 		struct td_expr *e;
 		json_t *names;
 		const char *n;
@@ -2247,12 +2326,16 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 			json_object_del(m, "threshold");
 	}
 	json_decref(ids);
+	strbuf_release(&why);
+}
 
-	fix_levels(&im);
-	default_thresholds_for(&im);
-	mark_corrections(&im);
-	set_areas(&im);
-	set_descriptions(&im);
+/* The table document (docs/tables.md) of what im holds, into root. */
+static int table_document(struct imp *im, json_t *root, struct strbuf *err)
+{
+	const struct td_import_opts *o = im->o;
+	json_t *cpuid = json_array(), *evs, *v;
+	const char *key;
+	size_t i;
 
 	json_object_set_new(root, "tdperf_table", json_integer(1));
 	json_object_set_new(root, "name", json_string(o->name));
@@ -2269,75 +2352,109 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 	}
 	if (o->core_type)
 		json_object_set_new(root, "core_type", json_string(o->core_type));
-	json_object_set_new(root, "pmu", json_string(im.pmu));
-	if (o->mapfile && o->map_key && mapfile_patterns(&im, cpuid, err))
-		goto out;
+	json_object_set_new(root, "pmu", json_string(im->pmu));
+	if (o->mapfile && o->map_key && mapfile_patterns(im, cpuid, err)) {
+		json_decref(cpuid);
+		return -1;
+	}
 	for (i = 0; i < o->nr_cpuid; i++)
 		json_array_append_new(cpuid, json_string(o->cpuid[i]));
-	json_object_set(root, "cpuid", cpuid);
+	json_object_set_new(root, "cpuid", cpuid);
 	json_object_set_new(root, "slots_per_cycle", json_real(o->slots));
-	counter_totals(&im, root);
-	strbuf_addstr(&src, o->source ? o->source : im.source.buf);
-	json_object_set_new(root, "source", json_string(src.buf));
+	counter_totals(im, root);
+	json_object_set_new(root, "source", json_string(o->source ? o->source : im->source.buf));
 	if (o->missing)
 		json_object_set_new(root, "missing", json_string(o->missing));
-	if (im.nr_dropped) {
-		strbuf_reset(&why);
+	if (im->nr_dropped) {
+		struct strbuf why = STRBUF_INIT;
+
 		strbuf_addf(&why, "%d source metrics left out (uncore or unknown events, or "
-			    "depending on those): %s%s", im.nr_dropped, im.dropped.buf,
-			    im.dropped.len >= 4000 ? ", ..." : "");
+			    "depending on those): %s%s", im->nr_dropped, im->dropped.buf,
+			    im->dropped.len >= 4000 ? ", ..." : "");
 		json_object_set_new(root, "left_out", json_string(why.buf));
+		strbuf_release(&why);
 	}
-	if (json_object_size(im.params))
-		json_object_set(root, "params", im.params);
+	if (json_object_size(im->params))
+		json_object_set(root, "params", im->params);
 	evs = json_array();
-	json_object_foreach(im.events, key, v)
+	json_object_foreach(im->events, key, v)
 		json_array_append(evs, v);
 	json_object_set_new(root, "events", evs);
-	json_object_set(root, "metrics", im.metrics);
+	json_object_set(root, "metrics", im->metrics);
+	return 0;
+}
 
-	dump = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+/*
+ * Write the table to 'path': first beside it as PATH.check, which must
+ * load as a table before it replaces anything, then renamed into place.
+ */
+static int write_checked(json_t *root, const char *path, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
+	char *dump = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	struct td_table *t;
+	int rc = -1;
+
 	if (!dump) {
 		strbuf_addstr(err, "cannot format the table");
+		return -1;
+	}
+	strbuf_addstr(&text, dump);
+	strbuf_addch(&text, '\n');
+	free(dump);
+	strbuf_addf(&tmp, "%s.check", path);
+	if (td_write_file_atomic(tmp.buf, text.buf, text.len)) {
+		strbuf_addf(err, "%s: cannot write", tmp.buf);
 		goto out;
 	}
-	{
-		struct strbuf text = STRBUF_INIT;
-
-		strbuf_addstr(&text, dump);
-		strbuf_addch(&text, '\n');
-		free(dump);
-		struct strbuf tmp = STRBUF_INIT;
-		struct td_table *t;
-
-		/* the result must load before it replaces anything */
-		strbuf_addf(&tmp, "%s.check", o->output);
-		if (td_write_file_atomic(tmp.buf, text.buf, text.len)) {
-			strbuf_addf(err, "%s: cannot write", tmp.buf);
-			goto write_out;
-		}
-		t = td_table_load(tmp.buf, err);
-		if (!t) {
-			unlink(tmp.buf);
-			goto write_out;
-		}
-		td_table_free(t);
-		if (rename(tmp.buf, o->output)) {
-			strbuf_addf(err, "%s: cannot write", o->output);
-			unlink(tmp.buf);
-			goto write_out;
-		}
-		rc = 0;
-write_out:
-		strbuf_release(&tmp);
-		strbuf_release(&text);
-		if (rc)
-			goto out;
+	t = td_table_load(tmp.buf, err);
+	if (!t) {
+		unlink(tmp.buf);
+		goto out;
+	}
+	td_table_free(t);
+	if (rename(tmp.buf, path)) {
+		strbuf_addf(err, "%s: cannot write", path);
+		unlink(tmp.buf);
+		goto out;
 	}
 	rc = 0;
 out:
+	strbuf_release(&tmp);
+	strbuf_release(&text);
+	return rc;
+}
+
+int td_table_import(const struct td_import_opts *o, struct strbuf *err)
+{
+	struct imp im = { 0 };
+	json_t *root = json_object();
+	int rc = -1;
+
+	im.o = o;
+	im.metrics = json_array();
+	im.evdb = json_object();
+	im.events = json_object();
+	im.params = json_object();
+	im.extra_ids = json_object();
+	im.descriptions = json_object();
+	im.pmu = o->pmu ? o->pmu : "cpu";
+	strbuf_init(&im.dropped, 0);
+	strbuf_init(&im.source, 0);
+
+	if (read_sources(&im, err) || drop_unresolved(&im, err))
+		goto out;
+	drop_unresolved_thresholds(&im);
+	fix_levels(&im);
+	default_thresholds_for(&im);
+	mark_corrections(&im);
+	set_areas(&im);
+	set_descriptions(&im);
+	if (table_document(&im, root, err) || write_checked(root, o->output, err))
+		goto out;
+	rc = 0;
+out:
 	json_decref(root);
-	json_decref(cpuid);
 	json_decref(im.metrics);
 	json_decref(im.evdb);
 	json_decref(im.events);
@@ -2346,7 +2463,5 @@ out:
 	json_decref(im.descriptions);
 	strbuf_release(&im.dropped);
 	strbuf_release(&im.source);
-	strbuf_release(&why);
-	strbuf_release(&src);
 	return rc;
 }

@@ -1,5 +1,8 @@
-# metrics/: see metrics/metrics.h
-libtdperf_a_SOURCES += metrics/metrics.h metrics/expr-int.h metrics/table-int.h \
+# metrics/: one header per subject (docs/layout.md)
+libtdperf_a_SOURCES += metrics/expr.h metrics/table.h metrics/import.h metrics/tree.h \
+	metrics/uncertainty.h metrics/threads.h metrics/roofline.h metrics/stacks.h \
+	metrics/hotspots.h
+libtdperf_a_SOURCES += metrics/expr-int.h metrics/table-int.h \
 	metrics/expr.c metrics/table.c metrics/find.c metrics/tree.c metrics/import.c \
 	metrics/import-arm.c \
 	metrics/uncertainty.c \
@@ -56,7 +59,7 @@ tests_unit_test_threads_LDADD = $(UNIT_LIBS)
 tests_unit_test_threads_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 
-# roofline (metrics/metrics.h, roofline section)
+# roofline (metrics/roofline.h)
 libtdperf_a_SOURCES += metrics/roofline-peaks.c
 libtdperf_a_SOURCES += metrics/roofline.c metrics/roofline-eval.c
 nobase_dist_pkgdata_DATA += metrics/roofline.json
@@ -71,7 +74,7 @@ endif
 EXTRA_DIST += tests/fuzz/fuzz-expr.c tests/fuzz/fuzz-table.c \
 	tests/fuzz/corpus-expr tests/fuzz/corpus-table
 
-# stacks: CPI, multi-stage, FLOPS/IPC and frontend stacks (metrics/metrics.h, stacks section;
+# stacks: CPI, multi-stage, FLOPS/IPC and frontend stacks (metrics/stacks.h;
 # definitions merged into the tables from metrics/extra/stacks/, docs/stacks.md)
 libtdperf_a_SOURCES += metrics/stacks.c metrics/stacks-int.h
 EXTRA_DIST += metrics/extra

@@ -5,7 +5,8 @@
  * event names (which never collide) can sit side by side.
  */
 #include "config.h"
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/roofline.h"
 
 #include <jansson.h>
 #include <math.h>

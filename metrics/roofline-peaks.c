@@ -4,7 +4,7 @@
  * one entry of it (format in docs/calibration.md).
  */
 #include "config.h"
-#include "metrics/metrics.h"
+#include "metrics/roofline.h"
 
 #include <errno.h>
 #include <jansson.h>

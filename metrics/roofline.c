@@ -2,28 +2,30 @@
  * The roofline analysis (docs/roofline.md): one run, or one interval,
  * against the machine's calibrated roofs.
  *
- * Classic model (Williams et al.): P <= min(pi, I_x * beta_x) for every
+ * Classic model (Williams et al. 2009): P <= min(pi, I_x * beta_x) for every
  * memory level x, with I_x = FLOPs / bytes moved at level x (the
  * hierarchical, cache-aware form: each level's traffic against that level's
  * bandwidth).  pi is the peak at the run's own mix of precisions and vector
  * widths: executing W_pw FLOPs of each kind at its peak pi_pw takes
  * sum(W_pw / pi_pw) seconds, so pi_mix = W / sum(W_pw / pi_pw).
  *
- * The extensions of Cabezas and Püschel (2014), as far as counters allow (they cannot give the
- * per-node-type issue/latency schedule Cabezas and Püschel derive from its DAG):
+ * The extensions of Cabezas and Püschel 2014, as far as counters allow
+ * (counters cannot give the per-node-type issue/latency schedule that the
+ * paper derives from the computation's DAG):
  *  - utilization roofs U * roof, where U is the measured fraction of time
  *    the resource was busy (e.g. cycles with L1D misses outstanding): if
  *    traffic only flows while the resource is busy, Q_x <= U_x * beta_x * T
  *    and so P <= U_x * I_x * beta_x;
  *  - stall roofs (1 - T_b / T) * min-roof for each out-of-order buffer b
  *    (ROB, RS, SB, LB, fill buffers), assuming nothing useful is issued
- *    while b is full (eq. 14 without the issue/stall overlap term).
+ *    while b is full (the paper's eq. 14 without its issue/stall overlap
+ *    term).
  * Both are approximations and say so.  The binding roof is the classic
  * roof giving the lowest bound at the run's point; the tightest roof is
  * the lowest bound of any kind that the point does not exceed.
  */
 #include "config.h"
-#include "metrics/metrics.h"
+#include "metrics/roofline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -242,32 +244,27 @@ static int compute_roof(const struct td_peaks *pk, const struct td_rl_input *in,
 	return (int)(roof - r->roofs);
 }
 
-int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struct td_rl_result *r)
+/*
+ * The run's FP work W: the sum over precisions and widths when counted so
+ * (*split set), else the total.  Notes what was not counted.
+ */
+static double count_work(const struct td_rl_input *in, struct td_rl_result *r, int *split)
 {
-	double W = NAN, T = in->v[TD_RL_Q_SECONDS], cycles = in->v[TD_RL_Q_CYCLES];
-	int split = 0, fp = -1, level_roof[TD_RL_NR_LEVEL];
+	double W = NAN;
 	const char *flops_note = NULL;
 
-	memset(r, 0, sizeof(*r));
-	r->gflops = r->attainable = r->efficiency = NAN;
-	r->binding = r->tightest = -1;
-	for (int l = 0; l < TD_RL_NR_LEVEL; l++) {
-		r->intensity[l] = NAN;
-		level_roof[l] = -1;
-	}
-
-	/* the work: per precision and width when counted so, else the total */
+	*split = 0;
 	for (int p = 0; p < TD_RL_NR_PREC; p++)
 		for (int w = 0; w < TD_RL_NR_WIDTH; w++) {
 			double n = in->v[TD_RL_Q_FLOPS_PW(p, w)];
 			if (isfinite(n)) {
-				W = split ? W + n : n;
-				split = 1;
+				W = *split ? W + n : n;
+				*split = 1;
 				if (in->note[TD_RL_Q_FLOPS_PW(p, w)])
 					flops_note = in->note[TD_RL_Q_FLOPS_PW(p, w)];
 			}
 		}
-	if (!split) {
+	if (!*split) {
 		W = in->v[TD_RL_Q_FLOPS];
 		flops_note = in->note[TD_RL_Q_FLOPS];
 	} else {
@@ -283,11 +280,12 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 		strbuf_release(&missing);
 	}
 	add_note(r, flops_note);
-	add_note(r, in->note[TD_RL_Q_SECONDS]);
-	r->flops = W;
-	r->seconds = T;
+	return W;
+}
 
-	/* roofs for reference: every calibrated peak */
+/* Roofs for reference: every calibrated peak, whatever the run's mix. */
+static void reference_roofs(const struct td_peaks *pk, struct td_rl_result *r)
+{
 	for (int p = 0; p < TD_RL_NR_PREC; p++)
 		for (int w = 0; w < TD_RL_NR_WIDTH; w++) {
 			double peak = pk->gflops[p][w].value;
@@ -299,9 +297,15 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 					xfmt("%s %s peak", prec_upper(p), width_label(w)), peak, 1, peak);
 			roof->reference = 1;
 		}
-	fp = compute_roof(pk, in, split, r);
+}
 
-	/* memory roofs: I_x * beta_x */
+/*
+ * Memory roofs I_x * beta_x, one per calibrated level; level_roof[x] gets
+ * the index of level x's roof (-1 when the level has no bandwidth).
+ */
+static void memory_roofs(const struct td_peaks *pk, const struct td_rl_input *in, double W,
+			 struct td_rl_result *r, int level_roof[TD_RL_NR_LEVEL])
+{
 	for (int l = 0; l < TD_RL_NR_LEVEL; l++) {
 		double beta = pk->load_gbs[l].value, Q = in->v[TD_RL_Q_BYTES + l], bound = NAN;
 		struct td_rl_roof *roof;
@@ -327,8 +331,11 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 	}
 	if (pk->load_gbs[TD_RL_L1].reps && in->v[TD_RL_Q_BYTES + TD_RL_L1] > 0)
 		add_note(r, "memory roofs use the calibrated load bandwidth; store-heavy traffic gets less");
+}
 
-	/* the point */
+/* The run's point, P = W / T, or the reason there is none. */
+static void place_point(struct td_rl_result *r, double W, double T, int fp)
+{
 	if (!isfinite(W))
 		r->reason = xstrdup("FP operations not counted (needs FP_ARITH_INST_RETIRED.* on Intel, "
 				    "fp_ret_sse_avx_ops.* on AMD)");
@@ -341,8 +348,11 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 		r->reason = xstrdup("no calibrated FP peak: run 'tdperf calibrate' on the machine of the run");
 	else
 		r->gflops = W / T / 1e9;
+}
 
-	/* binding: the lowest classic roof at the point */
+/* Binding: the lowest classic roof at the point, and so what it can attain. */
+static void find_binding(struct td_rl_result *r)
+{
 	for (size_t i = 0; isfinite(r->gflops) && i < r->nr_roofs; i++) {
 		struct td_rl_roof *roof = &r->roofs[i];
 		if (roof->classic && isfinite(roof->bound) &&
@@ -351,8 +361,16 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 	}
 	if (r->binding >= 0)
 		r->attainable = r->roofs[r->binding].bound;
+}
 
-	/* Cabezas and Püschel 2014: utilization roofs */
+/*
+ * Utilization roofs of Cabezas and Püschel 2014: the compute roof (fp) or
+ * a level's memory roof scaled by the measured share of time its resource
+ * was busy.
+ */
+static void utilization_roofs(const struct td_rl_input *in, struct td_rl_result *r, int fp,
+			      const int level_roof[TD_RL_NR_LEVEL])
+{
 	for (int u = 0; u < TD_RL_NR_RESOURCE; u++) {
 		double U = in->v[TD_RL_Q_UTIL + u];
 		int base = u == TD_RL_U_FP ? fp : level_roof[u - TD_RL_U_L1];
@@ -381,8 +399,14 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 		roof_note(r, roof, in->note[TD_RL_Q_UTIL + u],
 			  "U x roof: the resource delivers its peak whenever it is busy, and only then");
 	}
+}
 
-	/* Cabezas and Püschel 2014: stall roofs */
+/*
+ * Stall roofs of Cabezas and Püschel 2014: the attainable performance
+ * scaled by the share of cycles each out-of-order buffer was not full.
+ */
+static void stall_roofs(const struct td_rl_input *in, struct td_rl_result *r, double cycles)
+{
 	for (int s = 0; s < TD_RL_NR_BUFFER; s++) {
 		double stalled = in->v[TD_RL_Q_STALL + s], f;
 		struct td_rl_roof *roof;
@@ -404,8 +428,15 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 		roof_note(r, roof, in->note[TD_RL_Q_STALL + s],
 			  "stall roof: nothing useful issues while the buffer is full");
 	}
+}
 
-	/* what the point says about each roof */
+/*
+ * What the point says about each roof: one it exceeds is violated (its
+ * calibration or approximation does not hold here); of the others, the
+ * lowest is the tightest.
+ */
+static void judge_roofs(struct td_rl_result *r)
+{
 	for (size_t i = 0; isfinite(r->gflops) && i < r->nr_roofs; i++) {
 		struct td_rl_roof *roof = &r->roofs[i];
 		if (roof->reference || !isfinite(roof->bound))
@@ -427,6 +458,34 @@ int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struc
 		if (r->tightest < 0 || roof->bound < r->roofs[r->tightest].bound)
 			r->tightest = (int)i;
 	}
+}
+
+int td_rl_analyze(const struct td_peaks *pk, const struct td_rl_input *in, struct td_rl_result *r)
+{
+	double W, T = in->v[TD_RL_Q_SECONDS], cycles = in->v[TD_RL_Q_CYCLES];
+	int split, fp, level_roof[TD_RL_NR_LEVEL];
+
+	memset(r, 0, sizeof(*r));
+	r->gflops = r->attainable = r->efficiency = NAN;
+	r->binding = r->tightest = -1;
+	for (int l = 0; l < TD_RL_NR_LEVEL; l++) {
+		r->intensity[l] = NAN;
+		level_roof[l] = -1;
+	}
+
+	W = count_work(in, r, &split);
+	add_note(r, in->note[TD_RL_Q_SECONDS]);
+	r->flops = W;
+	r->seconds = T;
+
+	reference_roofs(pk, r);
+	fp = compute_roof(pk, in, split, r);
+	memory_roofs(pk, in, W, r, level_roof);
+	place_point(r, W, T, fp);
+	find_binding(r);
+	utilization_roofs(in, r, fp, level_roof);
+	stall_roofs(in, r, cycles);
+	judge_roofs(r);
 	if (isfinite(r->gflops) && r->attainable > 0)
 		r->efficiency = r->gflops / r->attainable;
 	return isfinite(r->gflops) ? 0 : -1;

@@ -2,7 +2,7 @@
  * metrics/stacks-int.h: what the stack arithmetic reads, separated from
  * where it comes from.
  *
- * td_stacks_compute() (metrics.h) adapts a loaded table plus one scope's
+ * td_stacks_compute() (metrics/stacks.h) adapts a loaded table plus one scope's
  * evaluated metrics to this interface; the unit tests build it from
  * numbers worked out by hand, so the arithmetic of every stack is checked
  * without depending on how tables are stored.  Not a public interface.
@@ -10,7 +10,8 @@
 #ifndef TD_STACKS_INT_H
 #define TD_STACKS_INT_H
 
-#include "metrics/metrics.h"
+#include "metrics/stacks.h"
+#include "metrics/tree.h"
 
 /* One evaluated table metric, as the stacks see it. */
 struct td_stack_metric {

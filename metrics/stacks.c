@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/stacks.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "metrics/stacks-int.h"
 
 /* ---- names ---- */
@@ -205,8 +208,9 @@ static int part_from_metric(const struct td_stack_input *in, struct td_stack_par
 /* ---- Top-Down CPI stack ---- */
 
 /*
- * CPI x each Level-1 and Level-2 node of the tree: absolute cycles per
- * instruction, comparable across CPUs (analyses.md section 2).
+ * CPI x each Level-1 and Level-2 node of the tree (Yasin 2014): absolute
+ * cycles per instruction, comparable across CPUs where the fractions alone
+ * would hide that one core is faster (docs/stacks.md).
  */
 static void build_cpi_stack(const struct td_stack_input *in, struct td_stacks *s)
 {
@@ -388,7 +392,7 @@ static void build_ranges(struct td_stacks *s)
 /*
  * The stage whose mix splits cycles that counters cannot attribute by
  * themselves (FLOPS stack) and that the IPC stack is drawn from: the
- * execute stage (Eyerman et al.'s issue stage, where FLOPS stacks live), else
+ * execute stage (Eyerman et al. 2018's issue stage, where FLOPS stacks live), else
  * allocation, else retire; it must be complete.  -1 when none is.
  */
 static int pick_mix_stage(const struct td_stacks *s)
@@ -664,31 +668,15 @@ static double fe_param(const struct td_stack_input *in, const char *key, double 
 }
 
 /*
- * Coverage and rates per path, the frontend ceiling and hints.  The
- * ceiling is the thesis's best case: min(coverage-weighted path rate,
- * fetch bandwidth of the level holding the code / average instruction
- * size, retirement width), in uops per cycle.
+ * What each delivery path (DSB, MITE, MS, LSD) did: its uops, the cycles
+ * it was active and its rates.  A path the table has no uop metric for is
+ * not measurable on this CPU.  Returns whether any path was measured.
  */
-static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
+static int frontend_paths(const struct td_stack_input *in, struct td_stacks *s)
 {
 	struct td_frontend *fe = &s->frontend;
-	double time_per_uop = 0, cycles = s->cycles;
-	double mite_bw, l3_bw, dram_bw, beyond_l2, beyond_l3;
-	const char *why_path = NULL;
+	double cycles = s->cycles;
 	int p, any = 0;
-
-	fe->delivered_uops = 0;
-	fe->uops_per_insn = s->uops_retired / s->instructions;
-	fe->avg_insn_bytes = metric_value(in, "stack_fe_avg_insn_bytes");
-	fe->avg_insn_assumed = 0;
-	if (isnan(fe->avg_insn_bytes)) {
-		fe->avg_insn_bytes = fe_param(in, "avg_insn_bytes", 4.0);
-		fe->avg_insn_assumed = 1;
-	}
-	fe->code_beyond_l2_share = NAN;
-	fe->path_limit = fe->fetch_limit = fe->ceiling = fe->headroom = NAN;
-	fe->retire_width = fe_param(in, "retire_width", in->slots_per_cycle);
-	fe->measured_upc = s->uops_retired / cycles;
 
 	for (p = 0; p < TD_FE__NR; p++) {
 		struct td_fe_path_value *pv = &fe->paths[p];
@@ -737,14 +725,20 @@ static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
 		pv->rate_overall = pv->uops / cycles;
 		strbuf_release(&k);
 	}
-	if (!any) {
-		const char *note = param_str(in, "frontend.unavailable");
+	return any;
+}
 
-		fe->reason = note ? xstrfmt("not measurable on this CPU: %s", note)
-				  : xstrdup("not measurable on this CPU: no per-path uop counters");
-		return;
-	}
-	fe->available = 1;
+/*
+ * Each path's coverage, and the path limit: the uops per cycle the paths
+ * deliver at their best-case rates (Forte 2021), weighted by how much of
+ * the code each one delivered.
+ */
+static void frontend_path_limit(const struct td_stack_input *in, struct td_frontend *fe)
+{
+	double time_per_uop = 0;
+	const char *why_path = NULL;
+	int p;
+
 	for (p = 0; p < TD_FE__NR; p++) {
 		struct td_fe_path_value *pv = &fe->paths[p];
 		double r;
@@ -753,7 +747,7 @@ static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
 			continue;
 		pv->coverage = pv->uops / fe->delivered_uops;
 		/*
-		 * The thesis's best-case rate of the path; MITE's is the fetch
+		 * Forte 2021's best-case rate of the path; MITE's is the fetch
 		 * window over the instruction size, capped by the decoders.
 		 */
 		r = pv->nominal_rate;
@@ -775,63 +769,66 @@ static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
 		}
 		time_per_uop += pv->coverage / r;
 	}
-
-	/* Path limit. */
 	if (why_path)
 		fe->ceiling_reason = xstrfmt("no delivery rate known for the %s path", why_path);
 	else if (time_per_uop > 0)
 		fe->path_limit = 1.0 / time_per_uop;
+}
 
-	/*
-	 * Fetch limit: only legacy-decoded uops need instruction bytes; the
-	 * bytes come from L1/L2 at the MITE window, from L3 or DRAM at their
-	 * fetch bandwidths, in the shares the code misses say.
-	 */
-	mite_bw = fe_param(in, "mite_bytes_per_cycle", NAN);
-	l3_bw = fe_param(in, "l3_bytes_per_cycle", NAN);
-	dram_bw = fe_param(in, "dram_bytes_per_cycle", NAN);
-	beyond_l2 = metric_value(in, "stack_fe_code_l2_miss_bytes");
-	beyond_l3 = metric_value(in, "stack_fe_code_l3_miss_bytes");
-	{
-		double bytes = s->instructions * fe->avg_insn_bytes;
-		double s2 = beyond_l2 / bytes, s3 = beyond_l3 / bytes;
-		double t12, t3, td, mite_cov = fe->paths[TD_FE_MITE].coverage;
+/*
+ * Fetch limit: only legacy-decoded uops need instruction bytes; the
+ * bytes come from L1/L2 at the MITE window, from L3 or DRAM at their
+ * fetch bandwidths, in the shares the code misses say.
+ */
+static void frontend_fetch_limit(const struct td_stack_input *in, struct td_stacks *s)
+{
+	struct td_frontend *fe = &s->frontend;
+	double mite_bw = fe_param(in, "mite_bytes_per_cycle", NAN);
+	double l3_bw = fe_param(in, "l3_bytes_per_cycle", NAN);
+	double dram_bw = fe_param(in, "dram_bytes_per_cycle", NAN);
+	double beyond_l2 = metric_value(in, "stack_fe_code_l2_miss_bytes");
+	double beyond_l3 = metric_value(in, "stack_fe_code_l3_miss_bytes");
+	double bytes = s->instructions * fe->avg_insn_bytes;
+	double s2 = beyond_l2 / bytes, s3 = beyond_l3 / bytes;
+	double t12, t3, td, mite_cov = fe->paths[TD_FE_MITE].coverage;
 
-		if (isnan(s3))
-			s3 = 0;
-		if (s2 > 1) {
-			add_warning(s, xstrfmt("frontend: code fetched from beyond L2 (%.0f bytes) exceeds "
-					       "the executed code bytes (%.0f, at %.1f bytes per "
-					       "instruction): taking all code from L3 or beyond",
-					       beyond_l2, bytes, fe->avg_insn_bytes));
-			s2 = 1;
-		}
-		if (s3 > s2)
-			s3 = s2;
-		fe->code_beyond_l2_share = s2;
-		if (isnan(s2))
-			s2 = 0;	/* not counted here: treat all code as L1/L2 resident */
-		t12 = (1 - s2) * fe->avg_insn_bytes / mite_bw;
-		t3 = (s2 - s3) * fe->avg_insn_bytes / l3_bw;
-		td = s3 > 0 ? s3 * fe->avg_insn_bytes / dram_bw : 0;
-		if (isnan(mite_cov) || !fe->paths[TD_FE_MITE].measured) {
-			if (!fe->ceiling_reason)
-				fe->ceiling_reason = xstrdup("legacy-decode share not measured");
-		} else if (mite_cov <= 0) {
-			fe->fetch_limit = INFINITY;	/* nothing needs fetching */
-			fe->fetch_level = "L1/L2";
-		} else if (!isnan(t12 + (s2 - s3 > 0 ? t3 : 0) + td)) {
-			double t = t12 + (s2 - s3 > 0 ? t3 : 0) + td;
-
-			/* cycles per MITE instruction -> uops per cycle over all uops */
-			fe->fetch_limit = fe->uops_per_insn / (t * mite_cov);
-			fe->fetch_level = t3 > t12 && t3 >= td ? "L3" : td > t12 && td > t3 ? "DRAM" : "L1/L2";
-		} else if (!fe->ceiling_reason) {
-			fe->ceiling_reason = xstrdup("the table gives no fetch bandwidths");
-		}
+	if (isnan(s3))
+		s3 = 0;
+	if (s2 > 1) {
+		add_warning(s, xstrfmt("frontend: code fetched from beyond L2 (%.0f bytes) exceeds "
+				       "the executed code bytes (%.0f, at %.1f bytes per "
+				       "instruction): taking all code from L3 or beyond",
+				       beyond_l2, bytes, fe->avg_insn_bytes));
+		s2 = 1;
 	}
+	if (s3 > s2)
+		s3 = s2;
+	fe->code_beyond_l2_share = s2;
+	if (isnan(s2))
+		s2 = 0;	/* not counted here: treat all code as L1/L2 resident */
+	t12 = (1 - s2) * fe->avg_insn_bytes / mite_bw;
+	t3 = (s2 - s3) * fe->avg_insn_bytes / l3_bw;
+	td = s3 > 0 ? s3 * fe->avg_insn_bytes / dram_bw : 0;
+	if (isnan(mite_cov) || !fe->paths[TD_FE_MITE].measured) {
+		if (!fe->ceiling_reason)
+			fe->ceiling_reason = xstrdup("legacy-decode share not measured");
+	} else if (mite_cov <= 0) {
+		fe->fetch_limit = INFINITY;	/* nothing needs fetching */
+		fe->fetch_level = "L1/L2";
+	} else if (!isnan(t12 + (s2 - s3 > 0 ? t3 : 0) + td)) {
+		double t = t12 + (s2 - s3 > 0 ? t3 : 0) + td;
 
-	/* Ceiling. */
+		/* cycles per MITE instruction -> uops per cycle over all uops */
+		fe->fetch_limit = fe->uops_per_insn / (t * mite_cov);
+		fe->fetch_level = t3 > t12 && t3 >= td ? "L3" : td > t12 && td > t3 ? "DRAM" : "L1/L2";
+	} else if (!fe->ceiling_reason) {
+		fe->ceiling_reason = xstrdup("the table gives no fetch bandwidths");
+	}
+}
+
+/* The ceiling: the lowest of the path limit, the fetch limit and the retire width. */
+static void frontend_ceiling(struct td_frontend *fe)
+{
 	if (!isnan(fe->path_limit) && !isnan(fe->fetch_limit) && fe->retire_width > 0) {
 		fe->ceiling = fe->retire_width;
 		fe->binding = "retire";
@@ -847,38 +844,78 @@ static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
 	} else if (!fe->ceiling_reason) {
 		fe->ceiling_reason = xstrdup("retirement width not known");
 	}
+}
 
-	/* Hints (thresholds are table parameters, TMA's defaults otherwise). */
-	{
-		double dsb = fe->paths[TD_FE_DSB].coverage, mite = fe->paths[TD_FE_MITE].coverage;
-		double ms = fe->paths[TD_FE_MS].coverage;
-		double sw = metric_value(in, "stack_fe_switch_cycles") / cycles;
-		double ic = metric_value(in, "stack_fe_icache_cycles") / cycles;
-		double itlb = metric_value(in, "stack_fe_itlb_cycles") / cycles;
-		const char *dsb_name = fe->paths[TD_FE_DSB].name, *mite_name = fe->paths[TD_FE_MITE].name;
+/* Hints (thresholds are table parameters, TMA's defaults otherwise). */
+static void frontend_hints(const struct td_stack_input *in, struct td_stacks *s)
+{
+	struct td_frontend *fe = &s->frontend;
+	double cycles = s->cycles;
+	double dsb = fe->paths[TD_FE_DSB].coverage, mite = fe->paths[TD_FE_MITE].coverage;
+	double ms = fe->paths[TD_FE_MS].coverage;
+	double sw = metric_value(in, "stack_fe_switch_cycles") / cycles;
+	double ic = metric_value(in, "stack_fe_icache_cycles") / cycles;
+	double itlb = metric_value(in, "stack_fe_itlb_cycles") / cycles;
+	const char *dsb_name = fe->paths[TD_FE_DSB].name, *mite_name = fe->paths[TD_FE_MITE].name;
 
-		if (dsb < fe_param(in, "hint.dsb_coverage_min", 0.7) &&
-		    mite > fe_param(in, "hint.mite_coverage_min", 0.2))
-			add_hint(fe, xstrfmt("low %s coverage: %.0f%% of uops come from it and %.0f%% from "
-					     "%s; hot code may exceed the uop cache or straddle its lines "
-					     "(align hot loops, shrink hot code)",
-					     dsb_name, 100 * dsb, 100 * mite, mite_name));
-		if (sw > fe_param(in, "hint.switch_cycles_max", 0.05))
-			add_hint(fe, xstrfmt("switches between the uop cache and legacy decode cost %.1f%% "
-					     "of cycles", 100 * sw));
-		if (ms > fe_param(in, "hint.ms_coverage_max", 0.05))
-			add_hint(fe, xstrfmt("%.0f%% of uops come from the microcode sequencer (complex "
-					     "instructions or assists)", 100 * ms));
-		if (ic > fe_param(in, "hint.icache_cycles_max", 0.05) ||
-		    itlb > fe_param(in, "hint.itlb_cycles_max", 0.05))
-			add_hint(fe, xstrfmt("big code: instruction-cache stalls %.1f%% and ITLB stalls "
-					     "%.1f%% of cycles; the code footprint exceeds L1i/L2 or the "
-					     "ITLB (profile-guided layout, huge pages for code)",
-					     isnan(ic) ? 0.0 : 100 * ic, isnan(itlb) ? 0.0 : 100 * itlb));
-		if (fe->code_beyond_l2_share > fe_param(in, "hint.code_beyond_l2_max", 0.01))
-			add_hint(fe, xstrfmt("big code: %.1f%% of the executed code bytes came from beyond "
-					     "L2", 100 * fe->code_beyond_l2_share));
+	if (dsb < fe_param(in, "hint.dsb_coverage_min", 0.7) &&
+	    mite > fe_param(in, "hint.mite_coverage_min", 0.2))
+		add_hint(fe, xstrfmt("low %s coverage: %.0f%% of uops come from it and %.0f%% from "
+				     "%s; hot code may exceed the uop cache or straddle its lines "
+				     "(align hot loops, shrink hot code)",
+				     dsb_name, 100 * dsb, 100 * mite, mite_name));
+	if (sw > fe_param(in, "hint.switch_cycles_max", 0.05))
+		add_hint(fe, xstrfmt("switches between the uop cache and legacy decode cost %.1f%% "
+				     "of cycles", 100 * sw));
+	if (ms > fe_param(in, "hint.ms_coverage_max", 0.05))
+		add_hint(fe, xstrfmt("%.0f%% of uops come from the microcode sequencer (complex "
+				     "instructions or assists)", 100 * ms));
+	if (ic > fe_param(in, "hint.icache_cycles_max", 0.05) ||
+	    itlb > fe_param(in, "hint.itlb_cycles_max", 0.05))
+		add_hint(fe, xstrfmt("big code: instruction-cache stalls %.1f%% and ITLB stalls "
+				     "%.1f%% of cycles; the code footprint exceeds L1i/L2 or the "
+				     "ITLB (profile-guided layout, huge pages for code)",
+				     isnan(ic) ? 0.0 : 100 * ic, isnan(itlb) ? 0.0 : 100 * itlb));
+	if (fe->code_beyond_l2_share > fe_param(in, "hint.code_beyond_l2_max", 0.01))
+		add_hint(fe, xstrfmt("big code: %.1f%% of the executed code bytes came from beyond "
+				     "L2", 100 * fe->code_beyond_l2_share));
+}
+
+/*
+ * The frontend delivery analysis of Forte 2021: coverage and rates per
+ * path, the ceiling (min of coverage-weighted path rate, fetch bandwidth
+ * of the level holding the code / average instruction size, retirement
+ * width, in uops per cycle) and hints.
+ */
+static void build_frontend(const struct td_stack_input *in, struct td_stacks *s)
+{
+	struct td_frontend *fe = &s->frontend;
+
+	fe->delivered_uops = 0;
+	fe->uops_per_insn = s->uops_retired / s->instructions;
+	fe->avg_insn_bytes = metric_value(in, "stack_fe_avg_insn_bytes");
+	fe->avg_insn_assumed = 0;
+	if (isnan(fe->avg_insn_bytes)) {
+		fe->avg_insn_bytes = fe_param(in, "avg_insn_bytes", 4.0);
+		fe->avg_insn_assumed = 1;
 	}
+	fe->code_beyond_l2_share = NAN;
+	fe->path_limit = fe->fetch_limit = fe->ceiling = fe->headroom = NAN;
+	fe->retire_width = fe_param(in, "retire_width", in->slots_per_cycle);
+	fe->measured_upc = s->uops_retired / s->cycles;
+
+	if (!frontend_paths(in, s)) {
+		const char *note = param_str(in, "frontend.unavailable");
+
+		fe->reason = note ? xstrfmt("not measurable on this CPU: %s", note)
+				  : xstrdup("not measurable on this CPU: no per-path uop counters");
+		return;
+	}
+	fe->available = 1;
+	frontend_path_limit(in, fe);
+	frontend_fetch_limit(in, s);
+	frontend_ceiling(fe);
+	frontend_hints(in, s);
 }
 
 /* ---- entry points ---- */

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "metrics/expr-int.h"
+#include "metrics/table.h"
 
 struct td_table {
 	struct td_table_info info;

@@ -1,7 +1,6 @@
 /*
- * Per-thread cycle stacks from scheduler events (analyses.md section 5,
- * after Heirman et al., "Using Cycle Stacks to Understand Scaling
- * Bottlenecks in Multi-Threaded Workloads").
+ * Per-thread cycle stacks from scheduler events, after Heirman et al. 2011
+ * (docs/references.md).
  *
  * The paper measures its stacks in a simulator.  Here the off-CPU part of
  * every thread's time comes from what the scheduler tells perf:
@@ -24,12 +23,13 @@
  * their life in sync (typically a main thread waiting in pthread_join) are
  * shown but left out of the aggregate and of the region.
  *
- * The module is written against struct td_thread_event (metrics.h), not
- * against perf.data, so that tests/unit/test_threads.c can drive it with
- * event sequences built by hand; report/threads-load.c feeds it from the
- * perf.data reader.
+ * The module is written against struct td_thread_event (metrics/threads.h),
+ * not against perf.data, so that tests/unit/test_threads.c can drive it
+ * with event sequences built by hand; report/threads-load.c feeds it from
+ * the perf.data reader.
  */
-#include "metrics/metrics.h"
+#include "metrics/threads.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -8,6 +8,7 @@
  * bottleneck path and the sanity checks.
  */
 #include "metrics/table-int.h"
+#include "metrics/tree.h"
 
 #include <math.h>
 #include <stdlib.h>

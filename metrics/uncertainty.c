@@ -20,7 +20,10 @@
  * it (a count), not by its spelling: "TOPDOWN.SLOTS" and
  * "cpu_core@TOPDOWN.SLOTS@" in two formulas are one count, moved together.
  */
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
+#include "metrics/uncertainty.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * tdperf calibrate: measure this machine's roofs (collect/calibrate.c) and
  * keep them per CPU model, where the roofline analysis finds them.
  */
-#include "collect/collect.h"
+#include "collect/calibrate.h"
+#include "metrics/roofline.h"
 #include "src/builtin.h"
 #include "util/util.h"
 

@@ -2,8 +2,8 @@
  * tdperf check: what this machine can measure, and for each problem the
  * command that fixes it.
  */
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/cpu.h"
+#include "metrics/table.h"
 #include "src/builtin.h"
 #include "util/util.h"
 

@@ -3,8 +3,9 @@
  * computed; with a run, the formula with the run's measured values.
  */
 #include "src/builtin.h"
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/sched.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
 #include "render/render.h"

@@ -3,7 +3,8 @@
  * or list the events it needs.
  */
 #include "src/builtin.h"
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
 #include "util/util.h"
 
 #include <getopt.h>

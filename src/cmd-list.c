@@ -3,7 +3,7 @@
  * info metrics and events.
  */
 #include "src/builtin.h"
-#include "metrics/metrics.h"
+#include "metrics/table.h"
 #include "util/util.h"
 
 #include <getopt.h>

@@ -12,8 +12,13 @@
  *   finish  (record_finish)     meta.json, table.json, commit.
  */
 #include "config.h"
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/cpu.h"
+#include "collect/hotspots.h"
+#include "collect/job.h"
+#include "collect/run.h"
+#include "collect/sched.h"
+#include "collect/sweep.h"
+#include "metrics/table.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
 #include "render/render.h"

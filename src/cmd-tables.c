@@ -9,7 +9,9 @@
  * 'tables import' (scripts/gen-tables runs it for every table).
  */
 #include "src/builtin.h"
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/import.h"
+#include "metrics/table.h"
 #include "util/util.h"
 
 #include <getopt.h>

@@ -81,7 +81,7 @@ test_expect_success 'a renderer that includes metrics/ or a command reaching par
 	(cd "$TD_SRCDIR" && tar cf - --exclude="*.o" --exclude=".deps" collect parse metrics util analyze render src) |
 		(cd tree && tar xf -) &&
 	check_layout tree >before && test ! -s before &&
-	printf "#include \"metrics/metrics.h\"\n" >>tree/render/csv.c &&
+	printf "#include \"metrics/table.h\"\n" >>tree/render/csv.c &&
 	printf "#include \"parse/parse.h\"\n#include \"analyze/analyze-int.h\"\n" >>tree/src/cmd-list.c &&
 	check_layout tree >after &&
 	test_grep "^render/csv.c reaches metrics/" after &&

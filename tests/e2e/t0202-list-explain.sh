@@ -104,4 +104,17 @@ test_expect_success 'papers are cited by authors and year, each listed in docs/r
 	done
 '
 
+test_expect_success 'every "X et al. YEAR" or "X and Y YEAR" cited in the sources is in docs/references.md' '
+	(cd "$TD_SRCDIR" &&
+	 grep -rhoE --include="*.[ch]" --include="*.sh" --include="*.md" --include="*.json" \
+		"[A-Z][a-zü]+ (et al\.|and [A-Z][a-zü]+) \(?(19|20)[0-9][0-9]" \
+		collect parse metrics util report src docs tests/e2e tests/unit) |
+	sed "s/(//" | sort -u >cited &&
+	test -s cited &&
+	while IFS= read -r cite; do
+		grep -q "^- \*\*$cite\*\*: " "$TD_SRCDIR/docs/references.md" ||
+			{ echo "not in docs/references.md: $cite"; exit 1; }
+	done <cited
+'
+
 test_done

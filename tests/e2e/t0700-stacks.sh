@@ -29,7 +29,7 @@ test_expect_success 'each stack asks for its own events (Skylake)' '
 	grep -q "ex_no_retire.empty" z4
 '
 
-test_expect_success 'explain shows a stack formula and how it approximates the paper' '
+test_expect_success 'explain shows a stack formula and how it approximates Eyerman et al. 2018' '
 	"$TDPERF" explain --cpu skylake stack_execute_branch >out &&
 	grep -q "RS_EVENTS.EMPTY_CYCLES" out &&
 	grep -q "split in the allocation stage" out &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Output paths that are not plain files.  A device or FIFO given to -o or
-# --html is written as a stream and stays what it was (a rename used to
-# replace /dev/full with a regular file); a symbolic link is followed, a
+# --html is written as a stream and stays what it was (an atomic rename
+# would replace /dev/full with a regular file); a symbolic link is followed, a
 # dangling one refused; import -o and record -o never rename a device or a
 # file to .old; an output that is the input is refused; an overwritten file
 # keeps its mode; temporary run directories of dead processes are removed.

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Endless and special inputs.  /dev/zero and a 3 GB sparse file are refused
-# within the first block, with memory bounded by ulimit -v (report used to
-# reach 7.9 GB on /dev/zero); a FIFO, a pipe on stdin ("-") and process
-# substitution are read once (a second open of a FIFO blocked for ever) and
-# give the same report as the file, for report, explain and diff, including
-# a perf.data that perf stat record writes to a pipe.
+# within the first block, with memory bounded by ulimit -v (reading
+# /dev/zero to its end would take all memory); a FIFO, a pipe on stdin ("-")
+# and process substitution are read once (a second open of a FIFO blocks for
+# ever) and give the same report as the file, for report, explain and diff,
+# including a perf.data that perf stat record writes to a pipe.
 . "$(dirname "$0")/test-lib.sh"
 
 IN=$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bad input that used to be accepted without a word: a perf stat text cut
+# Bad input that is easy to accept without a word: a perf stat text cut
 # in the middle of a line (a metric line, the "seconds time elapsed"
 # footer), and run directories whose meta.json has a version of the wrong
 # type or value, a "files" of the wrong type, or names a file outside the
@@ -33,8 +33,9 @@ test_expect_success 'a perf stat text cut inside a metric line or the footer is 
 # A cut inside a line of perf's output is refused; what is still read ends
 # at a line end or inside the prose around perf's output (the markdown
 # comments between sessions).  Each line is cut after its first byte, in
-# its middle and before its last: a cut in the leading blanks of a line,
-# after a metric's '#' or inside the "seconds user" footer used to be read.
+# its middle and before its last, so that the cuts that still look like
+# whole lines (in the leading blanks, after a metric's '#', inside the
+# "seconds user" footer) are covered too.
 test_expect_success 'a cut inside any line of perf output is refused' '
 	off=0 && : >midline &&
 	while IFS= read -r line; do

@@ -1,9 +1,10 @@
 #!/bin/sh
-# Numbers that used to be invented.  'tdperf record -a -- sleep' divided
-# the task-clock of perf's whole session by the workload's shorter wall
-# time and reported more CPUs utilized than the machine has, beside a
-# perf that printed the true figure; 'explain' printed a raw "nan" for an
-# info metric that cannot be computed from an unmodified published file.
+# Numbers that are easy to invent.  Under 'tdperf record -a -- sleep' the
+# task-clock covers perf's whole session, which is longer than the
+# workload's wall time: dividing one by the other gives more CPUs utilized
+# than the machine has, beside a perf that prints the true figure.  And an
+# info metric that cannot be computed from an unmodified published file
+# must say why in 'explain', not print a raw "nan".
 . "$(dirname "$0")/test-lib.sh"
 
 PERF=${TDPERF_PERF:-perf}

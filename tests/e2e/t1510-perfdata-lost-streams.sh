@@ -1,9 +1,9 @@
 #!/bin/sh
-# perf.data inputs that used to lose data without a word: a 'perf record
-# --threads' directory missing one of its data.N streams (its samples were
-# silently left out), and a pipe-mode perf.data that ends after its header
-# (read as an empty recording).  Both are refused in one line naming the
-# file, from files perf writes here.
+# perf.data inputs that lose data without a word unless checked: a 'perf
+# record --threads' directory missing one of its data.N streams (its
+# samples would silently be left out), and a pipe-mode perf.data that ends
+# after its header (it would read as an empty recording).  Both are refused
+# in one line naming the file, from files perf writes here.
 . "$(dirname "$0")/test-lib.sh"
 
 PERF=${TDPERF_PERF:-perf}

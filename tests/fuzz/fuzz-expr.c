@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
 
 static int lookup(void *ctx, const char *name, double *value)
 {

@@ -9,7 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 
 static int lookup(void *ctx, const char *name, double *value)
 {

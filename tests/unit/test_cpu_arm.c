@@ -15,8 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/cpu.h"
+#include "collect/sched.h"
+#include "metrics/table.h"
 #include "parse/parse.h"
 
 /* The identification block /proc/cpuinfo shows for one CPU of an AWS Graviton2 (Neoverse N1 r3p1). */

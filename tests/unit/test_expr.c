@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
 
 struct kv {
 	const char *name;

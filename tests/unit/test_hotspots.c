@@ -23,7 +23,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/hotspots.h"
+#include "metrics/table.h"
 
 enum { MAIN, OUTER, A, B, REC };
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/collect.h"
+#include "collect/job.h"
 
 static const char *const *fake_env; /* NAME, VALUE, ..., NULL */
 

@@ -16,7 +16,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/roofline.h"
 
 #define EPS 1e-9
 

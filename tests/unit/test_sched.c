@@ -22,8 +22,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "collect/collect.h"
-#include "metrics/metrics.h"
+#include "collect/sched.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
 
 static int smt_literal(void *ctx, const char *name, double *v)
 {

@@ -3,10 +3,10 @@
  *
  * Part 1 feeds the stack arithmetic hand-made metric values (as a table's
  * "stack_*" metrics would evaluate) and checks every stack against values
- * worked out by hand in the comments, plus Eyerman et al.'s identities: each
- * stage sums to CPI, each FLOPS-stack cycle contributes exactly 1 (the
- * stack sums to the cycles, its height is the peak), the IPC stack's
- * height is the pipeline width.
+ * worked out by hand in the comments, plus the identities of Eyerman et al.
+ * 2018: each stage sums to CPI, each FLOPS-stack cycle contributes exactly
+ * 1 (the stack sums to the cycles, its height is the peak), the IPC
+ * stack's height is the pipeline width.
  *
  * Part 2 (further below) evaluates the real tables' stack formulas on
  * count sets built here.
@@ -21,7 +21,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/stacks.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "metrics/stacks-int.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
@@ -344,7 +347,7 @@ static void frontend_coverage_rates_ceiling_hints(void **state)
 }
 
 /*
- * The thesis's example (eq. 4.1): 7-byte instructions, one uop each, all
+ * The example of Forte 2021 (eq. 4.1): 7-byte instructions, one uop each, all
  * from legacy decode and all fetched from L3 at 13.6 bytes/cycle:
  * 13.6 / 7 = 1.94 instructions per cycle, below the path and retire caps.
  */

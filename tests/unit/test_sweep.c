@@ -15,7 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/collect.h"
+#include "collect/sweep.h"
+#include "util/util.h"
 
 static int fake_calls;
 static int fake_fail_at = -1; /* call number that records nothing */

@@ -1,9 +1,9 @@
 /*
  * Unit tests for metrics/threads.c: per-thread stacks from scheduler
  * events.  Every test builds an event sequence by hand, in the shape the
- * perf.data feeder produces (struct td_thread_event, metrics.h), with times
- * in whole milliseconds so that the expected components can be worked out
- * on paper; each test states that arithmetic in its comments.
+ * perf.data feeder produces (struct td_thread_event, metrics/threads.h),
+ * with times in whole milliseconds so that the expected components can be
+ * worked out on paper; each test states that arithmetic in its comments.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/metrics.h"
+#include "metrics/threads.h"
 
 #define MS 1000000ull
 
@@ -196,8 +196,9 @@ static void waker_of_another_process_is_sleep(void **state)
 }
 
 /*
- * The paper's main-thread case.  Main (100) forks three workers at 1 and
- * waits in pthread_join from 1 to 20; the workers run 1-5, 1-5 and 1-20.
+ * The main-thread case of Heirman et al. 2011.  Main (100) forks three
+ * workers at 1 and waits in pthread_join from 1 to 20; the workers run
+ * 1-5, 1-5 and 1-20.
  * Main is 19/19 sync: excluded.  Region = workers' span [1, 20] = 19 ms.
  * Light workers: running 4, imbalance 15 each; heavy: running 19.
  * Aggregate: running 27, imbalance 30: imbalance dominates.

@@ -21,7 +21,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "metrics/metrics.h"
+#include "metrics/expr.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
 #include "parse/parse.h"
 
 /* ---------------- a synthetic table ---------------- */
