@@ -904,36 +904,42 @@ static void scope_layout(const struct scope_job *j, const struct evalctx *cx,
 	}
 }
 
-static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warnings)
-{
-	json_t *o = json_object(), *nodes = json_array(), *metrics = json_array();
-	json_t *warnings = json_array(), *path = json_array(), *bn = json_object();
-	const struct td_table *t = j->table;
+/*
+ * One scope's evaluation, shared by the phases that build its JSON:
+ * the counts' environment, the tree on all groups and on each group, the
+ * value each node takes (from the group that holds all its events), its
+ * error bar and its sanity finding.
+ */
+struct scope_eval {
+	const struct scope_job *j;
+	const struct td_table *t;
 	struct evalctx cx;
-	struct td_env env = { env_lookup, &cx };
-	struct td_tree_opts topts = { 0 };
-	struct td_tree_result all, *per_group = NULL;
-	int groups = j->s->nr_groups > 1 ? j->s->nr_groups : 1, g, mixed = 0, ambiguous = 0;
-	size_t i, k;
-	double *values = NULL;
-	int *chosen = NULL;
-	int full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
-	/* a streamed scope for text's folded line or CSV: nodes and bottleneck only */
-	int lean = j->opts && j->opts->stream_scopes && j->opts->streamed_nodes_only && !full_nodes;
-	int omitted = 0;
-	/* no hardware count: nothing of the tree was measured (analyze/software.c) */
-	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
-	int nohw = t && !hw;
-	struct strbuf nohw_reason = STRBUF_INIT;
-	struct errorbars eb = { 0 };
-	struct td_sanity_node *sn = NULL;
-	struct td_sanity_scope ss;
-	char **sanity = NULL;
-	struct td_legacy_l1 l1;
-	int legacy_l1 = 0, out_of_range = 0;
-	char *legacy_cause = NULL;
+	struct td_env env;
+	struct td_tree_opts topts;
+	struct td_tree_result all, *per_group;
+	int groups;
+	int full_nodes;              /* the run's own total: nodes with descriptions */
+	int lean;                    /* a streamed scope for folded text or CSV */
+	int nohw;                    /* a table but no hardware count */
+	struct strbuf nohw_reason;
+	double *values;              /* per table metric, the value shown */
+	int *chosen;                 /* per node, the group its value is from, -1 all */
+	int mixed;                   /* some node's value is from one group only */
+	int legacy_l1;               /* Level 1 filled from perf's pre-Ice Lake formulas */
+	char *legacy_cause;
+	struct errorbars eb;
+	struct td_sanity_node *sn;
+	char **sanity;               /* per node, the out-of-range sentence or NULL */
+	json_t *path;                /* the bottleneck path, ids */
+	int ambiguous, out_of_range;
+	json_t *warnings;
+};
 
-	td_count_memo_enter(j->s);
+/* The scope's identity and what kind of counts it has. */
+static void scope_head_json(json_t *o, const struct scope_eval *se, int hw)
+{
+	const struct scope_job *j = se->j;
+
 	add_scope_id(o, j);
 	json_object_set_new(o, "session", json_integer((json_int_t)j->session + 1));
 	json_object_set_new(o, "kind", json_string(td_scope_kind_name(j->s->kind)));
@@ -942,317 +948,474 @@ static json_t *scope_json_grouped(const struct scope_job *j, json_t *doc_warning
 	json_object_set_new(o, "time", jnum(j->s->time));
 	json_object_set_new(o, "cpus", j->s->cpus ? json_integer(j->s->cpus) : json_null());
 	json_object_set_new(o, "derived", jstr(j->derived));
-	json_object_set_new(o, "table", t ? json_string(td_table_info(t)->name) : json_null());
+	json_object_set_new(o, "table", se->t ? json_string(td_table_info(se->t)->name) : json_null());
 	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
 	json_object_set_new(o, "hardware_counts", json_boolean(hw));
-	if (!lean)
+	if (!se->lean)
 		json_object_set_new(o, "software", td_software_metrics(j->st, j->s, j->pmu));
-	if (nohw)
-		td_nohw_reason(&nohw_reason, j->imp->meta);
+}
 
-	memset(&cx, 0, sizeof(cx));
-	cx.st = j->st;
-	cx.s = j->s;
-	cx.pmu = j->pmu;
-	cx.group = -1;
-	cx.smt = j->imp->smt;
-	cx.core_wide = j->imp->guess.core_wide;
-	cx.slots = meta_slots(j->imp->meta, j->imp->nr_clusters ? j->pmu : NULL);
-	cx.events_table = j->table;
-	cx.legacy_zero = j->st->legacy_topdown;
-	cx.multiplexed = scope_multiplexed(j->s);
-	for (i = 0; i < j->s->nr_counts && !cx.has_running_pct; i++)
-		cx.has_running_pct = !isnan(j->s->counts[i].running_pct);
-	/* The literals the formulas saw, so 'tdperf explain NODE RUN' can
-	 * substitute them as the report did. */
-	{
-		json_t *lit = json_object();
+static void scope_evalctx_init(struct scope_eval *se)
+{
+	const struct scope_job *j = se->j;
+	struct evalctx *cx = &se->cx;
+	size_t i;
 
-		if (cx.smt >= 0)
-			json_object_set_new(lit, "#smt_on", json_integer(cx.smt));
-		json_object_set_new(lit, "#core_wide", json_real(cx.core_wide));
-		if (cx.slots > 0)
-			json_object_set_new(lit, "#slots", json_integer(cx.slots));
-		if (!isnan(j->st->elapsed_s))
-			json_object_set_new(lit, "duration_time", json_real(j->st->elapsed_s));
-		json_object_set_new(o, "literals", lit);
-	}
+	memset(cx, 0, sizeof(*cx));
+	cx->st = j->st;
+	cx->s = j->s;
+	cx->pmu = j->pmu;
+	cx->group = -1;
+	cx->smt = j->imp->smt;
+	cx->core_wide = j->imp->guess.core_wide;
+	cx->slots = meta_slots(j->imp->meta, j->imp->nr_clusters ? j->pmu : NULL);
+	cx->events_table = j->table;
+	cx->legacy_zero = j->st->legacy_topdown;
+	cx->multiplexed = scope_multiplexed(j->s);
+	for (i = 0; i < j->s->nr_counts && !cx->has_running_pct; i++)
+		cx->has_running_pct = !isnan(j->s->counts[i].running_pct);
+	se->env.lookup = env_lookup;
+	se->env.ctx = cx;
+}
 
-	if (!t) {
-		json_decref(path);
-		json_decref(bn);
-		json_object_set_new(o, "nodes", nodes);
-		json_object_set_new(o, "bottleneck", json_null());
-		json_object_set_new(o, "metrics", metrics);
-		goto tail;
-	}
-	topts.max_level = j->opts ? j->opts->max_level : 0;
-	topts.no_reasons = lean && j->opts->streamed_no_reasons;
-	if (groups == 1 && !cx.legacy_zero && !topts.no_reasons) {
+/*
+ * The literals the formulas saw, so 'tdperf explain NODE RUN' can
+ * substitute them as the report did.
+ */
+static json_t *literals_json(const struct scope_eval *se)
+{
+	json_t *lit = json_object();
+
+	if (se->cx.smt >= 0)
+		json_object_set_new(lit, "#smt_on", json_integer(se->cx.smt));
+	json_object_set_new(lit, "#core_wide", json_real(se->cx.core_wide));
+	if (se->cx.slots > 0)
+		json_object_set_new(lit, "#slots", json_integer(se->cx.slots));
+	if (!isnan(se->j->st->elapsed_s))
+		json_object_set_new(lit, "duration_time", json_real(se->j->st->elapsed_s));
+	return lit;
+}
+
+/* The tree on all counts, and on each event group's own when there are several. */
+static void evaluate_tree(struct scope_eval *se)
+{
+	const struct scope_job *j = se->j;
+	int g;
+
+	se->topts.max_level = j->opts ? j->opts->max_level : 0;
+	se->topts.no_reasons = se->lean && j->opts->streamed_no_reasons;
+	if (se->groups == 1 && !se->cx.legacy_zero && !se->topts.no_reasons) {
 		struct strbuf layout = STRBUF_INIT;
 
-		scope_layout(j, &cx, &topts, &layout);
-		td_reason_memo_eval(t, &env, &topts, &layout, &all);
+		scope_layout(j, &se->cx, &se->topts, &layout);
+		td_reason_memo_eval(se->t, &se->env, &se->topts, &layout, &se->all);
 		strbuf_release(&layout);
 	} else {
-		td_tree_eval(t, &env, &topts, &all);
+		td_tree_eval(se->t, &se->env, &se->topts, &se->all);
 	}
-	if (groups > 1) {
-		per_group = xcalloc(groups, sizeof(*per_group));
-		for (g = 0; g < groups; g++) {
-			cx.group = g;
-			td_tree_eval(t, &env, &topts, &per_group[g]);
+	if (se->groups > 1) {
+		se->per_group = xcalloc(se->groups, sizeof(*se->per_group));
+		for (g = 0; g < se->groups; g++) {
+			se->cx.group = g;
+			td_tree_eval(se->t, &se->env, &se->topts, &se->per_group[g]);
 		}
-		cx.group = -1;
+		se->cx.group = -1;
 	}
-	values = xcalloc(td_table_nr_metrics(t) + 1, sizeof(*values));
-	for (i = 0; i < td_table_nr_metrics(t); i++)
-		values[i] = NAN;
-	for (i = 0; i < all.nr_info; i++)
-		values[metric_index(t, all.info[i].metric)] = all.info[i].value;
-	chosen = xcalloc(all.nr_nodes + 1, sizeof(*chosen));
-	for (i = 0; i < all.nr_nodes; i++) {
-		chosen[i] = -1;
-		if (groups > 1) {
-			struct names ns = { 0 };
-			ns.t = t;
-			names_add_expr(&ns, all.nodes[i].metric->expr);
-			if (all.nodes[i].metric->threshold_expr)
-				names_add_expr(&ns, all.nodes[i].metric->threshold_expr);
-			for (g = 0; g < groups; g++)
-				if (group_has_all(&cx, &ns, g))
-					break;
-			if (g < groups) {
-				chosen[i] = g;
-				if (isnan(all.nodes[i].value) ||
-				    per_group[g].nodes[i].value != all.nodes[i].value)
-					mixed = 1;
-			}
-			names_release(&ns);
-		}
-		values[metric_index(t, all.nodes[i].metric)] =
-			chosen[i] >= 0 ? per_group[chosen[i]].nodes[i].value : all.nodes[i].value;
+}
+
+/* The first group that holds all events of node i's formula and threshold, or -1. */
+static int node_group(struct scope_eval *se, size_t i)
+{
+	const struct td_metric *m = se->all.nodes[i].metric;
+	struct names ns = { 0 };
+	int g;
+
+	ns.t = se->t;
+	names_add_expr(&ns, m->expr);
+	if (m->threshold_expr)
+		names_add_expr(&ns, m->threshold_expr);
+	for (g = 0; g < se->groups; g++)
+		if (group_has_all(&se->cx, &ns, g))
+			break;
+	names_release(&ns);
+	return g < se->groups ? g : -1;
+}
+
+/* The value each metric shows: a node's from its group, as perf computes it. */
+static void choose_values(struct scope_eval *se)
+{
+	const struct td_tree_result *all = &se->all;
+	size_t i, n = td_table_nr_metrics(se->t);
+
+	se->values = xcalloc(n + 1, sizeof(*se->values));
+	for (i = 0; i < n; i++)
+		se->values[i] = NAN;
+	for (i = 0; i < all->nr_info; i++)
+		se->values[metric_index(se->t, all->info[i].metric)] = all->info[i].value;
+	se->chosen = xcalloc(all->nr_nodes + 1, sizeof(*se->chosen));
+	for (i = 0; i < all->nr_nodes; i++) {
+		int g = se->groups > 1 ? node_group(se, i) : -1;
+
+		se->chosen[i] = g;
+		if (g >= 0 && (isnan(all->nodes[i].value) || se->per_group[g].nodes[i].value != all->nodes[i].value))
+			se->mixed = 1;
+		se->values[metric_index(se->t, all->nodes[i].metric)] =
+			g >= 0 ? se->per_group[g].nodes[i].value : all->nodes[i].value;
 	}
-	if (!nohw && td_legacy_level1(j->s, j->pmu, &l1) == 0)
-		legacy_l1 = legacy_level1_fill(t, &all, values, &l1, &legacy_cause);
-	if (!nohw && td_scope_has_spread(j->s))
-		errorbars_compute(&eb, t, &cx, &topts, &all, per_group, chosen, groups);
-	json_object_set_new(o, "uncertainty", uncertainty_json(j, &eb));
-	if ((mixed || legacy_l1) && !nohw) {
-		/* flags and path on the chosen values */
-		struct td_node_value *nv = xcalloc(all.nr_nodes + 1, sizeof(*nv));
-		for (i = 0; i < all.nr_nodes; i++) {
-			nv[i] = chosen[i] >= 0 ? per_group[chosen[i]].nodes[i] : all.nodes[i];
-			nv[i].value = values[metric_index(t, all.nodes[i].metric)];
+}
+
+/* Flags and the bottleneck path: the evaluator's, or again on the values chosen. */
+static void flags_and_path(struct scope_eval *se)
+{
+	struct td_tree_result *all = &se->all;
+	size_t i;
+
+	if (se->nohw)
+		return;
+	if (se->mixed || se->legacy_l1) {
+		struct td_node_value *nv = xcalloc(all->nr_nodes + 1, sizeof(*nv));
+
+		for (i = 0; i < all->nr_nodes; i++) {
+			nv[i] = se->chosen[i] >= 0 ? se->per_group[se->chosen[i]].nodes[i] : all->nodes[i];
+			nv[i].value = se->values[metric_index(se->t, all->nodes[i].metric)];
 		}
-		regate(t, &cx, nv, all.nr_nodes, values, path, &ambiguous);
-		for (i = 0; i < all.nr_nodes; i++) {
-			all.nodes[i].flagged = nv[i].flagged;
-			all.nodes[i].bottleneck = nv[i].bottleneck;
+		regate(se->t, &se->cx, nv, all->nr_nodes, se->values, se->path, &se->ambiguous);
+		for (i = 0; i < all->nr_nodes; i++) {
+			all->nodes[i].flagged = nv[i].flagged;
+			all->nodes[i].bottleneck = nv[i].bottleneck;
 		}
 		free(nv);
-	} else if (!nohw) {
-		for (i = 0; i < all.nr_path; i++)
-			json_array_append_new(path, json_string(all.path[i]));
-		ambiguous = all.ambiguous;
+		return;
 	}
+	for (i = 0; i < all->nr_path; i++)
+		json_array_append_new(se->path, json_string(all->path[i]));
+	se->ambiguous = all->ambiguous;
+}
 
-	sn = xcalloc(all.nr_nodes + 1, sizeof(*sn));
-	sanity = xcalloc(all.nr_nodes + 1, sizeof(*sanity));
-	for (i = 0; i < all.nr_nodes; i++) {
-		sn[i].m = all.nodes[i].metric;
-		sn[i].value = nohw ? NAN : values[metric_index(t, sn[i].m)];
-		sn[i].u = errorbars_node(&eb, chosen, i);
-		sn[i].group = chosen[i];
-		sn[i].counted_pct = node_counted_pct(t, &cx, sn[i].m, chosen[i]);
+/* Values below 0, above 1 or above their parent, named with their likely cause. */
+static void check_sanity(struct scope_eval *se)
+{
+	struct td_sanity_scope ss;
+	size_t i, n = se->all.nr_nodes;
+
+	se->sn = xcalloc(n + 1, sizeof(*se->sn));
+	se->sanity = xcalloc(n + 1, sizeof(*se->sanity));
+	for (i = 0; i < n; i++) {
+		struct td_sanity_node *sn = &se->sn[i];
+
+		sn->m = se->all.nodes[i].metric;
+		sn->value = se->nohw ? NAN : se->values[metric_index(se->t, sn->m)];
+		sn->u = errorbars_node(&se->eb, se->chosen, i);
+		sn->group = se->chosen[i];
+		sn->counted_pct = node_counted_pct(se->t, &se->cx, sn->m, se->chosen[i]);
 	}
-	sanity_scope(j, t, &cx, groups, &ss);
-	ss.known_cause = legacy_cause;
-	td_report_sanity(&ss, sn, all.nr_nodes, sanity, warnings);
-	for (i = 0; i < all.nr_nodes; i++) {
-		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
-		const struct td_metric *m = all.nodes[i].metric;
-		const struct td_perf_metric *pm;
-		json_t *n = json_object();
-		double v = values[metric_index(t, m)];
-		int approx = src->approximate;
-		struct strbuf reason = STRBUF_INIT;
+	sanity_scope(se->j, se->t, &se->cx, se->groups, &ss);
+	ss.known_cause = se->legacy_cause;
+	td_report_sanity(&ss, se->sn, n, se->sanity, se->warnings);
+}
 
-		if (legacy_l1 && m->level == 1 && td_legacy_level1_formula(m->id) && isnan(src->value)) {
+/*
+ * Why node i has no value or an approximate one into 'reason'; returns
+ * whether it is approximate.  v is its value (NAN for a scope without
+ * hardware counts).
+ */
+static int node_reason(const struct scope_eval *se, size_t i, double v, struct strbuf *reason)
+{
+	const struct td_node_value *src = se->chosen[i] >= 0 ? &se->per_group[se->chosen[i]].nodes[i]
+							     : &se->all.nodes[i];
+	const struct td_metric *m = se->all.nodes[i].metric;
+	int approx = src->approximate;
+
+	if (se->nohw) {
+		strbuf_add(reason, se->nohw_reason.buf, se->nohw_reason.len);
+		return 0;
+	}
+	if (se->legacy_l1 && m->level == 1 && td_legacy_level1_formula(m->id) && isnan(src->value)) {
+		strbuf_addf(reason, "perf's Level 1 from the kernel's pre-Ice Lake topdown events: %s",
+			    td_legacy_level1_formula(m->id));
+		return 1;
+	}
+	if (src->reason)
+		add_unique_reasons(reason, src->reason);
+	if (se->cx.legacy_zero && !isnan(v) && m->level >= 1 && !(se->legacy_l1 && m->level == 1)) {
+		/* did this node use a missing correction term? */
+		struct evalctx probe = se->cx;
+		struct td_env penv = { env_lookup, &probe };
+
+		probe.legacy_zero = 0;
+		probe.group = se->chosen[i];
+		if (isnan(td_expr_eval(m->expr, &penv, NULL))) {
 			approx = 1;
-			strbuf_addf(&reason, "perf's Level 1 from the kernel's pre-Ice Lake topdown events: %s",
-				    td_legacy_level1_formula(m->id));
-		} else if (src->reason) {
-			add_unique_reasons(&reason, src->reason);
+			if (reason->len)
+				strbuf_addstr(reason, "; ");
+			strbuf_addstr(reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
+				      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
+			if (!td_scope_find(se->j->s, se->j->pmu, "slots"))
+				strbuf_addstr(reason, "; TOPDOWN.SLOTS not printed: the sum of the four "
+					      "topdown-* events stands for it, as perf normalised");
 		}
-		if (cx.legacy_zero && !isnan(v) && m->level >= 1 && !(legacy_l1 && m->level == 1)) {
-			/* did this node use a missing correction term? */
-			struct evalctx probe = cx;
-			struct td_env penv = { env_lookup, &probe };
-			probe.legacy_zero = 0;
-			probe.group = chosen[i];
-			if (isnan(td_expr_eval(m->expr, &penv, NULL))) {
-				approx = 1;
-				if (reason.len)
-					strbuf_addstr(&reason, "; ");
-				strbuf_addstr(&reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
-					      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
-				if (!td_scope_find(j->s, j->pmu, "slots"))
-					strbuf_addstr(&reason, "; TOPDOWN.SLOTS not printed: the sum of the four "
-						      "topdown-* events stands for it, as perf normalised");
-			}
-		}
-		if (nohw) {
-			v = NAN;
-			approx = 0;
-			strbuf_reset(&reason);
-			strbuf_add(&reason, nohw_reason.buf, nohw_reason.len);
-			all.nodes[i].flagged = all.nodes[i].bottleneck = 0;
-		}
-		if (topts.no_reasons) {
-			/* a folded text line shows the value and its flags, nothing else */
-			json_object_set_new(n, "id", json_string(m->id));
-			json_object_set_new(n, "name", json_string(m->name));
-			json_object_set_new(n, "level", json_integer(m->level));
-			json_object_set_new(n, "value", jnum(v));
-			json_object_set_new(n, "flagged", json_boolean(all.nodes[i].flagged));
-			json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
-			json_array_append_new(nodes, n);
-			strbuf_release(&reason);
-			continue;
-		}
-		pm = perf_value_for(j->s, j->pmu, m);
-		json_object_set_new(n, "id", json_string(m->id));
-		json_object_set_new(n, "name", json_string(m->name));
-		json_object_set_new(n, "parent", jstr(m->parent));
+	}
+	return approx;
+}
+
+/* Node i of the scope (docs/report-schema.md). */
+static json_t *node_json(struct scope_eval *se, size_t i)
+{
+	const struct td_metric *m = se->all.nodes[i].metric;
+	struct td_node_value *nv = &se->all.nodes[i];
+	const struct td_perf_metric *pm;
+	json_t *n = json_object();
+	double v = se->nohw ? NAN : se->values[metric_index(se->t, m)];
+	double res = NAN, pv;
+	struct strbuf reason = STRBUF_INIT;
+	int approx;
+
+	if (se->nohw)
+		nv->flagged = nv->bottleneck = 0;
+	json_object_set_new(n, "id", json_string(m->id));
+	json_object_set_new(n, "name", json_string(m->name));
+	if (se->topts.no_reasons) {
+		/* a folded text line shows the value and its flags, nothing else */
 		json_object_set_new(n, "level", json_integer(m->level));
 		json_object_set_new(n, "value", jnum(v));
-		json_object_set_new(n, "unit", jstr(m->domain ? m->domain : m->unit));
-		json_object_set_new(n, "flagged", json_boolean(all.nodes[i].flagged));
-		json_object_set_new(n, "bottleneck", json_boolean(all.nodes[i].bottleneck));
-		json_object_set_new(n, "approximate", json_boolean(approx));
-		json_object_set_new(n, "reason", reason.len ? json_string(reason.buf) : json_null());
-		{
-			double res = NAN, pv = pm ? perf_fraction(pm, &res) : NAN;
+		json_object_set_new(n, "flagged", json_boolean(nv->flagged));
+		json_object_set_new(n, "bottleneck", json_boolean(nv->bottleneck));
+		return n;
+	}
+	approx = node_reason(se, i, v, &reason);
+	pm = perf_value_for(se->j->s, se->j->pmu, m);
+	pv = pm ? perf_fraction(pm, &res) : NAN;
+	json_object_set_new(n, "parent", jstr(m->parent));
+	json_object_set_new(n, "level", json_integer(m->level));
+	json_object_set_new(n, "value", jnum(v));
+	json_object_set_new(n, "unit", jstr(m->domain ? m->domain : m->unit));
+	json_object_set_new(n, "flagged", json_boolean(nv->flagged));
+	json_object_set_new(n, "bottleneck", json_boolean(nv->bottleneck));
+	json_object_set_new(n, "approximate", json_boolean(approx));
+	json_object_set_new(n, "reason", reason.len ? json_string(reason.buf) : json_null());
+	json_object_set_new(n, "perf_value", jnum(pv));
+	json_object_set_new(n, "perf_resolution", jnum(res));
+	json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
+	json_object_set_new(n, "group", se->chosen[i] >= 0 ? json_integer(se->chosen[i]) : json_null());
+	set_node_uncertainty(n, se->t, &se->cx, se->values, m, v, errorbars_node(&se->eb, se->chosen, i),
+			     se->sn[i].counted_pct);
+	json_object_set_new(n, "sanity", jstr(se->sanity[i]));
+	if (se->full_nodes) {
+		/* the same in every scope: only on totals, to keep interval documents small */
+		json_object_set_new(n, "threshold", jstr(m->threshold));
+		json_object_set_new(n, "area", jstr(m->area));
+		json_object_set_new(n, "description", jstr(m->description));
+		json_object_set_new(n, "locate_with", jstr(m->locate_with));
+	} else {
+		drop_empty_trust_fields(n);
+	}
+	strbuf_release(&reason);
+	return n;
+}
 
-			json_object_set_new(n, "perf_value", jnum(pv));
-			json_object_set_new(n, "perf_resolution", jnum(res));
-		}
-		json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
-		json_object_set_new(n, "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
-		set_node_uncertainty(n, t, &cx, values, m, v, errorbars_node(&eb, chosen, i), sn[i].counted_pct);
-		json_object_set_new(n, "sanity", jstr(sanity[i]));
-		if (!full_nodes)
-			drop_empty_trust_fields(n);
-		if (full_nodes) {
-			/* the same in every scope: only on totals, to keep interval documents small */
-			json_object_set_new(n, "threshold", jstr(m->threshold));
-			json_object_set_new(n, "area", jstr(m->area));
-			json_object_set_new(n, "description", jstr(m->description));
-			json_object_set_new(n, "locate_with", jstr(m->locate_with));
-		}
-		json_array_append_new(nodes, n);
-		strbuf_release(&reason);
-	}
-	json_object_set_new(o, "nodes", nodes);
-	if (level1_out_of_range(sn, sanity, all.nr_nodes)) {
-		json_t *n;
+/* An out-of-range Level 1 names no bottleneck: no node of it can be trusted. */
+static void drop_path_if_out_of_range(struct scope_eval *se, json_t *nodes)
+{
+	json_t *n;
+	size_t i;
 
-		json_array_foreach(nodes, i, n)
-			json_object_set_new(n, "bottleneck", json_false());
-		json_array_clear(path);
-		ambiguous = 0;
-		out_of_range = 1;
+	if (!level1_out_of_range(se->sn, se->sanity, se->all.nr_nodes))
+		return;
+	json_array_foreach(nodes, i, n)
+		json_object_set_new(n, "bottleneck", json_false());
+	json_array_clear(se->path);
+	se->ambiguous = 0;
+	se->out_of_range = 1;
+}
+
+/* "Backend Bound > Memory Bound: 41.2 % of slots", or why there is no path. */
+static void bottleneck_sentence(const struct scope_eval *se, struct strbuf *sb)
+{
+	size_t i, np = json_array_size(se->path);
+
+	for (i = 0; i < np; i++) {
+		const char *id = json_string_value(json_array_get(se->path, i));
+		const struct td_metric *m = td_table_find_metric(se->t, id);
+
+		strbuf_addf(sb, "%s%s", i ? " > " : "", m ? m->name : id);
 	}
-	json_object_set_new(bn, "path", path);
-	json_object_set_new(bn, "ambiguous", json_boolean(ambiguous));
-	{
-		struct strbuf sb = STRBUF_INIT;
-		size_t np = json_array_size(path);
-		for (i = 0; i < np; i++) {
-			const char *id = json_string_value(json_array_get(path, i));
-			const struct td_metric *m = td_table_find_metric(t, id);
-			strbuf_addf(&sb, "%s%s", i ? " > " : "", m ? m->name : id);
-		}
-		if (out_of_range) {
-			strbuf_addstr(&sb, "no bottleneck named: Level 1 is out of range (see the warnings), "
-				      "so no node of it can be trusted");
-		} else if (nohw) {
-			strbuf_addstr(&sb, "Top-Down ");
-			strbuf_add(&sb, nohw_reason.buf, nohw_reason.len);
-		} else if (np) {
-			const char *id = json_string_value(json_array_get(path, np - 1));
-			const struct td_metric *m = td_table_find_metric(t, id);
-			double v = m ? values[metric_index(t, m)] : NAN;
-			strbuf_addf(&sb, ": %.1f %% of %s%s", v * 100, m && m->domain ? m->domain : "slots",
-				    ambiguous ? " (the next level is a tie within 5 points)" : "");
-		} else {
-			strbuf_addstr(&sb, ambiguous ? "no clear bottleneck: the top Level-1 nodes are within 5 points"
-					       : "no node above its threshold");
-		}
-		json_object_set_new(bn, "sentence", json_string(sb.buf));
-		strbuf_release(&sb);
+	if (se->out_of_range) {
+		strbuf_addstr(sb, "no bottleneck named: Level 1 is out of range (see the warnings), "
+			      "so no node of it can be trusted");
+	} else if (se->nohw) {
+		strbuf_addstr(sb, "Top-Down ");
+		strbuf_add(sb, se->nohw_reason.buf, se->nohw_reason.len);
+	} else if (np) {
+		const char *id = json_string_value(json_array_get(se->path, np - 1));
+		const struct td_metric *m = td_table_find_metric(se->t, id);
+		double v = m ? se->values[metric_index(se->t, m)] : NAN;
+
+		strbuf_addf(sb, ": %.1f %% of %s%s", v * 100, m && m->domain ? m->domain : "slots",
+			    se->ambiguous ? " (the next level is a tie within 5 points)" : "");
+	} else {
+		strbuf_addstr(sb, se->ambiguous ? "no clear bottleneck: the top Level-1 nodes are within 5 points"
+					      : "no node above its threshold");
 	}
-	json_object_set_new(o, "bottleneck", bn);
-	for (i = 0; i < all.nr_info && !lean; i++) {
-		const struct td_node_value *nv = &all.info[i];
-		/* shown in the metric's unit: perf's ScaleUnit factor applied */
-		double mv = nohw ? NAN : nv->value * (nv->metric->scale > 0 ? nv->metric->scale : 1);
+}
+
+static json_t *bottleneck_json(struct scope_eval *se)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *bn = json_object();
+
+	bottleneck_sentence(se, &sb);
+	json_object_set_new(bn, "path", se->path);
+	se->path = NULL;
+	json_object_set_new(bn, "ambiguous", json_boolean(se->ambiguous));
+	json_object_set_new(bn, "sentence", json_string(sb.buf));
+	strbuf_release(&sb);
+	return bn;
+}
+
+/*
+ * The info metrics in their own unit (perf's ScaleUnit applied); outside
+ * the run's own total, those without a value are only counted in
+ * *omitted (the total lists them with their reasons).
+ */
+static json_t *info_metrics_json(const struct scope_eval *se, int *omitted)
+{
+	json_t *metrics = json_array();
+	size_t i;
+
+	for (i = 0; i < se->all.nr_info && !se->lean; i++) {
+		const struct td_node_value *nv = &se->all.info[i];
+		double scale = nv->metric->scale > 0 ? nv->metric->scale : 1;
+		double mv = se->nohw ? NAN : nv->value * scale;
 		json_t *m;
-		if (!full_nodes && isnan(mv)) {
-			omitted++; /* listed with its reason in the total scope */
+
+		if (!se->full_nodes && isnan(mv)) {
+			(*omitted)++;
 			continue;
 		}
 		m = json_object();
 		json_object_set_new(m, "id", json_string(nv->metric->id));
 		json_object_set_new(m, "name", json_string(nv->metric->name));
 		json_object_set_new(m, "value", jnum(mv));
-		json_object_set_new(m, "uncertainty", eb.info && !isnan(mv) ?
-				    jnum(eb.info[i] * (nv->metric->scale > 0 ? nv->metric->scale : 1)) : json_null());
+		json_object_set_new(m, "uncertainty", se->eb.info && !isnan(mv) ? jnum(se->eb.info[i] * scale)
+									       : json_null());
 		json_object_set_new(m, "unit", jstr(nv->metric->unit));
-		info_perf_value(m, j->s, j->pmu, nv->metric);
-		json_object_set_new(m, "approximate", json_boolean(!nohw && nv->approximate));
-		json_object_set_new(m, "reason", nohw ? json_string(nohw_reason.buf) :
+		info_perf_value(m, se->j->s, se->j->pmu, nv->metric);
+		json_object_set_new(m, "approximate", json_boolean(!se->nohw && nv->approximate));
+		json_object_set_new(m, "reason", se->nohw ? json_string(se->nohw_reason.buf) :
 				    jstr(isnan(nv->value) || nv->approximate ? nv->reason : NULL));
 		json_array_append_new(metrics, m);
 	}
-	json_object_set_new(o, "metrics", metrics);
+	return metrics;
+}
+
+/* The Top-Down part of a scope with a table: nodes, bottleneck, info metrics. */
+static void tree_json(json_t *o, struct scope_eval *se)
+{
+	struct td_legacy_l1 l1;
+	json_t *nodes = json_array();
+	size_t i;
+	int omitted = 0;
+
+	evaluate_tree(se);
+	choose_values(se);
+	if (!se->nohw && td_legacy_level1(se->j->s, se->j->pmu, &l1) == 0)
+		se->legacy_l1 = legacy_level1_fill(se->t, &se->all, se->values, &l1, &se->legacy_cause);
+	if (!se->nohw && td_scope_has_spread(se->j->s))
+		errorbars_compute(&se->eb, se->t, &se->cx, &se->topts, &se->all, se->per_group, se->chosen,
+				  se->groups);
+	json_object_set_new(o, "uncertainty", uncertainty_json(se->j, &se->eb));
+	flags_and_path(se);
+	check_sanity(se);
+	for (i = 0; i < se->all.nr_nodes; i++)
+		json_array_append_new(nodes, node_json(se, i));
+	json_object_set_new(o, "nodes", nodes);
+	drop_path_if_out_of_range(se, nodes);
+	json_object_set_new(o, "bottleneck", bottleneck_json(se));
+	json_object_set_new(o, "metrics", info_metrics_json(se, &omitted));
 	json_object_set_new(o, "metrics_omitted", json_integer(omitted));
-	if (mixed && !nohw)
-		json_array_append_new(warnings, json_string(
+	if (se->mixed && !se->nohw)
+		json_array_append_new(se->warnings, json_string(
 			"events come from several perf event groups: each node is computed on the group "
 			"that holds all its events, as perf does"));
+}
 
-tail:
-	if (!lean || !json_array_size(json_object_get(o, "nodes")))
+/* The raw counts, perf's own metrics, the stacks and the warnings. */
+static void scope_tail_json(json_t *o, struct scope_eval *se)
+{
+	const struct scope_job *j = se->j;
+
+	if (!se->lean || !json_array_size(json_object_get(o, "nodes")))
 		json_object_set_new(o, "events", events_json(j->s, j->pmu));
-	if (!lean)
+	if (!se->lean)
 		json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
-	if (!lean && (!t || nohw || td_report_fill_stacks(o, t, &env, &all) < 0))
+	if (!se->lean && (!se->t || se->nohw || td_report_fill_stacks(o, se->t, &se->env, &se->all) < 0))
 		json_object_set_new(o, "stacks", json_object());
 	if (scope_multiplexed(j->s))
-		json_array_append_new(warnings, json_string(
+		json_array_append_new(se->warnings, json_string(
 			"counters were multiplexed: perf scaled the counts from the time each was running "
 			"(see running_pct); values are estimates"));
-	json_object_set_new(o, "warnings", warnings);
-	(void)doc_warnings;
+	json_object_set_new(o, "warnings", se->warnings);
+	se->warnings = NULL;
+}
+
+static void scope_eval_release(struct scope_eval *se)
+{
+	size_t i;
+	int g;
+
 	/* before 'all' is released: its node count bounds the sentences */
-	for (i = 0; sanity && i < all.nr_nodes; i++)
-		free(sanity[i]);
-	if (t) {
-		td_tree_result_release(&all);
-		for (g = 0; per_group && g < groups; g++)
-			td_tree_result_release(&per_group[g]);
+	for (i = 0; se->sanity && i < se->all.nr_nodes; i++)
+		free(se->sanity[i]);
+	if (se->t) {
+		td_tree_result_release(&se->all);
+		for (g = 0; se->per_group && g < se->groups; g++)
+			td_tree_result_release(&se->per_group[g]);
 	}
-	errorbars_release(&eb, groups);
-	free(legacy_cause);
-	free(sanity);
-	free(sn);
-	free(per_group);
-	free(values);
-	free(chosen);
-	strbuf_release(&nohw_reason);
-	(void)k;
+	errorbars_release(&se->eb, se->groups);
+	free(se->legacy_cause);
+	free(se->sanity);
+	free(se->sn);
+	free(se->per_group);
+	free(se->values);
+	free(se->chosen);
+	strbuf_release(&se->nohw_reason);
+	json_decref(se->path);
+	json_decref(se->warnings);
+}
+
+static json_t *scope_json_grouped(const struct scope_job *j)
+{
+	struct scope_eval se;
+	json_t *o = json_object();
+	/* no hardware count: nothing of the tree was measured (analyze/software.c) */
+	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
+
+	memset(&se, 0, sizeof(se));
+	se.j = j;
+	se.t = j->table;
+	se.groups = j->s->nr_groups > 1 ? j->s->nr_groups : 1;
+	se.full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
+	se.lean = j->opts && j->opts->stream_scopes && j->opts->streamed_nodes_only && !se.full_nodes;
+	se.nohw = se.t && !hw;
+	strbuf_init(&se.nohw_reason, 0);
+	se.path = json_array();
+	se.warnings = json_array();
+
+	td_count_memo_enter(j->s);
+	scope_head_json(o, &se, hw);
+	if (se.nohw)
+		td_nohw_reason(&se.nohw_reason, j->imp->meta);
+	scope_evalctx_init(&se);
+	json_object_set_new(o, "literals", literals_json(&se));
+	if (se.t) {
+		tree_json(o, &se);
+	} else {
+		json_object_set_new(o, "nodes", json_array());
+		json_object_set_new(o, "bottleneck", json_null());
+		json_object_set_new(o, "metrics", json_array());
+	}
+	scope_tail_json(o, &se);
+	scope_eval_release(&se);
 	return o;
 }
 
@@ -1306,7 +1469,8 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	if (regrouped)
 		copy.s = regrouped;
 	printed_names_forget();
-	o = scope_json_grouped(&copy, doc_warnings);
+	o = scope_json_grouped(&copy);
+	(void)doc_warnings;
 	printed_names_forget();
 	td_scope_regroup_free(regrouped);
 	return o;
