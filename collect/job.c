@@ -18,7 +18,6 @@
 #include "config.h"
 #include "collect/job.h"
 #include "collect/run.h"
-#include "collect/sweep.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -212,13 +211,6 @@ int td_job_wanted(struct td_job_rank *r)
 	return got;
 }
 
-/* Is 'opt' an option of tdperf record that counts system-wide? */
-static int system_wide_option(const char *opt)
-{
-	return !strcmp(opt, "-a") || !strcmp(opt, "--all-cpus") || !strcmp(opt, "-C") ||
-	       !strcmp(opt, "--cpu-list") || !strncmp(opt, "--cpu-list=", 11);
-}
-
 /*
  * The job's meta.json, written by rank 0 only (docs/job-format.md): what
  * every rank shares.  Written by rename, so a reader sees all or nothing.
@@ -331,67 +323,35 @@ static int gather_rank(const char *rankdir, const char *gather, const char *name
 	return ret;
 }
 
-int td_job_record(int argc, char **argv, struct td_job_rank *r,
+int td_job_record(const struct td_job_command *c, struct td_job_rank *r,
 		  int (*record)(int argc, char **argv), void (*summarise)(const char *rankdir))
 {
-	const char *job = TD_RUN_DEFAULT, *gather = NULL;
-	char **sub = xcalloc(argc + 4, sizeof(char *));
+	struct strvec sub = STRVEC_INIT;
 	char *name, *rankdir;
-	int i, k = 0, first_cmd = argc, wants_system = 0, ret;
+	int i, ret;
 
-	sub[k++] = argv[0];
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--") || argv[i][0] != '-') {
-			first_cmd = i + !strcmp(argv[i], "--");
-			break;
-		}
-		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
-			job = argv[++i];
-		else if (!strncmp(argv[i], "--output=", 9))
-			job = argv[i] + 9;
-		else if (!strcmp(argv[i], "--gather") && i + 1 < argc)
-			gather = argv[++i];
-		else if (!strncmp(argv[i], "--gather=", 9))
-			gather = argv[i] + 9;
-		else if (system_wide_option(argv[i])) {
-			int has_arg = !strcmp(argv[i], "-C") || !strcmp(argv[i], "--cpu-list");
-
-			wants_system = 1;
-			if (r->local_rank <= 0) /* the node's local rank 0 counts its CPUs */
-				sub[k++] = argv[i];
-			if (has_arg && i + 1 < argc && (i++, r->local_rank <= 0))
-				sub[k++] = argv[i];
-		} else {
-			sub[k++] = argv[i];
-			if (td_record_option_takes_argument(argv[i]) && i + 1 < argc)
-				sub[k++] = argv[++i];
-		}
-	}
-	r->system_wide = wants_system && r->local_rank <= 0;
-	if (check_job_dir(job) < 0) {
-		free(sub);
+	if (check_job_dir(c->job) < 0)
 		return 2;
-	}
-	if (r->rank == 0 && write_job_meta(job, r, argc, argv, first_cmd) < 0) {
-		free(sub);
+	if (r->rank == 0 && write_job_meta(c->job, r, c->argc, c->argv, c->first_cmd) < 0)
 		return 2;
-	}
 	name = td_job_rank_dirname(r);
-	rankdir = td_path_join(job, name);
-	sub[k++] = "-o";
-	sub[k++] = rankdir;
-	sub[k++] = "--";
-	for (i = first_cmd; i < argc; i++)
-		sub[k++] = argv[i];
+	rankdir = td_path_join(c->job, name);
+	for (i = 0; c->rank_argv[i]; i++)
+		strvec_push(&sub, c->rank_argv[i]);
+	strvec_push(&sub, "-o");
+	strvec_push(&sub, rankdir);
+	strvec_push(&sub, "--");
+	for (i = c->first_cmd; i < c->argc; i++)
+		strvec_push(&sub, c->argv[i]);
 	current_rank = r;
-	ret = record(k, sub);
+	ret = record((int)sub.nr, sub.v);
 	current_rank = NULL;
 	if (summarise && td_is_dir(rankdir))
 		summarise(rankdir);
-	if (gather && td_is_dir(rankdir) && gather_rank(rankdir, gather, name, job, r->rank) < 0 && !ret)
+	if (c->gather && td_is_dir(rankdir) && gather_rank(rankdir, c->gather, name, c->job, r->rank) < 0 && !ret)
 		ret = 2;
 	free(rankdir);
 	free(name);
-	free(sub);
+	strvec_clear(&sub);
 	return ret;
 }

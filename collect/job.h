@@ -53,14 +53,24 @@ json_t *td_job_rank_json(const struct td_job_rank *r);
  * td_job_record), -1 after printing an error.
  */
 int td_job_wanted(struct td_job_rank *r);
+/* A job's record command line, taken apart by the record command. */
+struct td_job_command {
+	const char *job;         /* the job directory (-o) */
+	const char *gather;      /* --gather DIR, or NULL */
+	char **rank_argv;        /* argv[0] and the options this rank records with (no -o or
+				    --gather; -a and -C only at the node's local rank 0), NULL-terminated */
+	int argc;                /* the command line as typed (argv[0] "record") */
+	char **argv;
+	int first_cmd;           /* where its workload starts in argv */
+};
 /*
- * Record this rank: call 'record' (cmd_record) with "-o JOB/rank-N.HOST",
- * system-wide options kept only by the node's local rank 0; rank 0 writes
- * JOB/meta.json; 'summarise' (may be NULL) adds the rank's summary to its
- * directory; "--gather DIR" then copies the rank's directory into DIR.
+ * Record this rank: call 'record' (cmd_record) with the rank's options,
+ * "-o JOB/rank-N.HOST" and the workload; rank 0 writes JOB/meta.json;
+ * 'summarise' (may be NULL) adds the rank's summary to its directory;
+ * with gather, the rank's directory is then copied into that directory.
  * Returns record's exit status, or 2.
  */
-int td_job_record(int argc, char **argv, struct td_job_rank *r,
+int td_job_record(const struct td_job_command *c, struct td_job_rank *r,
 		  int (*record)(int argc, char **argv), void (*summarise)(const char *rankdir));
 /* The rank being recorded (inside td_job_record), else NULL. */
 const struct td_job_rank *td_job_current(void);

@@ -27,6 +27,8 @@ tests_unit_test_cpu_arm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 # sweeps: tdperf record --sweep PARAM=V1,V2,... (threads work)
 libtdperf_a_SOURCES += collect/sweep.c
+TESTS += tests/e2e/t0804-record-sweep.sh
+EXTRA_DIST += tests/e2e/t0804-record-sweep.sh
 # jobs: one rank of srun/mpirun per run directory (collect/job.c)
 libtdperf_a_SOURCES += collect/job.c
 if HAVE_CMOCKA

@@ -5,35 +5,29 @@
 #include "collect/calibrate.h"
 #include "metrics/roofline.h"
 #include "src/builtin.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: tdperf calibrate [--quick] [--threads N] [--format text|json] [--show] [--no-save]\n"
-	"                        [-o FILE] [-v]\n"
-	"\n"
-	"Measure this machine's roofs for the roofline model with built-in micro-benchmarks\n"
-	"(no hardware counters needed): peak FP throughput per precision and vector width,\n"
-	"load and store bandwidth and load latency of L1, L2, L3 and DRAM, and the core clock.\n"
-	"The result is kept per CPU model in $XDG_CACHE_HOME/tdperf/ (default ~/.cache/tdperf/),\n"
-	"one entry per thread count, where 'tdperf report' finds it for the roofline.\n"
-	"\n"
-	"    --quick           about 3 seconds: shorter runs, 3 repetitions, no working-set sweep\n"
-	"    --threads N       N benchmark threads, each pinned to its own CPU (default 1)\n"
-	"    --format FMT      text (default) or json (the calibration file's document)\n"
-	"    --show            print the saved calibration of this CPU; measure nothing\n"
-	"    --no-save         measure and print, keep nothing\n"
-	"    -o, --output FILE save to FILE instead of the per-CPU cache file\n"
-	"    -v, --verbose     say what is being measured\n"
-	"\n"
-	"Close other work first: a busy machine gives low and noisy figures (the spread of the\n"
-	"repetitions is kept with every figure).\n";
+static const char *const calibrate_usage[] = {
+	"tdperf calibrate [--quick] [--threads N] [--format text|json] [--show] [--no-save]",
+	"                 [-o FILE] [-v]",
+	"",
+	"Measure this machine's roofs for the roofline model with built-in micro-benchmarks",
+	"(no hardware counters needed): peak FP throughput per precision and vector width,",
+	"load and store bandwidth and load latency of L1, L2, L3 and DRAM, and the core clock.",
+	"The result is kept per CPU model in $XDG_CACHE_HOME/tdperf/ (default ~/.cache/tdperf/),",
+	"one entry per thread count, where 'tdperf report' finds it for the roofline.",
+	"",
+	"Close other work first: a busy machine gives low and noisy figures (the spread of the",
+	"repetitions is kept with every figure).",
+	NULL,
+};
 
 /* Print one measurement "value (spread x%)" into sb, "-" when absent. */
 static void add_measure(struct strbuf *sb, json_t *m, double scale, const char *fmt)
@@ -160,63 +154,31 @@ static int print_document(const char *text, int threads, int json, const char *s
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "quick", no_argument, NULL, 'q' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "show", no_argument, NULL, 's' },
-		{ "no-save", no_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct td_cal_opts opts = { .threads = 1 };
 	struct td_cal_cpu cpu;
 	struct td_cal_result r;
 	struct strbuf err = STRBUF_INIT, doc = STRBUF_INIT;
-	const char *output = NULL;
-	char *path, *end;
-	int c, json = 0, show = 0, save = 1, ret = 0;
+	const char *output = NULL, *format = "text";
+	char *path;
+	int json, show = 0, save = 1, ret = 0;
+	const struct td_option options[] = {
+		TD_OPT_BOOL(0, "quick", &opts.quick,
+			    "about 3 seconds: shorter runs, 3 repetitions, no working-set sweep"),
+		TD_OPT_INT_RANGE(0, "threads", &opts.threads, 1, 256, "N",
+				 "N benchmark threads, each pinned to its own CPU (default 1)"),
+		TD_OPT_CHOICE(0, "format", &format, "text|json",
+			      "text (default) or json (the calibration file's document)"),
+		TD_OPT_BOOL(0, "show", &show, "print the saved calibration of this CPU; measure nothing"),
+		TD_OPT_SET_INT(0, "no-save", &save, 0, "measure and print, keep nothing"),
+		TD_OPT_STRING('o', "output", &output, "FILE", "save to FILE instead of the per-CPU cache file"),
+		TD_OPT_BOOL('v', "verbose", &opts.verbose, "say what is being measured"),
+		TD_OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "o:vh", longopts)) != -1) {
-		switch (c) {
-		case 'q':
-			opts.quick = 1;
-			break;
-		case 't':
-			errno = 0;
-			opts.threads = (int)strtol(optarg, &end, 10);
-			if (errno || *end || opts.threads < 1 || opts.threads > 256)
-				return td_usage_error(usage, "--threads '%s': expected a number from 1 to 256", optarg);
-			break;
-		case 'f':
-			if (!strcmp(optarg, "json"))
-				json = 1;
-			else if (strcmp(optarg, "text"))
-				return td_usage_error(usage, "--format '%s': expected text or json", optarg);
-			break;
-		case 's':
-			show = 1;
-			break;
-		case 'n':
-			save = 0;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'v':
-			opts.verbose = 1;
-			break;
-		case 'h':
-			return td_usage_ok(usage);
-		default:
-			return td_usage_error(usage, NULL);
-		}
-	}
-	if (optind < argc)
-		return td_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	argc = td_parse_options(argc, argv, options, calibrate_usage, 0);
+	if (argc > 0)
+		return td_usage_error(calibrate_usage, "unexpected argument '%s'", argv[0]);
+	json = !strcmp(format, "json");
 
 	if (td_cal_cpu_detect(&cpu, &err) < 0) {
 		error("%s", err.buf);

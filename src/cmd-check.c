@@ -5,28 +5,25 @@
 #include "collect/cpu.h"
 #include "metrics/table.h"
 #include "src/builtin.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: tdperf check [--json | --quiet-pmu] [--cpu CPU]\n"
-	"\n"
-	"Tell what this machine can measure: perf and its version, perf_event_paranoid,\n"
-	"whether a hardware PMU is exposed (PMUs under /sys/bus/event_source/devices and a\n"
-	"test open of 'cycles'), counters, NMI watchdog, SMT, hybrid PMUs, and tracefs\n"
-	"access for sched tracepoints.  Each problem comes with the command that fixes it.\n"
-	"\n"
-	"    --json       print what was detected as one JSON object\n"
-	"    --quiet-pmu  print nothing; only the exit status tells whether hardware\n"
-	"                 counting works (for scripts)\n"
-	"    --cpu CPU    look up the formula table for CPU (name or CPUID string)\n"
-	"\n"
-	"Exit status: 0 when hardware counting works, 1 when it does not (the rest of the\n"
-	"report says what tdperf can still do), 2 on bad usage.\n";
+static const char *const check_usage[] = {
+	"tdperf check [--json | --quiet-pmu] [--cpu CPU]",
+	"",
+	"Tell what this machine can measure: perf and its version, perf_event_paranoid,",
+	"whether a hardware PMU is exposed (PMUs under /sys/bus/event_source/devices and a",
+	"test open of 'cycles'), counters, NMI watchdog, SMT, hybrid PMUs, and tracefs",
+	"access for sched tracepoints.  Each problem comes with the command that fixes it.",
+	"",
+	"Exit status: 0 when hardware counting works, 1 when it does not (the rest of the",
+	"report says what tdperf can still do), 2 on bad usage.",
+	NULL,
+};
 
 struct problem {
 	const char *what;
@@ -272,33 +269,23 @@ static void print_verdict(const struct td_cpu_info *ci, const struct check *c)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet-pmu", no_argument, NULL, 'q' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct td_cpu_info ci;
 	struct check c = { .nr = 0 };
 	const char *cpu = NULL;
-	int as_json = 0, quiet = 0, opt, ret;
+	int as_json = 0, quiet = 0, ret;
 	size_t i;
+	const struct td_option options[] = {
+		TD_OPT_BOOL(0, "json", &as_json, "print what was detected as one JSON object"),
+		TD_OPT_BOOL(0, "quiet-pmu", &quiet,
+			    "print nothing; only the exit status tells whether hardware counting works "
+			    "(for scripts)"),
+		TD_OPT_STRING(0, "cpu", &cpu, "CPU", "look up the formula table for CPU (name or CPUID string)"),
+		TD_OPT_END(),
+	};
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = td_getopt(argc, argv, "+h", opts)) != -1) {
-		switch (opt) {
-		case 'j': as_json = 1; break;
-		case 'q': quiet = 1; break;
-		case 'c': cpu = optarg; break;
-		case 'h': return td_usage_ok(usage);
-		default:
-			return td_usage_error(usage, NULL);
-		}
-	}
-	if (optind < argc)
-		return td_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	argc = td_parse_options(argc, argv, options, check_usage, TD_PARSE_STOP_AT_NON_OPTION);
+	if (argc > 0)
+		return td_usage_error(check_usage, "unexpected argument '%s'", argv[0]);
 
 	td_cpu_detect(&ci, cpu);
 	ret = ci.hardware_pmu && ci.perf_path ? 0 : 1;

@@ -7,37 +7,27 @@
 #include "analyze/compare.h"
 #include "render/render.h"
 #include "render/html.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: tdperf diff [options] A B\n"
-	"\n"
-	"Compare two runs: run directories, perf stat output files (text, -x, --json),\n"
-	"or report documents saved with 'tdperf report --format json'.  The runs may\n"
-	"come from different CPUs: Level 1 and 2 of the Top-Down tree are the common\n"
-	"schema, shown side by side with their deltas; the absolute CPI stack of each\n"
-	"run (CPI x fraction) shows where the cycles per instruction changed, and the\n"
-	"change in CPI and in cycles is attributed to components.  Nodes on one side\n"
-	"only, changed approximations and multiplexing are listed.\n"
-	"\n"
-	"  --format text|json   output on stdout (default text; JSON: docs/diff-schema.md)\n"
-	"  -o, --output FILE    write that output to FILE instead\n"
-	"  --html FILE          also write a self-contained HTML comparison with charts\n"
-	"  --plot DIR           also write the comparison charts (gnuplot data + scripts, SVG)\n"
-	"  --scope-a ID         the scope of A to compare (default: the whole run)\n"
-	"  --scope-b ID         the scope of B to compare\n"
-	"  --cpu-a X, --cpu-b X the CPU of an imported perf stat file, when not inferable\n"
-	"  --hotspots           compare the functions of two hotspot recordings (run\n"
-	"                       directories, perf.data files or saved 'report --hotspots\n"
-	"                       --format json' documents): which got slower or faster\n"
-	"  -h, --help           this help\n"
-	"\n"
-	"Two job directories (srun/mpirun ranks) are compared metric by metric across\n"
-	"their ranks: mean, max and max over mean in each (text, JSON, --html).\n";
+static const char *const diff_usage[] = {
+	"tdperf diff [options] A B",
+	"",
+	"Compare two runs: run directories, perf stat output files (text, -x, --json),",
+	"or report documents saved with 'tdperf report --format json'.  The runs may",
+	"come from different CPUs: Level 1 and 2 of the Top-Down tree are the common",
+	"schema, shown side by side with their deltas; the absolute CPI stack of each",
+	"run (CPI x fraction) shows where the cycles per instruction changed, and the",
+	"change in CPI and in cycles is attributed to components.  Nodes on one side",
+	"only, changed approximations and multiplexing are listed.",
+	"",
+	"Two job directories (srun/mpirun ranks) are compared metric by metric across",
+	"their ranks: mean, max and max over mean in each (text, JSON, --html).",
+	NULL,
+};
 
 /* A hotspots side: a saved hotspots document, else a run or perf.data. */
 static json_t *load_hotspots_side(const char *path, struct strbuf *err)
@@ -147,19 +137,6 @@ out:
 
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "html", required_argument, NULL, 'H' },
-		{ "plot", required_argument, NULL, 'P' },
-		{ "scope-a", required_argument, NULL, 'a' },
-		{ "scope-b", required_argument, NULL, 'b' },
-		{ "cpu-a", required_argument, NULL, 'A' },
-		{ "cpu-b", required_argument, NULL, 'B' },
-		{ "hotspots", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *format = "text", *output = NULL, *html = NULL, *plot = NULL;
 	int hotspots = 0;
 	const char *scope_a = NULL, *scope_b = NULL, *cpu_a = NULL, *cpu_b = NULL;
@@ -167,51 +144,51 @@ int cmd_diff(int argc, char **argv)
 	json_t *a = NULL, *b = NULL, *diff = NULL;
 	char *name_a = NULL, *name_b = NULL;
 	int c, ret = 2, jobs = 0;
+	const struct td_option options[] = {
+		TD_OPT_CHOICE(0, "format", &format, "text|json",
+			      "output on stdout (default text; JSON: docs/diff-schema.md)"),
+		TD_OPT_STRING('o', "output", &output, "FILE", "write that output to FILE instead"),
+		TD_OPT_STRING(0, "html", &html, "FILE", "also write a self-contained HTML comparison with charts"),
+		TD_OPT_STRING(0, "plot", &plot, "DIR",
+			      "also write the comparison charts (gnuplot data + scripts, SVG)"),
+		TD_OPT_STRING(0, "scope-a", &scope_a, "ID", "the scope of A to compare (default: the whole run)"),
+		TD_OPT_STRING(0, "scope-b", &scope_b, "ID", "the scope of B to compare"),
+		TD_OPT_STRING(0, "cpu-a", &cpu_a, "X", "the CPU of an imported perf stat file A, when not inferable"),
+		TD_OPT_STRING(0, "cpu-b", &cpu_b, "X", "the same for B"),
+		TD_OPT_BOOL(0, "hotspots", &hotspots,
+			    "compare the functions of two hotspot recordings (run directories, perf.data "
+			    "files or saved 'report --hotspots --format json' documents): which got "
+			    "slower or faster"),
+		TD_OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "o:h", longopts)) != -1) {
-		switch (c) {
-		case 'f': format = optarg; break;
-		case 'o': output = optarg; break;
-		case 'H': html = optarg; break;
-		case 'P': plot = optarg; break;
-		case 'a': scope_a = optarg; break;
-		case 'b': scope_b = optarg; break;
-		case 'A': cpu_a = optarg; break;
-		case 'B': cpu_b = optarg; break;
-		case 'S': hotspots = 1; break;
-		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, NULL);
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return td_usage_error(usage, "--format takes text or json, not '%s'", format);
-	if (argc - optind != 2)
-		return td_usage_error(usage, "takes two runs, A and B");
+	argc = td_parse_options(argc, argv, options, diff_usage, 0);
+	if (argc != 2)
+		return td_usage_error(diff_usage, "takes two runs, A and B");
 
 	if (hotspots && (html || plot || scope_a || scope_b))
-		return td_usage_error(usage, "--hotspots compares as text or JSON only");
+		return td_usage_error(diff_usage, "--hotspots compares as text or JSON only");
 	for (c = 0; c < 2; c++)
-		if (td_refuse_input_as_output(output, argv[optind + c]) ||
-		    td_refuse_input_as_output(html, argv[optind + c]))
+		if (td_refuse_input_as_output(output, argv[c]) ||
+		    td_refuse_input_as_output(html, argv[c]))
 			return 2;
-	a = hotspots ? load_hotspots_side(argv[optind], &err) : load_side(argv[optind], cpu_a, &err);
+	a = hotspots ? load_hotspots_side(argv[0], &err) : load_side(argv[0], cpu_a, &err);
 	if (!a) {
 		error("%s", err.buf);
 		goto out;
 	}
-	b = hotspots ? load_hotspots_side(argv[optind + 1], &err) : load_side(argv[optind + 1], cpu_b, &err);
+	b = hotspots ? load_hotspots_side(argv[1], &err) : load_side(argv[1], cpu_b, &err);
 	if (!b) {
 		error("%s", err.buf);
 		goto out;
 	}
-	name_a = side_name(argv[optind]);
-	name_b = side_name(argv[optind + 1]);
+	name_a = side_name(argv[0]);
+	name_b = side_name(argv[1]);
 	jobs = json_is_array(json_object_get(a, "ranks")) + json_is_array(json_object_get(b, "ranks"));
 	if (jobs == 1) {
 		error("%s is a job directory and %s is not: diff compares two jobs or two runs",
-		      json_is_array(json_object_get(a, "ranks")) ? argv[optind] : argv[optind + 1],
-		      json_is_array(json_object_get(a, "ranks")) ? argv[optind + 1] : argv[optind]);
+		      json_is_array(json_object_get(a, "ranks")) ? argv[0] : argv[1],
+		      json_is_array(json_object_get(a, "ranks")) ? argv[1] : argv[0]);
 		goto out;
 	}
 	if (jobs == 2 && plot) {

@@ -4,29 +4,23 @@
  */
 #include "src/builtin.h"
 #include "parse/parse.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: tdperf dump [options] FILE\n"
-	"\n"
-	"Print a perf.data file (file or pipe mode, a --threads directory, or -\n"
-	"for stdin) as text: header, events, features, every record, and a\n"
-	"summary of record counts per type.  Format: docs/dump-format.md.\n"
-	"\n"
-	"  -t, --time-order     records in time order (as perf processes them);\n"
-	"                       the default is file order\n"
-	"  -s, --summary        only the header, events, features and counts\n"
-	"      --header         only the header, events and features\n"
-	"      --stat           a 'perf stat record' file as counts (what\n"
-	"                       'perf stat report' shows): one line per count\n"
-	"  -h, --help           this text\n";
+static const char *const dump_usage[] = {
+	"tdperf dump [options] FILE",
+	"",
+	"Print a perf.data file (file or pipe mode, a --threads directory, or -",
+	"for stdin) as text: header, events, features, every record, and a",
+	"summary of record counts per type.  Format: docs/dump-format.md.",
+	NULL,
+};
 
 /* Record counts for the summary: per type, and samples per event. */
 struct dump_counts {
@@ -372,44 +366,36 @@ static int dump_stat(const char *path)
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "time-order", no_argument, NULL, 't' },
-		{ "summary", no_argument, NULL, 's' },
-		{ "header", no_argument, NULL, 'H' },
-		{ "stat", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
 	struct dump_counts counts;
 	const struct td_pd_record *r;
 	struct td_pd *pd;
-	int time_order = 0, summary = 0, header_only = 0, stat = 0, c, ret;
+	int time_order = 0, summary = 0, header_only = 0, stat = 0, ret;
 	unsigned flags;
+	const struct td_option options[] = {
+		TD_OPT_BOOL('t', "time-order", &time_order,
+			    "records in time order (as perf processes them); the default is file order"),
+		TD_OPT_BOOL('s', "summary", &summary, "only the header, events, features and counts"),
+		TD_OPT_BOOL(0, "header", &header_only, "only the header, events and features"),
+		TD_OPT_BOOL(0, "stat", &stat,
+			    "a 'perf stat record' file as counts (what 'perf stat report' shows): "
+			    "one line per count"),
+		TD_OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "tsh", opts)) != -1) {
-		switch (c) {
-		case 't': time_order = 1; break;
-		case 's': summary = 1; break;
-		case 'H': header_only = 1; break;
-		case 'S': stat = 1; break;
-		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, NULL);
-		}
-	}
-	if (optind + 1 != argc)
-		return td_usage_error(usage, "expected one FILE");
+	argc = td_parse_options(argc, argv, options, dump_usage, 0);
+	if (argc != 1)
+		return td_usage_error(dump_usage, "expected one FILE");
 	if (stat)
-		return dump_stat(argv[optind]);
+		return dump_stat(argv[0]);
 	flags = time_order ? TD_PD_KEEP_RAW : (TD_PD_FILE_ORDER | TD_PD_KEEP_RAW);
-	pd = td_pd_open(argv[optind], flags, &err);
+	pd = td_pd_open(argv[0], flags, &err);
 	if (!pd) {
 		error("%s", err.buf);
 		strbuf_release(&err);
 		return 2;
 	}
-	print_header(pd, argv[optind], &out);
+	print_header(pd, argv[0], &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_reset(&out);
 	if (header_only) {

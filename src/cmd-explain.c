@@ -10,30 +10,27 @@
 #include "analyze/compare.h"
 #include "render/render.h"
 #include "render/html.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static const char usage[] =
-	"usage: tdperf explain [--cpu NAME | --table FILE] NODE [RUN]\n"
-	"\n"
-	"Print what NODE (a Top-Down node or metric id, e.g. memory_bound, ipc,\n"
-	"or perf's name for it, e.g. tma_ms_uops) means: its place in the tree,\n"
-	"description, formula and alternatives, correction terms, threshold and\n"
-	"the events it needs.  With RUN (a run directory or a perf stat /\n"
-	"perf.data file) also the formula with the run's measured values\n"
-	"substituted, the value, its uncertainty and any out-of-range finding.\n"
-	"NODE may also be a stack as --stacks names it (cpi, multistage, flops,\n"
-	"frontend): what it shows, its metrics and events, and with RUN its parts.\n"
-	"\n"
-	"  --cpu NAME      table name, perf pmu-events name or CPUID string\n"
-	"                  (default: the run's table; required without RUN)\n"
-	"  --table FILE    a formula table file\n"
-	"  --scope ID      with RUN: the report scope to use (default: the first)\n";
+static const char *const explain_usage[] = {
+	"tdperf explain [--cpu NAME | --table FILE] NODE [RUN]",
+	"",
+	"Print what NODE (a Top-Down node or metric id, e.g. memory_bound, ipc,",
+	"or perf's name for it, e.g. tma_ms_uops) means: its place in the tree,",
+	"description, formula and alternatives, correction terms, threshold and",
+	"the events it needs.  With RUN (a run directory or a perf stat /",
+	"perf.data file) also the formula with the run's measured values",
+	"substituted, the value, its uncertainty and any out-of-range finding.",
+	"NODE may also be a stack as --stacks names it (cpi, multistage, flops,",
+	"frontend): what it shows, its metrics and events, and with RUN its parts.",
+	NULL,
+};
 
 /* ---- names a metric needs, expanded through the metrics it references ---- */
 
@@ -415,38 +412,29 @@ out:
 
 int cmd_explain(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "table", required_argument, NULL, 't' },
-		{ "scope", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *cpu = NULL, *file = NULL, *scope = NULL, *node, *run;
 	struct strbuf err = STRBUF_INIT;
 	struct td_table *own = NULL;
 	const struct td_table *t;
 	const struct td_metric *m;
-	int c;
+	const struct td_option options[] = {
+		TD_OPT_STRING(0, "cpu", &cpu, "NAME",
+			      "table name, perf pmu-events name or CPUID string "
+			      "(default: the run's table; required without RUN)"),
+		TD_OPT_STRING(0, "table", &file, "FILE", "a formula table file"),
+		TD_OPT_STRING(0, "scope", &scope, "ID", "with RUN: the report scope to use (default: the first)"),
+		TD_OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'c': cpu = optarg; break;
-		case 't': file = optarg; break;
-		case 's': scope = optarg; break;
-		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, NULL);
-		}
-	}
-	if (optind >= argc || argc - optind > 2)
-		return td_usage_error(usage, "needs NODE and at most one RUN");
-	node = argv[optind];
-	run = optind + 1 < argc ? argv[optind + 1] : NULL;
+	argc = td_parse_options(argc, argv, options, explain_usage, 0);
+	if (argc < 1 || argc > 2)
+		return td_usage_error(explain_usage, "needs NODE and at most one RUN");
+	node = argv[0];
+	run = argc > 1 ? argv[1] : NULL;
 	if (run)
 		return explain_run(cpu, file, node, run, scope);
 	if (!cpu && !file)
-		return td_usage_error(usage, "without a run it needs --cpu NAME or --table FILE");
+		return td_usage_error(explain_usage, "without a run it needs --cpu NAME or --table FILE");
 	if (file) {
 		own = td_table_load(file, &err);
 		t = own;

@@ -5,31 +5,25 @@
 #include "src/builtin.h"
 #include "metrics/expr.h"
 #include "metrics/table.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static const char usage[] =
-	"usage: tdperf expr [options] 'EXPRESSION'\n"
-	"\n"
-	"Evaluate EXPRESSION (Linux perf's MetricExpr dialect: events, #literals,\n"
-	"metric names of the table) and print its value, or with --events the\n"
-	"names it needs.\n"
-	"\n"
-	"  --cpu NAME          use this CPU's formula table for metric names\n"
-	"                      (perf name like skylakex, our name, or CPUID string)\n"
-	"  --table FILE        use a formula table file instead\n"
-	"  --var NAME=VALUE    give a value to an event, literal (#smt_on) or metric;\n"
-	"                      repeatable\n"
-	"  --events            print the events (and literals) needed, one per line,\n"
-	"                      metric references expanded through the table\n"
-	"\n"
-	"Exit status: 0 with a value, 1 when the value is not computable (the reason\n"
-	"is printed), 2 for bad usage or a malformed expression.\n";
+static const char *const expr_usage[] = {
+	"tdperf expr [options] 'EXPRESSION'",
+	"",
+	"Evaluate EXPRESSION (Linux perf's MetricExpr dialect: events, #literals,",
+	"metric names of the table) and print its value, or with --events the",
+	"names it needs.",
+	"",
+	"Exit status: 0 with a value, 1 when the value is not computable (the reason",
+	"is printed), 2 for bad usage or a malformed expression.",
+	NULL,
+};
 
 struct var {
 	char *name;
@@ -52,6 +46,29 @@ static int var_lookup(void *ctx, const char *name, double *value)
 			return 0;
 		}
 	return -1;
+}
+
+/* --var NAME=VALUE, into the struct vars at opt->value. */
+static int parse_var(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	struct vars *vs = opt->value;
+	const char *eq = strrchr(arg, '=');
+	char *end;
+	double v;
+
+	if (!eq || eq == arg) {
+		strbuf_addf(err, "--var takes NAME=VALUE, not '%s'", arg);
+		return -1;
+	}
+	v = strtod(eq + 1, &end);
+	if (end == eq + 1 || *end) {
+		strbuf_addf(err, "--var %s: not a number", arg);
+		return -1;
+	}
+	TD_GROW(vs->v, vs->alloc, vs->nr + 1);
+	vs->v[vs->nr].name = xstrndup(arg, (size_t)(eq - arg));
+	vs->v[vs->nr++].value = v;
+	return 0;
 }
 
 struct names_out {
@@ -95,14 +112,6 @@ static void collect(void *ctx, const char *name, enum td_name_kind kind)
 
 int cmd_expr(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "table", required_argument, NULL, 't' },
-		{ "var", required_argument, NULL, 'V' },
-		{ "events", no_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct vars vs = { 0 };
 	const char *cpu = NULL, *table_file = NULL;
 	struct td_table *own = NULL;
@@ -110,36 +119,26 @@ int cmd_expr(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
 	struct td_expr *e;
 	struct td_env env;
-	int c, want_events = 0, rc = 0;
+	int want_events = 0, rc = 0;
 	size_t i;
+	const struct td_option options[] = {
+		TD_OPT_STRING(0, "cpu", &cpu, "NAME",
+			      "use this CPU's formula table for metric names (perf name like "
+			      "skylakex, our name, or CPUID string)"),
+		TD_OPT_STRING(0, "table", &table_file, "FILE", "use a formula table file instead"),
+		TD_OPT_CALLBACK(0, "var", &vs, "NAME=VALUE",
+				"give a value to an event, literal (#smt_on) or metric; repeatable", parse_var),
+		TD_OPT_BOOL(0, "events", &want_events,
+			    "print the events (and literals) needed, one per line, metric references "
+			    "expanded through the table"),
+		TD_OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'c': cpu = optarg; break;
-		case 't': table_file = optarg; break;
-		case 'e': want_events = 1; break;
-		case 'V': {
-			const char *eq = strrchr(optarg, '=');
-			char *end;
-			double v;
-
-			if (!eq || eq == optarg)
-				return td_usage_error(usage, "--var takes NAME=VALUE, not '%s'", optarg);
-			v = strtod(eq + 1, &end);
-			if (end == eq + 1 || *end)
-				return td_usage_error(usage, "--var %s: not a number", optarg);
-			TD_GROW(vs.v, vs.alloc, vs.nr + 1);
-			vs.v[vs.nr].name = xstrndup(optarg, (size_t)(eq - optarg));
-			vs.v[vs.nr++].value = v;
-			break;
-		}
-		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, NULL);
-		}
+	argc = td_parse_options(argc, argv, options, expr_usage, 0);
+	if (argc != 1) {
+		rc = td_usage_error(expr_usage, "needs exactly one EXPRESSION");
+		goto out;
 	}
-	if (optind != argc - 1)
-		return td_usage_error(usage, "needs exactly one EXPRESSION");
 	if (table_file) {
 		own = td_table_load(table_file, &err);
 		if (!own)
@@ -150,7 +149,7 @@ int cmd_expr(int argc, char **argv)
 		if (!t)
 			goto bad;
 	}
-	e = td_expr_parse(argv[optind], &err);
+	e = td_expr_parse(argv[0], &err);
 	if (!e)
 		goto bad;
 	env.lookup = var_lookup;

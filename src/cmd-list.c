@@ -4,25 +4,20 @@
  */
 #include "src/builtin.h"
 #include "metrics/table.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: tdperf list [--cpu NAME | --table FILE] [--level N] [--info] [--events]\n"
-	"\n"
-	"Without --cpu or --table: list the built-in formula tables.  With one:\n"
-	"print its Top-Down tree (id, name, threshold), and with --info its info\n"
-	"metrics, with --events the events it knows and how perf is asked for them.\n"
-	"\n"
-	"  --cpu NAME      table name, perf pmu-events name, or CPUID string\n"
-	"                  (NAME/cpu_atom for the E-core table of a hybrid part)\n"
-	"  --table FILE    a formula table file\n"
-	"  --level N       tree nodes down to Level N only\n"
-	"  --info          also list the info metrics\n"
-	"  --events        also list the events\n";
+static const char *const list_usage[] = {
+	"tdperf list [--cpu NAME | --table FILE] [--level N] [--info] [--events]",
+	"",
+	"Without --cpu or --table: list the built-in formula tables.  With one:",
+	"print its Top-Down tree (id, name, threshold), and with --info its info",
+	"metrics, with --events the events it knows and how perf is asked for them.",
+	NULL,
+};
 
 static void list_tables(void)
 {
@@ -146,42 +141,25 @@ static void list_table(const struct td_table *t, int max_level, int info, int ev
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "table", required_argument, NULL, 't' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "info", no_argument, NULL, 'i' },
-		{ "events", no_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *cpu = NULL, *file = NULL;
-	int c, level = 0, info = 0, events = 0;
+	int level = 0, info = 0, events = 0;
 	struct strbuf err = STRBUF_INIT;
 	struct td_table *own = NULL;
 	const struct td_table *t;
+	const struct td_option options[] = {
+		TD_OPT_STRING(0, "cpu", &cpu, "NAME",
+			      "table name, perf pmu-events name, or CPUID string "
+			      "(NAME/cpu_atom for the E-core table of a hybrid part)"),
+		TD_OPT_STRING(0, "table", &file, "FILE", "a formula table file"),
+		TD_OPT_INT_RANGE(0, "level", &level, 1, INT_MAX, "N", "tree nodes down to Level N only"),
+		TD_OPT_BOOL(0, "info", &info, "also list the info metrics"),
+		TD_OPT_BOOL(0, "events", &events, "also list the events"),
+		TD_OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "h", opts)) != -1) {
-		switch (c) {
-		case 'c': cpu = optarg; break;
-		case 't': file = optarg; break;
-		case 'l': {
-			char *end;
-
-			level = (int)strtol(optarg, &end, 10);
-			if (*end || level < 1)
-				return td_usage_error(usage, "--level takes a level number (1, 2, ...), not '%s'", optarg);
-			break;
-		}
-		case 'i': info = 1; break;
-		case 'e': events = 1; break;
-		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, NULL);
-		}
-	}
-	if (optind < argc)
-		return td_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	argc = td_parse_options(argc, argv, options, list_usage, 0);
+	if (argc > 0)
+		return td_usage_error(list_usage, "unexpected argument '%s'", argv[0]);
 	if (!cpu && !file) {
 		list_tables();
 		return 0;

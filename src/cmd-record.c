@@ -24,75 +24,28 @@
 #include "render/render.h"
 #include "render/html.h"
 #include "src/builtin.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char usage[] =
-	"usage: tdperf record [options] [--] <command> [<args>]\n"
-	"   or: tdperf record [options] -p PID | -a\n"
-	"   or: tdperf record --dry-run [--cpu CPU] [options] [--] [<command>]\n"
-	"\n"
-	"Run a command under perf and write what was measured into a run directory\n"
-	"(default tdperf.data; an existing one is kept as tdperf.data.old).\n"
-	"\n"
-	"What to measure:\n"
-	"    -l, --level N        Top-Down depth (default 2)\n"
-	"    --nodes LIST         Top-Down nodes to measure (comma-separated ids)\n"
-	"    --metrics LIST       info metrics to measure (comma-separated ids)\n"
-	"    --stacks LIST        stacks to measure (cpi, flops, frontend, ...)\n"
-	"    --cpu CPU            formula table to use (name or CPUID string)\n"
-	"    --sched, --no-sched  record sched tracepoints for per-thread run/wait time\n"
-	"                         (default: only when there is no hardware PMU)\n"
-	"    --threads            the same as --sched (per-thread stacks)\n"
-	"    --hotspots           also sample where the time goes (perf record into\n"
-	"                         hotspots.data): a leader-sampled group of the Top-Down\n"
-	"                         Level 1-2 events with a PMU, cpu-clock without one\n"
-	"    -g                   with --hotspots: record call chains\n"
-	"    -F, --freq FREQ      with --hotspots: samples per second (perf's -F)\n"
-	"    --locate             with --hotspots: one more run sampling the precise\n"
-	"                         events the table locates its nodes with (locate.data)\n"
-	"    --sweep PARAM=V1,V2,...  record once per value into DIR/PARAM-V: {PARAM} in\n"
-	"                         the command is replaced, threads also sets OMP_NUM_THREADS\n"
-	"\n"
-	"How to measure:\n"
-	"    --no-multiplex       run the workload once per group (no time sharing of\n"
-	"                         counters) and check that the runs are comparable\n"
-	"    --tolerance PCT      allowed spread of instructions and time between the\n"
-	"                         runs of --no-multiplex (default 5)\n"
-	"    -r, --repeat N       run the workload N times\n"
-	"    -I, --interval-print MS  print counts every MS milliseconds\n"
-	"    --live               with -I: draw each interval's Top-Down tree as it comes\n"
-	"                         (redrawn on a terminal, else a line per interval)\n"
-	"    -a, --all-cpus       count on all CPUs (system wide)\n"
-	"    -C, --cpu-list LIST  count on these CPUs only\n"
-	"    -p, --pid PID        attach to a running process instead of a command\n"
-	"    --per-thread         counts per thread\n"
-	"    -o, --output DIR     run directory (default tdperf.data); under srun or\n"
-	"                         mpirun the job directory, one DIR/rank-N.HOST per rank\n"
-	"    --gather DIR         under a launcher: copy each rank's directory into the\n"
-	"                         job directory DIR afterwards (-o node-local, DIR shared)\n"
-	"    --smt on|off, --nmi-watchdog on|off, --counters N\n"
-	"                         override what the scheduler assumes (dry runs)\n"
-	"    --assume-pmu         skip the hardware PMU test and count hardware events\n"
-	"                         (for a perf test double, or where the test is blocked)\n"
-	"    -n, --dry-run        print groups and perf command lines, run nothing\n"
-	"    -v, --verbose        say more\n"
-	"\n"
-	"The exit status is the workload's (128+N when signal N ended it); 127 when the\n"
-	"command does not exist, 2 on bad usage or when perf cannot measure.\n";
-
-enum {
-	OPT_NODES = 256, OPT_METRICS, OPT_STACKS, OPT_CPU, OPT_SCHED, OPT_NO_SCHED,
-	OPT_NO_MULTIPLEX, OPT_TOLERANCE, OPT_PER_THREAD, OPT_SMT, OPT_NMI, OPT_COUNTERS,
-	OPT_ASSUME_PMU, OPT_GATHER, OPT_HOTSPOTS, OPT_LOCATE, OPT_LIVE,
+static const char *const record_usage[] = {
+	"tdperf record [options] [--] <command> [<args>]",
+	"tdperf record [options] -p PID | -a",
+	"tdperf record --dry-run [--cpu CPU] [options] [--] [<command>]",
+	"",
+	"Run a command under perf and write what was measured into a run directory",
+	"(default tdperf.data; an existing one is kept as tdperf.data.old).",
+	"",
+	"The exit status is the workload's (128+N when signal N ended it); 127 when the",
+	"command does not exist, 2 on bad usage or when perf cannot measure.",
+	NULL,
 };
 
 struct record_opts {
@@ -100,22 +53,25 @@ struct record_opts {
 	const char *cpu;
 	int sched;               /* -1 auto */
 	int no_multiplex;
-	double tolerance_pct;
+	int tolerance_pct;       /* --no-multiplex: allowed spread between the runs */
 	int repeats;
-	long interval_ms;
+	int interval_ms;
 	int live;                /* --live: draw each interval as perf writes it */
 	int system_wide;
 	const char *cpu_list;
-	long pid;
+	int pid;
 	int per_thread;
 	const char *output;
+	const char *gather;      /* --gather DIR, under a launcher */
+	struct td_sweep sweep;   /* --sweep PARAM=V1,V2,..., or no values */
 	int dry_run;
 	int smt, nmi, counters;  /* -1: as detected */
 	int assume_pmu;          /* skip the hardware PMU test (replay perf) */
 	int hotspots, callgraph, locate; /* --hotspots, -g, --locate */
-	long freq;               /* -F, 0: perf's default */
+	int freq;                /* -F, 0: perf's default */
+	int verbose;             /* -v, added to td_verbose */
 	char **workload;         /* NULL-terminated, or NULL */
-	int argc;
+	int argc;                /* the command line as typed, for meta.json */
 	char **argv;
 };
 
@@ -249,7 +205,7 @@ static void stat_common_args(const struct record *r, struct argv_builder *a, con
 	av_push(a, "-o");
 	av_push(a, file);
 	if (r->o.interval_ms > 0)
-		av_pushf(a, "-I%ld", r->o.interval_ms);
+		av_pushf(a, "-I%d", r->o.interval_ms);
 	if (r->o.system_wide && !r->o.cpu_list)
 		av_push(a, "-a");
 	if (r->o.cpu_list) {
@@ -493,7 +449,7 @@ static void record_common_args(const struct record *r, struct argv_builder *a, c
 	if (r->o.callgraph)
 		av_push(a, "-g");
 	if (r->o.freq > 0)
-		av_pushf(a, "-F%ld", r->o.freq);
+		av_pushf(a, "-F%d", r->o.freq);
 	if (r->o.system_wide && !r->o.cpu_list)
 		av_push(a, "-a");
 	if (r->o.cpu_list) {
@@ -633,7 +589,7 @@ static void job_command(const struct record *r, const struct planned_job *j, str
 		av_push(a, j->argv[i]);
 	if (r->o.pid > 0) {
 		av_push(a, "-p");
-		av_pushf(a, "%ld", r->o.pid);
+		av_pushf(a, "%d", r->o.pid);
 	}
 	if (r->o.workload) {
 		av_push(a, "--");
@@ -1010,14 +966,14 @@ static void check_comparable(struct record *r)
 		}
 		if (!isnan(ins0) && !isnan(ins) && fabs(ins - ins0) > tol * ins0) {
 			add_warning(r, "runs not comparable: run %zu retired %.0f instructions, run 1 %.0f "
-				    "(more than %g %% apart); ratios across groups are unreliable",
+				    "(more than %d %% apart); ratios across groups are unreliable",
 				    i + 1, ins, ins0, r->o.tolerance_pct);
 			bad = 1;
 		}
 		/* 10 ms of slack: short runs jitter by scheduling alone */
 		if (fabs(secs - t0) > tol * t0 + 0.01) {
 			add_warning(r, "runs not comparable: run %zu took %.3f s, run 1 %.3f s (more than "
-				    "%g %% apart)", i + 1, secs, t0, r->o.tolerance_pct);
+				    "%d %% apart)", i + 1, secs, t0, r->o.tolerance_pct);
 			bad = 1;
 		}
 		if (isnan(ins) && !isnan(ins0))
@@ -1278,26 +1234,26 @@ static int workload_runnable(const char *prog)
 	return ok ? 0 : 126;
 }
 
-static int parse_on_off(const char *opt, const char *v, int *out)
+/* --smt and --nmi-watchdog: on or off (1 or 0) into the int at opt->value. */
+static int parse_on_off(const struct td_option *opt, const char *arg, struct strbuf *err)
 {
-	if (!strcmp(v, "on") || !strcmp(v, "1"))
+	int *out = opt->value;
+
+	if (!strcmp(arg, "on") || !strcmp(arg, "1"))
 		*out = 1;
-	else if (!strcmp(v, "off") || !strcmp(v, "0"))
+	else if (!strcmp(arg, "off") || !strcmp(arg, "0"))
 		*out = 0;
 	else
-		return error("%s: expected on or off, not '%s'", opt, v), -1;
+		return strbuf_addf(err, "--%s takes on or off, not '%s'", opt->long_name, arg), -1;
 	return 0;
 }
 
-static int parse_long(const char *opt, const char *v, long min, long *out)
+static int parse_sweep(const struct td_option *opt, const char *arg, struct strbuf *err)
 {
-	char *end;
+	struct td_sweep *sweep = opt->value;
 
-	errno = 0;
-	*out = strtol(v, &end, 10);
-	if (errno || end == v || *end || *out < min)
-		return td_usage_error(usage, "%s takes a number >= %ld, not '%s'", opt, min, v) ? -1 : -1;
-	return 0;
+	td_sweep_release(sweep); /* the last --sweep counts */
+	return td_sweep_parse(arg, sweep, err);
 }
 
 /*
@@ -1311,7 +1267,7 @@ static int check_cpu_list(const char *list, int check_online)
 	int c, ok = 1;
 
 	if (td_cpu_list_parse(list, want, 4096) < 0)
-		return td_usage_error(usage, "-C takes a CPU list such as 0-3,8, not '%s'", list) ? -1 : -1;
+		return td_usage_error(record_usage, "-C takes a CPU list such as 0-3,8, not '%s'", list) ? -1 : -1;
 	if (!check_online || td_read_file(&sb, "/sys/devices/system/cpu/online") < 0 ||
 	    td_cpu_list_parse(sb.buf, online, 4096) < 0) {
 		strbuf_release(&sb);
@@ -1328,143 +1284,34 @@ static int check_cpu_list(const char *list, int check_online)
 }
 
 /* -p PID must be a running process: perf says only "Problems finding threads of monitor". */
-static int check_pid(long pid)
+static int check_pid(int pid)
 {
 	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
-		return error("record: -p %ld: no such process", pid);
+		return error("record: -p %d: no such process", pid);
 	return 0;
 }
 
-static int parse_options(struct record_opts *o, int argc, char **argv)
+/* What the options mean together, once parsed. */
+static int check_options(const struct record_opts *o)
 {
-	static const struct option opts[] = {
-		{ "level", required_argument, NULL, 'l' },
-		{ "nodes", required_argument, NULL, OPT_NODES },
-		{ "metrics", required_argument, NULL, OPT_METRICS },
-		{ "stacks", required_argument, NULL, OPT_STACKS },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "sched", no_argument, NULL, OPT_SCHED },
-		{ "threads", no_argument, NULL, OPT_SCHED },
-		{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
-		{ "no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX },
-		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "live", no_argument, NULL, OPT_LIVE },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu-list", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-		{ "output", required_argument, NULL, 'o' },
-		{ "gather", required_argument, NULL, OPT_GATHER },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "smt", required_argument, NULL, OPT_SMT },
-		{ "nmi-watchdog", required_argument, NULL, OPT_NMI },
-		{ "counters", required_argument, NULL, OPT_COUNTERS },
-		{ "assume-pmu", no_argument, NULL, OPT_ASSUME_PMU },
-		{ "hotspots", no_argument, NULL, OPT_HOTSPOTS },
-		{ "locate", no_argument, NULL, OPT_LOCATE },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-	long v;
-
-	memset(o, 0, sizeof(*o));
-	o->req.level = 2;
-	o->sched = o->smt = o->nmi = o->counters = -1;
-	o->repeats = 1;
-	o->tolerance_pct = 5;
-	o->output = TD_RUN_DEFAULT;
-	o->argc = argc;
-	o->argv = argv;
-	opterr = 0;
-	optind = 1;
-	while ((opt = td_getopt(argc, argv, "+l:r:I:aC:p:o:nvhgF:", opts)) != -1) {
-		switch (opt) {
-		case 'l':
-			if (parse_long("--level", optarg, 0, &v) < 0)
-				return -1;
-			o->req.level = (int)v;
-			break;
-		case OPT_NODES: o->req.nodes = optarg; break;
-		case OPT_METRICS: o->req.metrics = optarg; break;
-		case OPT_STACKS: o->req.stacks = optarg; break;
-		case OPT_CPU: o->cpu = optarg; break;
-		case OPT_SCHED: o->sched = 1; break;
-		case OPT_NO_SCHED: o->sched = 0; break;
-		case OPT_NO_MULTIPLEX: o->no_multiplex = 1; break;
-		case OPT_TOLERANCE:
-			if (parse_long("--tolerance", optarg, 0, &v) < 0)
-				return -1;
-			o->tolerance_pct = (double)v;
-			break;
-		case 'r':
-			if (parse_long("--repeat", optarg, 1, &v) < 0)
-				return -1;
-			o->repeats = (int)v;
-			break;
-		case 'I':
-			if (parse_long("--interval-print", optarg, 10, &v) < 0)
-				return -1;
-			o->interval_ms = v;
-			break;
-		case OPT_LIVE: o->live = 1; break;
-		case 'a': o->system_wide = 1; break;
-		case 'C': o->cpu_list = optarg; break;
-		case 'p':
-			if (parse_long("--pid", optarg, 1, &v) < 0)
-				return -1;
-			o->pid = v;
-			break;
-		case OPT_PER_THREAD: o->per_thread = 1; break;
-		case 'o': o->output = optarg; break;
-		case OPT_GATHER: /* collect/job.c takes it out under a launcher */
-			return td_usage_error(usage, "--gather applies only under srun or mpirun "
-					      "(no rank found in the environment)") ? -1 : -1;
-		case 'n': o->dry_run = 1; break;
-		case OPT_SMT:
-			if (parse_on_off("--smt", optarg, &o->smt) < 0)
-				return -1;
-			break;
-		case OPT_NMI:
-			if (parse_on_off("--nmi-watchdog", optarg, &o->nmi) < 0)
-				return -1;
-			break;
-		case OPT_COUNTERS:
-			if (parse_long("--counters", optarg, 1, &v) < 0)
-				return -1;
-			o->counters = (int)v;
-			break;
-		case OPT_ASSUME_PMU: o->assume_pmu = 1; break;
-		case OPT_HOTSPOTS: o->hotspots = 1; break;
-		case OPT_LOCATE: o->locate = 1; break;
-		case 'g': o->callgraph = 1; break;
-		case 'F':
-			if (parse_long("--freq", optarg, 1, &v) < 0)
-				return -1;
-			o->freq = v;
-			break;
-		case 'v': td_verbose++; break;
-		case 'h': return 1;
-		default:
-			return td_usage_error(usage, NULL) ? -1 : -1;
-		}
-	}
-	if (optind < argc)
-		o->workload = argv + optind;
+	if (o->gather)
+		return td_usage_error(record_usage, "--gather applies only under srun or mpirun "
+				      "(no rank found in the environment)") ? -1 : -1;
 	if (o->live && o->interval_ms <= 0)
-		return td_usage_error(usage, "--live needs -I MS (it draws each interval)") ? -1 : -1;
+		return td_usage_error(record_usage, "--live needs -I MS (it draws each interval)") ? -1 : -1;
 	if ((o->callgraph || o->freq || o->locate) && !o->hotspots)
-		return td_usage_error(usage, "-g, -F and --locate go with --hotspots") ? -1 : -1;
+		return td_usage_error(record_usage, "-g, -F and --locate go with --hotspots") ? -1 : -1;
+	if (o->sweep.nr && (o->pid || o->system_wide))
+		return td_usage_error(record_usage, "--sweep runs a command once per value: "
+				      "it cannot be used with %s", o->pid ? "-p" : "-a") ? -1 : -1;
+	if (o->sweep.nr && !o->workload)
+		return td_usage_error(record_usage, "--sweep needs a command to run") ? -1 : -1;
 	if (!o->workload && !o->pid && !o->system_wide && !o->cpu_list && !o->dry_run)
-		return td_usage_error(usage, "no command to run (or -p PID, -a)") ? -1 : -1;
+		return td_usage_error(record_usage, "no command to run (or -p PID, -a)") ? -1 : -1;
 	if (o->workload && o->pid)
-		return td_usage_error(usage, "-p and a command exclude each other") ? -1 : -1;
+		return td_usage_error(record_usage, "-p and a command exclude each other") ? -1 : -1;
 	if (o->per_thread && !o->pid && !o->workload)
-		return td_usage_error(usage, "--per-thread needs a command or -p") ? -1 : -1;
+		return td_usage_error(record_usage, "--per-thread needs a command or -p") ? -1 : -1;
 	/* --dry-run may plan for another machine (--cpu NAME): only the list's form is checked */
 	if (o->cpu_list && check_cpu_list(o->cpu_list, !o->dry_run) < 0)
 		return -1;
@@ -1560,52 +1407,14 @@ static int record_run_all(struct record *r)
 	return ret;
 }
 
-/*
- * After a rank's recording: its summary for the merged job report
- * (analyze/job-rank.c), computed here on the rank's own node so that
- * merging many ranks reads small files.  Without it the merge analyses
- * the rank itself, so a failure is only a warning.
- */
-static void summarise_rank(const char *rankdir)
-{
-	struct td_report_opts opts = { 0 };
-	struct strbuf err = STRBUF_INIT;
-
-	if (td_report_rank_summary_write(rankdir, &opts, &err) < 0)
-		warning("%s: no summary for the job report: %s", rankdir, err.buf);
-	strbuf_release(&err);
-}
-
-int cmd_record(int argc, char **argv)
+/* Record with the options parsed: plan, run the workload, write the run directory. */
+static int record(const struct record_opts *o)
 {
 	struct record r;
 	int ret;
 
-	{
-		struct td_job_rank rank;
-		int job = td_job_wanted(&rank); /* under srun/mpirun: collect/job.c */
-
-		if (job < 0)
-			return 2;
-		if (job && td_sweep_wanted(argc, argv)) {
-			td_job_rank_release(&rank);
-			return error("--sweep under a launcher (rank %ld) is not supported: "
-				     "sweep the launcher instead", rank.rank), 2;
-		}
-		if (job) {
-			ret = td_job_record(argc, argv, &rank, cmd_record, summarise_rank);
-			td_job_rank_release(&rank);
-			return ret;
-		}
-	}
-	if (td_sweep_wanted(argc, argv)) /* collect/sweep.c: calls us once per value */
-		return td_sweep_record(argc, argv, cmd_record);
 	memset(&r, 0, sizeof(r));
-	ret = parse_options(&r.o, argc, argv);
-	if (ret > 0)
-		return td_usage_ok(usage);
-	if (ret < 0)
-		return 2;
+	r.o = *o;
 	if (!r.o.dry_run && r.o.workload && (ret = workload_runnable(r.o.workload[0])))
 		return ret;
 
@@ -1648,5 +1457,272 @@ int cmd_record(int argc, char **argv)
 	else
 		ret = record_run_all(&r);
 	record_release(&r);
+	return ret;
+}
+
+/* ---------------- --sweep: one recording per value ---------------- */
+
+/* A value's recording has the options typed, less --sweep and -o. */
+static int sweep_drops(const struct td_option *opt, void *data)
+{
+	const struct record_opts *o = data;
+
+	return opt->value == &o->sweep || opt->value == &o->output;
+}
+
+/*
+ * Record value i into the sweep directory's PARAM-V, with {PARAM} in the
+ * workload replaced.  Its meta.json states the command line that records
+ * it alone: "--sched -o DIR --" and the workload after the other options.
+ */
+static int record_value(struct record_opts *o, const struct td_option *options,
+			const struct td_rundir *rd, size_t i)
+{
+	const struct td_sweep *sw = &o->sweep;
+	struct record_opts one = *o;
+	struct strvec cl = STRVEC_INIT, wl = STRVEC_INIT;
+	char *dir = td_sweep_dirname(sw, i), *path = td_rundir_file(rd, dir);
+	char **w;
+	int ret;
+
+	strvec_push(&cl, o->argv[0]);
+	td_options_filter(o->argc, o->argv, options, TD_PARSE_STOP_AT_NON_OPTION, sweep_drops, o, &cl);
+	strvec_push(&cl, "--sched"); /* the thread analysis needs the tracepoints */
+	strvec_push(&cl, "-o");
+	strvec_push(&cl, path);
+	strvec_push(&cl, "--");
+	for (w = o->workload; *w; w++) {
+		char *arg = td_sweep_substitute(*w, sw->param, sw->labels[i]);
+
+		strvec_push(&wl, arg);
+		strvec_push(&cl, arg);
+		free(arg);
+	}
+	one.sched = 1;
+	one.output = path;
+	one.workload = wl.v;
+	one.argc = (int)cl.nr;
+	one.argv = cl.v;
+	if (!strcmp(sw->param, "threads"))
+		setenv("OMP_NUM_THREADS", sw->labels[i], 1);
+	note("sweep: %s=%s", sw->param, sw->labels[i]);
+	ret = record(&one);
+	td_sweep_add_run(&o->sweep, i, (int)wl.nr, wl.v, ret);
+	if (!td_is_dir(path)) {
+		error("sweep: %s=%s was not recorded (exit status %d): the sweep is abandoned",
+		      sw->param, sw->labels[i], ret);
+		ret = -1;
+	}
+	strvec_clear(&cl);
+	strvec_clear(&wl);
+	free(path);
+	free(dir);
+	return ret;
+}
+
+/*
+ * The same workload recorded once per value (collect/sweep.c), into one
+ * sweep directory published when every value is recorded.  Returns the
+ * first nonzero exit status of the workload, else 0; 2 when a value could
+ * not be recorded.
+ */
+static int record_sweep(struct record_opts *o, const struct td_option *options)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct td_rundir rd;
+	char *start_time;
+	size_t i;
+	int ret = 0, rc, nr_workload = 0;
+
+	if (td_rundir_begin(&rd, o->output) < 0) {
+		error("%s: cannot create the run directory: %s", o->output, strerror(errno));
+		return 2;
+	}
+	start_time = td_iso_time_now();
+	for (i = 0; i < o->sweep.nr; i++) {
+		rc = record_value(o, options, &rd, i);
+		if (rc < 0)
+			goto fail;
+		if (rc && !ret)
+			ret = rc;
+	}
+	while (o->workload[nr_workload])
+		nr_workload++;
+	if (td_sweep_write_index(&rd, &o->sweep, o->argc, o->argv, o->argc - nr_workload, start_time,
+				 &err) < 0) {
+		error("%s", err.buf);
+		goto fail;
+	}
+	if (td_rundir_commit(&rd) < 0) {
+		error("%s: cannot publish the run directory: %s", o->output, strerror(errno));
+		goto fail;
+	}
+	goto out;
+fail:
+	td_rundir_abort(&rd);
+	ret = 2;
+out:
+	free(start_time);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* ---------------- one rank of a job (collect/job.c) ---------------- */
+
+/* A rank records with the options typed, less -o and --gather; -a and -C at local rank 0 only. */
+struct rank_drops {
+	const struct record_opts *o;
+	int keep_system_wide;
+};
+
+static int rank_drops(const struct td_option *opt, void *data)
+{
+	const struct rank_drops *d = data;
+
+	if (opt->value == &d->o->output || opt->value == &d->o->gather)
+		return 1;
+	return !d->keep_system_wide && (opt->value == &d->o->system_wide || opt->value == &d->o->cpu_list);
+}
+
+/*
+ * After a rank's recording: its summary for the merged job report
+ * (analyze/job-rank.c), computed here on the rank's own node so that
+ * merging many ranks reads small files.  Without it the merge analyses
+ * the rank itself, so a failure is only a warning.
+ */
+static void summarise_rank(const char *rankdir)
+{
+	struct td_report_opts opts = { 0 };
+	struct strbuf err = STRBUF_INIT;
+
+	if (td_report_rank_summary_write(rankdir, &opts, &err) < 0)
+		warning("%s: no summary for the job report: %s", rankdir, err.buf);
+	strbuf_release(&err);
+}
+
+static int record_rank(const struct record_opts *o, const struct td_option *options,
+		       struct td_job_rank *rank)
+{
+	/* the node's local rank 0 counts its CPUs; the other ranks their own process */
+	struct rank_drops d = { o, rank->local_rank <= 0 };
+	struct strvec rank_argv = STRVEC_INIT;
+	struct td_job_command c = { o->output, o->gather, NULL, o->argc, o->argv, 0 };
+	int ret;
+
+	strvec_push(&rank_argv, o->argv[0]);
+	c.first_cmd = td_options_filter(o->argc, o->argv, options, TD_PARSE_STOP_AT_NON_OPTION,
+					rank_drops, &d, &rank_argv);
+	c.rank_argv = rank_argv.v;
+	rank->system_wide = (o->system_wide || o->cpu_list) && d.keep_system_wide;
+	ret = td_job_record(&c, rank, cmd_record, summarise_rank);
+	strvec_clear(&rank_argv);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	struct td_job_rank rank;
+	char **args = xcalloc(argc + 1, sizeof(*args));
+	int nr, job, ret;
+	const struct td_option options[] = {
+		TD_OPT_GROUP("What to measure:"),
+		TD_OPT_INT_RANGE('l', "level", &o.req.level, 0, INT_MAX, "N", "Top-Down depth (default 2)"),
+		TD_OPT_STRING(0, "nodes", &o.req.nodes, "LIST", "Top-Down nodes to measure (comma-separated ids)"),
+		TD_OPT_STRING(0, "metrics", &o.req.metrics, "LIST", "info metrics to measure (comma-separated ids)"),
+		TD_OPT_STRING(0, "stacks", &o.req.stacks, "LIST", "stacks to measure (cpi, flops, frontend, ...)"),
+		TD_OPT_STRING(0, "cpu", &o.cpu, "CPU", "formula table to use (name or CPUID string)"),
+		TD_OPT_SET_INT(0, "sched", &o.sched, 1,
+			       "record sched tracepoints for per-thread run/wait time (default: only when "
+			       "there is no hardware PMU)"),
+		TD_OPT_SET_INT(0, "no-sched", &o.sched, 0, "do not record them"),
+		TD_OPT_SET_INT(0, "threads", &o.sched, 1, "the same as --sched (per-thread stacks)"),
+		TD_OPT_BOOL(0, "hotspots", &o.hotspots,
+			    "also sample where the time goes (perf record into hotspots.data): a "
+			    "leader-sampled group of the Top-Down Level 1-2 events with a PMU, cpu-clock "
+			    "without one"),
+		TD_OPT_BOOL('g', NULL, &o.callgraph, "with --hotspots: record call chains"),
+		TD_OPT_INT_RANGE('F', "freq", &o.freq, 1, INT_MAX, "FREQ",
+				 "with --hotspots: samples per second (perf's -F)"),
+		TD_OPT_BOOL(0, "locate", &o.locate,
+			    "with --hotspots: one more run sampling the precise events the table locates "
+			    "its nodes with (locate.data)"),
+		TD_OPT_CALLBACK(0, "sweep", &o.sweep, "PARAM=V1,V2,...",
+				"record once per value into DIR/PARAM-V: {PARAM} in the command is replaced, "
+				"threads also sets OMP_NUM_THREADS", parse_sweep),
+		TD_OPT_GROUP("How to measure:"),
+		TD_OPT_BOOL(0, "no-multiplex", &o.no_multiplex,
+			    "run the workload once per group (no time sharing of counters) and check that "
+			    "the runs are comparable"),
+		TD_OPT_INT_RANGE(0, "tolerance", &o.tolerance_pct, 0, INT_MAX, "PCT",
+				 "allowed spread of instructions and time between the runs of "
+				 "--no-multiplex (default 5)"),
+		TD_OPT_INT_RANGE('r', "repeat", &o.repeats, 1, INT_MAX, "N", "run the workload N times"),
+		TD_OPT_INT_RANGE('I', "interval-print", &o.interval_ms, 10, INT_MAX, "MS",
+				 "print counts every MS milliseconds"),
+		TD_OPT_BOOL(0, "live", &o.live,
+			    "with -I: draw each interval's Top-Down tree as it comes (redrawn on a "
+			    "terminal, else a line per interval)"),
+		TD_OPT_BOOL('a', "all-cpus", &o.system_wide, "count on all CPUs (system wide)"),
+		TD_OPT_STRING('C', "cpu-list", &o.cpu_list, "LIST", "count on these CPUs only"),
+		TD_OPT_INT_RANGE('p', "pid", &o.pid, 1, INT_MAX, "PID",
+				 "attach to a running process instead of a command"),
+		TD_OPT_BOOL(0, "per-thread", &o.per_thread, "counts per thread"),
+		TD_OPT_STRING('o', "output", &o.output, "DIR",
+			      "run directory (default tdperf.data); under srun or mpirun the job "
+			      "directory, one DIR/rank-N.HOST per rank"),
+		TD_OPT_STRING(0, "gather", &o.gather, "DIR",
+			      "under a launcher: copy each rank's directory into the job directory DIR "
+			      "afterwards (-o node-local, DIR shared)"),
+		TD_OPT_CALLBACK(0, "smt", &o.smt, "on|off",
+				"override the SMT state the scheduler assumes (for dry runs)", parse_on_off),
+		TD_OPT_CALLBACK(0, "nmi-watchdog", &o.nmi, "on|off",
+				"override whether the scheduler assumes the NMI watchdog holds a counter", parse_on_off),
+		TD_OPT_INT_RANGE(0, "counters", &o.counters, 1, INT_MAX, "N",
+				 "override the number of general counters the scheduler assumes"),
+		TD_OPT_BOOL(0, "assume-pmu", &o.assume_pmu,
+			    "skip the hardware PMU test and count hardware events (for a perf test "
+			    "double, or where the test is blocked)"),
+		TD_OPT_BOOL('n', "dry-run", &o.dry_run, "print groups and perf command lines, run nothing"),
+		TD_OPT_COUNT('v', "verbose", &o.verbose, "say more"),
+		TD_OPT_END(),
+	};
+
+	memset(&o, 0, sizeof(o));
+	o.req.level = 2;
+	o.sched = o.smt = o.nmi = o.counters = -1;
+	o.repeats = 1;
+	o.tolerance_pct = 5;
+	o.output = TD_RUN_DEFAULT;
+	/*
+	 * Parsing gathers the workload at the front of the array: argv stays
+	 * as typed, for meta.json and the recordings of a sweep or a job (and
+	 * for the caller, when a job's rank calls this again).
+	 */
+	memcpy(args, argv, argc * sizeof(*argv));
+	o.argc = argc;
+	o.argv = argv;
+	nr = td_parse_options(argc, args, options, record_usage, TD_PARSE_STOP_AT_NON_OPTION);
+	o.workload = nr ? args : NULL;
+
+	job = td_job_wanted(&rank); /* under srun/mpirun: collect/job.c */
+	if (job < 0) {
+		ret = 2;
+	} else if (job && o.sweep.nr) {
+		error("--sweep under a launcher (rank %ld) is not supported: "
+		      "sweep the launcher instead", rank.rank);
+		ret = 2;
+	} else if (job) {
+		ret = record_rank(&o, options, &rank); /* the rank's own record checks the options */
+	} else if (check_options(&o) < 0) {
+		ret = 2;
+	} else {
+		td_verbose += o.verbose;
+		ret = o.sweep.nr ? record_sweep(&o, options) : record(&o);
+	}
+	if (job > 0)
+		td_job_rank_release(&rank);
+	td_sweep_release(&o.sweep);
+	free(args);
 	return ret;
 }

@@ -8,45 +8,41 @@
 #include "analyze/compare.h"
 #include "render/render.h"
 #include "render/html.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char usage[] =
-	"usage: tdperf report [options] [RUN | FILE]\n"
-	"\n"
-	"Show the Top-Down tree, metrics and counts of a run directory (default\n"
-	"tdperf.data) or of a perf stat output / perf.data file, imported on the\n"
-	"fly (see tdperf import).  Values perf printed itself are shown beside\n"
-	"ours.\n"
-	"\n"
-	"  --format text|json|csv  output format (default text)\n"
-	"  --html [FILE]           also write the HTML report (default tdperf.html)\n"
-	"  --plot DIR              also write gnuplot charts into DIR\n"
-	"  --plot-format svg|png   image format of the charts (default svg)\n"
-	"  --level N               show the tree down to level N\n"
-	"  -v, --verbose           show nodes below threshold, reasons, info metrics\n"
-	"  --events                list the raw counts under each tree\n"
-	"  --scopes fold|all       per-interval/CPU/thread scopes folded to one line\n"
-	"                          each (default) or shown as full trees\n"
-	"  --color auto|always|never  colours (default auto: only on a terminal)\n"
-	"  --cpu CPU, --table FILE, --smt on|off   as for tdperf import\n"
-	"  --hotspots              functions where the samples of the run's perf.data\n"
-	"                          (or of any perf.data) fall, self and children\n"
-	"  --top N                 with --hotspots: show the top N functions (default 25)\n"
-	"  --no-demangle           with --hotspots: C++ names as the symbol table spells them\n"
-	"  --live                  perf stat -I output as it arrives (FILE or - for a pipe):\n"
-	"                          the tree of each interval, redrawn on a terminal with\n"
-	"                          each node's recent values, else one line per interval\n"
-	"  -o FILE                 write the report to FILE instead of stdout\n"
-	"  -h, --help              this text\n";
+static const char *const report_usage[] = {
+	"tdperf report [options] [RUN | FILE]",
+	"",
+	"Show the Top-Down tree, metrics and counts of a run directory (default",
+	"tdperf.data) or of a perf stat output / perf.data file, imported on the",
+	"fly (see tdperf import).  Values perf printed itself are shown beside",
+	"ours.",
+	NULL,
+};
+
+/* --html[=FILE]; without "=FILE" a following word may still name the file. */
+struct html_opt {
+	const char *file;
+	int named;
+};
+
+static int parse_html(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	struct html_opt *html = opt->value;
+
+	html->file = arg ? arg : "tdperf.html";
+	html->named = arg != NULL;
+	return 0;
+}
 
 static volatile sig_atomic_t live_interrupts;
 
@@ -105,144 +101,104 @@ static int report_live(const char *input, const struct td_report_opts *opts)
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_FORMAT = 256, O_HTML, O_PLOT, O_PLOTFMT, O_LEVEL, O_COLOR, O_CPU, O_TABLE, O_SMT,
-	       O_SCOPES, O_EVENTS, O_HOTSPOTS, O_TOP, O_NO_DEMANGLE, O_LIVE };
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "html", optional_argument, NULL, O_HTML },
-		{ "plot", required_argument, NULL, O_PLOT },
-		{ "plot-format", required_argument, NULL, O_PLOTFMT },
-		{ "level", required_argument, NULL, O_LEVEL },
-		{ "color", required_argument, NULL, O_COLOR },
-		{ "colour", required_argument, NULL, O_COLOR },
-		{ "cpu", required_argument, NULL, O_CPU },
-		{ "table", required_argument, NULL, O_TABLE },
-		{ "smt", required_argument, NULL, O_SMT },
-		{ "scopes", required_argument, NULL, O_SCOPES },
-		{ "events", no_argument, NULL, O_EVENTS },
-		{ "hotspots", no_argument, NULL, O_HOTSPOTS },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
-		{ "live", no_argument, NULL, O_LIVE },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct td_report_opts opts = { 0 };
 	struct td_text_opts topts = { 0 };
-	const char *format = "text", *html = NULL, *plot = NULL, *plotfmt = "svg", *color = "auto";
+	const char *format = NULL, *plot = NULL, *plotfmt = "svg", *color = "auto", *scopes = "fold";
+	struct html_opt html = { NULL, 0 };
 	const char *input = TD_RUN_DEFAULT, *outpath = NULL;
 	struct strbuf err = STRBUF_INIT;
 	json_t *doc;
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int c, ret = 0, html_default = 0, format_given = 0, is_job = 0, hotspots = 0, top = 25, live = 0;
+	int ret = 0, format_given, is_job = 0, hotspots = 0, top = 25, live = 0, no_demangle = 0;
 	unsigned hot_flags = 0;
-	char *end;
 	char *typed[argc + 2];
+	const struct td_option options[] = {
+		TD_OPT_CHOICE(0, "format", &format, "text|json|csv", "output format (default text)"),
+		TD_OPT_CALLBACK_F(0, "html", &html, "FILE", "also write the HTML report (default tdperf.html)",
+				  TD_OPTION_OPTARG, parse_html),
+		TD_OPT_STRING(0, "plot", &plot, "DIR", "also write gnuplot charts into DIR"),
+		TD_OPT_CHOICE(0, "plot-format", &plotfmt, "svg|png", "image format of the charts (default svg)"),
+		TD_OPT_INT_RANGE(0, "level", &opts.max_level, 1, INT_MAX, "N", "show the tree down to level N"),
+		TD_OPT_COUNT('v', "verbose", &topts.verbose, "show nodes below threshold, reasons, info metrics"),
+		TD_OPT_BOOL(0, "events", &topts.events, "list the raw counts under each tree"),
+		TD_OPT_CHOICE(0, "scopes", &scopes, "fold|all",
+			      "per-interval/CPU/thread scopes folded to one line each (default) or shown "
+			      "as full trees"),
+		TD_OPT_CHOICE(0, "color", &color, "auto|always|never", "colours (default auto: only on a terminal)"),
+		TD_OPT_CHOICE(0, "colour", &color, "auto|always|never", "the same as --color"),
+		TD_OPT_STRING(0, "cpu", &opts.cpu, "CPU", "as for tdperf import"),
+		TD_OPT_STRING(0, "table", &opts.table, "FILE", "as for tdperf import"),
+		TD_OPT_CHOICE(0, "smt", &opts.smt, "on|off", "as for tdperf import"),
+		TD_OPT_BOOL(0, "hotspots", &hotspots,
+			    "functions where the samples of the run's perf.data (or of any perf.data) "
+			    "fall, self and children"),
+		TD_OPT_INT_RANGE(0, "top", &top, 0, INT_MAX, "N",
+				 "with --hotspots: show the top N functions (default 25)"),
+		TD_OPT_BOOL(0, "no-demangle", &no_demangle,
+			    "with --hotspots: C++ names as the symbol table spells them"),
+		TD_OPT_BOOL(0, "live", &live,
+			    "perf stat -I output as it arrives (FILE or - for a pipe): the tree of each "
+			    "interval, redrawn on a terminal with each node's recent values, else one "
+			    "line per interval"),
+		TD_OPT_STRING('o', "output", &outpath, "FILE", "write the report to FILE instead of stdout"),
+		TD_OPT_END(),
+	};
 
-	/* the command line as typed, before getopt reorders argv */
+	/* the command line as typed, before parsing gathers the arguments */
 	typed[0] = "tdperf";
 	memcpy(typed + 1, argv, argc * sizeof(*argv));
 	typed[argc + 1] = NULL;
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "vo:h", longopts)) != -1) {
-		switch (c) {
-		case O_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
-				return td_usage_error(usage, "--format takes text, json or csv, not '%s'", optarg);
-			format = optarg;
-			format_given = 1;
-			break;
-		case O_HTML:
-			html = optarg ? optarg : "tdperf.html";
-			html_default = !optarg;
-			break;
-		case O_PLOT: plot = optarg; break;
-		case O_PLOTFMT:
-			/* refused before the report is printed, not after */
-			if (strcmp(optarg, "svg") && strcmp(optarg, "png"))
-				return td_usage_error(usage, "--plot-format takes svg or png, not '%s'", optarg);
-			plotfmt = optarg;
-			break;
-		case O_LEVEL:
-			opts.max_level = (int)strtol(optarg, &end, 10);
-			if (*end || opts.max_level < 1)
-				return td_usage_error(usage, "--level takes a level number (1, 2, ...), not '%s'", optarg);
-			break;
-		case O_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
-				return td_usage_error(usage, "--color takes auto, always or never, not '%s'", optarg);
-			color = optarg;
-			break;
-		case O_CPU: opts.cpu = optarg; break;
-		case O_TABLE: opts.table = optarg; break;
-		case O_SMT:
-			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
-				return td_usage_error(usage, "--smt takes 'on' or 'off', not '%s'", optarg);
-			opts.smt = optarg;
-			break;
-		case O_SCOPES:
-			if (strcmp(optarg, "fold") && strcmp(optarg, "all"))
-				return td_usage_error(usage, "--scopes takes fold or all, not '%s'", optarg);
-			topts.all_scopes = !strcmp(optarg, "all");
-			break;
-		case O_EVENTS: topts.events = 1; break;
-		case O_HOTSPOTS: hotspots = 1; break;
-		case O_NO_DEMANGLE: hot_flags |= TD_HOT_NO_DEMANGLE; break;
-		case O_LIVE: live = 1; break;
-		case O_TOP:
-			top = (int)strtol(optarg, &end, 10);
-			if (*end || top < 0)
-				return td_usage_error(usage, "--top takes a number of functions, not '%s'", optarg);
-			break;
-		case 'v': topts.verbose++; break;
-		case 'o': outpath = optarg; break;
-		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, NULL);
+	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
+	opts.argv = typed;
+	argc = td_parse_options(argc, argv, options, report_usage, 0);
+	format_given = format != NULL;
+	if (!format)
+		format = "text";
+	topts.all_scopes = !strcmp(scopes, "all");
+	if (no_demangle)
+		hot_flags |= TD_HOT_NO_DEMANGLE;
+	/* "--html OUT.html INPUT": --html's optional value given as a separate word */
+	if (html.file && !html.named && argc == 2) {
+		html.file = *argv++;
+		argc--;
+	} else if (html.file && !html.named && argc == 1) {
+		/* "--html OUT.html" alone: an output name, the run is tdperf.data */
+		size_t n = strlen(argv[0]);
+		if ((n > 5 && !strcmp(argv[0] + n - 5, ".html")) ||
+		    (n > 4 && !strcmp(argv[0] + n - 4, ".htm"))) {
+			html.file = *argv++;
+			argc--;
 		}
 	}
-	/* "--html OUT.html INPUT": --html's optional value given as a separate word */
-	if (html && html_default && optind == argc - 2) {
-		html = argv[optind++];
-	} else if (html && html_default && optind == argc - 1) {
-		/* "--html OUT.html" alone: an output name, the run is tdperf.data */
-		size_t n = strlen(argv[optind]);
-		if ((n > 5 && !strcmp(argv[optind] + n - 5, ".html")) ||
-		    (n > 4 && !strcmp(argv[optind] + n - 4, ".htm")))
-			html = argv[optind++];
-	}
-	if (optind < argc - 1)
-		return td_usage_error(usage, "takes one RUN or FILE");
-	if (optind == argc - 1)
-		input = argv[optind];
+	if (argc > 1)
+		return td_usage_error(report_usage, "takes one RUN or FILE");
+	if (argc == 1)
+		input = argv[0];
 	if (strcmp(input, "-") && !td_file_exists(input)) {
 		error("%s: no such run or file%s", input,
 		      !strcmp(input, TD_RUN_DEFAULT) ? " (record one with tdperf record, or give a perf stat output)" : "");
 		return 2;
 	}
 	if (live) {
-		if (html || plot || hotspots || outpath || format_given)
-			return td_usage_error(usage, "--live draws on the terminal: it takes no --format, "
+		if (html.file || plot || hotspots || outpath || format_given)
+			return td_usage_error(report_usage, "--live draws on the terminal: it takes no --format, "
 					      "--html, --plot, --hotspots or -o");
 		return report_live(input, &opts);
 	}
 	/* text, CSV and JSON alone print each scope once: build the long runs' scopes one
 	 * at a time (a job's or a sweep's document is built whole) */
-	opts.stream_scopes = !html && !plot &&
+	opts.stream_scopes = !html.file && !plot &&
 			     (!strcmp(format, "csv") || !strcmp(format, "text") || !strcmp(format, "json")) &&
 			     !td_report_is_job(input) && !td_report_is_sweep(input);
 	opts.streamed_nodes_only = !strcmp(format, "csv") || (!strcmp(format, "text") && !topts.all_scopes);
 	opts.streamed_no_reasons = !strcmp(format, "text") && !topts.all_scopes;
-	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
-	opts.argv = typed;
-	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html, input))
+	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html.file, input))
 		return 2;
 	if (hot_flags && !hotspots)
-		return td_usage_error(usage, "--no-demangle is an option of --hotspots");
-	if (!strcmp(format, "json") || html)
+		return td_usage_error(report_usage, "--no-demangle is an option of --hotspots");
+	if (!strcmp(format, "json") || html.file)
 		hot_flags |= TD_HOT_CALLPATHS;
 	doc = hotspots ? td_hotspots_load(input, &opts, hot_flags, &err)
 		       : td_report_load(input, &opts, &err);
@@ -262,7 +218,7 @@ int cmd_report(int argc, char **argv)
 						   !getenv("NO_COLOR"));
 	is_job = json_is_array(json_object_get(doc, "ranks")); /* a job directory: report/job*.c */
 	/* with --html or --plot alone, the files are the output: no text as well */
-	if (!((html || plot) && !format_given && !outpath)) {
+	if (!((html.file || plot) && !format_given && !outpath)) {
 		if (hotspots && !strcmp(format, "csv"))
 			td_hotspots_render_csv(doc, out);
 		else if (hotspots && !strcmp(format, "text"))
@@ -284,13 +240,13 @@ int cmd_report(int argc, char **argv)
 		}
 		free(membuf);
 	}
-	if (html && (hotspots ? td_hotspots_render_html(doc, html, &err)
-		     : is_job ? td_report_job_html(doc, html, &err)
-			      : td_report_render_html(doc, html, &err)) < 0) {
+	if (html.file && (hotspots ? td_hotspots_render_html(doc, html.file, &err)
+		     : is_job ? td_report_job_html(doc, html.file, &err)
+			      : td_report_render_html(doc, html.file, &err)) < 0) {
 		error("%s", err.buf);
 		ret = 2;
-	} else if (html) {
-		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file)\n", html);
+	} else if (html.file) {
+		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file)\n", html.file);
 	}
 	strbuf_reset(&err);
 	if (plot && is_job) {

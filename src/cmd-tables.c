@@ -12,52 +12,59 @@
 #include "metrics/expr.h"
 #include "metrics/import.h"
 #include "metrics/table.h"
+#include "util/parse-options.h"
 #include "util/util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: tdperf tables import -o FILE --name NAME [options]\n"
-	"       tdperf tables check FILE...\n"
-	"       tdperf tables path [NAME]\n"
-	"\n"
-	"import: generate a formula table (format: docs/tables.md) from vendor data.\n"
-	"  --perfmon FILE        Intel perfmon metrics JSON (<PLAT>/metrics/*_metrics*.json)\n"
-	"  --tma-csv FILE --tma-column PLAT\n"
-	"                        Intel's TMA spreadsheet (TMA_Metrics-full.csv), one platform\n"
-	"                        column (SNB, IVB, ...), for platforms without a metrics JSON\n"
-	"  --perf-metrics PATH   perf pmu-events JSON file or directory (metrics and events)\n"
-	"  --events FILE         event list: perfmon core events JSON or perf pmu-events JSON\n"
-	"  --arm-core DIR        Arm: a core directory of perf's arch/arm64 pmu-events\n"
-	"                        (arm/neoverse-v2); its ArchStdEvent references are\n"
-	"                        resolved against sbsa.json and the common event lists\n"
-	"                        of the arch/arm64 directory above it\n"
-	"  --unit PMU            with --perf-metrics: only metrics of this Unit (cpu_atom, cpu_core)\n"
-	"  --extra FILE          merge extra metrics, alternatives, params and descriptions\n"
-	"                        (repeatable)\n"
-	"  --mapfile FILE --map-key TEXT\n"
-	"                        CPUID patterns from a perfmon or perf mapfile.csv: rows whose\n"
-	"                        file column contains TEXT\n"
-	"  --cpuid REGEX         add a CPUID pattern (repeatable)\n"
-	"  --name NAME           table name (file metrics/tables/NAME.json)\n"
-	"  --display TEXT        human name            --vendor V   GenuineIntel/AuthenticAMD\n"
-	"  --perf-name NAME      perf pmu-events name  --alias NAME (repeatable)\n"
-	"  --core-type core|atom hybrid core type      --pmu PMU    cpu, cpu_core, cpu_atom\n"
-	"  --slots N             pipeline width (slots per cycle)\n"
-	"  --source TEXT         provenance stored in the table\n"
-	"  --missing TEXT        what this CPU's PMU cannot measure\n"
-	"  --counters G,S,F      general counters (SMT off, SMT on) and fixed counters,\n"
-	"                        when the event lists do not say (AMD)\n"
-	"  -o, --output FILE     where to write (atomically)\n"
-	"  -v, --verbose         say which source metrics are left out and why\n";
+static const char *const tables_usage[] = {
+	"tdperf tables import -o FILE --name NAME [options]",
+	"tdperf tables check FILE...",
+	"tdperf tables path [NAME]",
+	"",
+	"import: generate a formula table (format: docs/tables.md) from vendor data.",
+	NULL,
+};
 
-static void push(const char ***arr, size_t *n, const char *v)
+/* A repeatable option: each value is appended to a list of td_import_opts. */
+struct list_opt {
+	const char ***arr;
+	size_t *n;
+};
+
+static int push_value(const struct td_option *opt, const char *arg, struct strbuf *err)
 {
-	*arr = xrealloc(*arr, (*n + 1) * sizeof(**arr));
-	(*arr)[(*n)++] = v;
+	const struct list_opt *l = opt->value;
+
+	*l->arr = xrealloc(*l->arr, (*l->n + 1) * sizeof(**l->arr));
+	(*l->arr)[(*l->n)++] = arg;
+	return 0;
+}
+
+static int parse_slots(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	double *slots = opt->value;
+	char *end;
+
+	*slots = strtod(arg, &end);
+	if (end == arg || *end || !(*slots > 0)) {
+		strbuf_addf(err, "--slots takes a positive number, not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_counters(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	struct td_import_opts *o = opt->value;
+
+	if (sscanf(arg, "%d,%d,%d", &o->gp, &o->gp_smt, &o->fixed) != 3 || o->gp < 1) {
+		strbuf_addf(err, "--counters takes GP,GP_SMT,FIXED, not '%s'", arg);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -92,97 +99,81 @@ static const char *arm_root_of(struct td_import_opts *o)
 
 static int tables_import(int argc, char **argv)
 {
-	enum { O_PERFMON = 256, O_PERF, O_EVENTS, O_UNIT, O_EXTRA, O_MAPFILE, O_MAPKEY, O_CPUID,
-	       O_NAME, O_DISPLAY, O_VENDOR, O_PERFNAME, O_ALIAS, O_CORETYPE, O_PMU, O_SLOTS,
-	       O_SOURCE, O_MISSING, O_COUNTERS, O_TMACSV, O_TMACOL, O_ARM };
-	static const struct option opts[] = {
-		{ "perfmon", required_argument, NULL, O_PERFMON },
-		{ "perf-metrics", required_argument, NULL, O_PERF },
-		{ "events", required_argument, NULL, O_EVENTS },
-		{ "unit", required_argument, NULL, O_UNIT },
-		{ "extra", required_argument, NULL, O_EXTRA },
-		{ "mapfile", required_argument, NULL, O_MAPFILE },
-		{ "map-key", required_argument, NULL, O_MAPKEY },
-		{ "cpuid", required_argument, NULL, O_CPUID },
-		{ "name", required_argument, NULL, O_NAME },
-		{ "display", required_argument, NULL, O_DISPLAY },
-		{ "vendor", required_argument, NULL, O_VENDOR },
-		{ "perf-name", required_argument, NULL, O_PERFNAME },
-		{ "alias", required_argument, NULL, O_ALIAS },
-		{ "core-type", required_argument, NULL, O_CORETYPE },
-		{ "pmu", required_argument, NULL, O_PMU },
-		{ "slots", required_argument, NULL, O_SLOTS },
-		{ "source", required_argument, NULL, O_SOURCE },
-		{ "missing", required_argument, NULL, O_MISSING },
-		{ "counters", required_argument, NULL, O_COUNTERS },
-		{ "tma-csv", required_argument, NULL, O_TMACSV },
-		{ "tma-column", required_argument, NULL, O_TMACOL },
-		{ "arm-core", required_argument, NULL, O_ARM },
-		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct td_import_opts o = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	int c, rc;
+	struct list_opt perfmon = { &o.perfmon, &o.nr_perfmon };
+	struct list_opt perf_metrics = { &o.perf_metrics, &o.nr_perf_metrics };
+	struct list_opt events = { &o.events, &o.nr_events };
+	struct list_opt extra = { &o.extra, &o.nr_extra };
+	struct list_opt cpuid = { &o.cpuid, &o.nr_cpuid };
+	struct list_opt aliases = { &o.aliases, &o.nr_aliases };
+	int rc;
+	const struct td_option options[] = {
+		TD_OPT_CALLBACK(0, "perfmon", &perfmon, "FILE",
+				"Intel perfmon metrics JSON (<PLAT>/metrics/*_metrics*.json)", push_value),
+		TD_OPT_STRING(0, "tma-csv", &o.tma_csv, "FILE",
+			      "Intel's TMA spreadsheet (TMA_Metrics-full.csv), for platforms without a "
+			      "metrics JSON; with --tma-column"),
+		TD_OPT_STRING(0, "tma-column", &o.tma_column, "PLAT",
+			      "the platform column of --tma-csv (SNB, IVB, ...)"),
+		TD_OPT_CALLBACK(0, "perf-metrics", &perf_metrics, "PATH",
+				"perf pmu-events JSON file or directory (metrics and events)", push_value),
+		TD_OPT_CALLBACK(0, "events", &events, "FILE",
+				"event list: perfmon core events JSON or perf pmu-events JSON", push_value),
+		TD_OPT_STRING(0, "arm-core", &o.arm_core, "DIR",
+			      "Arm: a core directory of perf's arch/arm64 pmu-events (arm/neoverse-v2); "
+			      "its ArchStdEvent references are resolved against sbsa.json and the common "
+			      "event lists of the arch/arm64 directory above it"),
+		TD_OPT_STRING(0, "unit", &o.unit, "PMU",
+			      "with --perf-metrics: only metrics of this Unit (cpu_atom, cpu_core)"),
+		TD_OPT_CALLBACK(0, "extra", &extra, "FILE",
+				"merge extra metrics, alternatives, params and descriptions (repeatable)",
+				push_value),
+		TD_OPT_STRING(0, "mapfile", &o.mapfile, "FILE",
+			      "CPUID patterns from a perfmon or perf mapfile.csv: the rows whose file "
+			      "column contains the --map-key TEXT"),
+		TD_OPT_STRING(0, "map-key", &o.map_key, "TEXT", "the rows of --mapfile to take"),
+		TD_OPT_CALLBACK(0, "cpuid", &cpuid, "REGEX", "add a CPUID pattern (repeatable)", push_value),
+		TD_OPT_STRING(0, "name", &o.name, "NAME", "table name (file metrics/tables/NAME.json)"),
+		TD_OPT_STRING(0, "display", &o.display, "TEXT", "human name"),
+		TD_OPT_STRING(0, "vendor", &o.vendor, "V", "GenuineIntel/AuthenticAMD"),
+		TD_OPT_STRING(0, "perf-name", &o.perf_name, "NAME", "perf pmu-events name"),
+		TD_OPT_CALLBACK(0, "alias", &aliases, "NAME", "another name of the table (repeatable)",
+				push_value),
+		TD_OPT_STRING(0, "core-type", &o.core_type, "core|atom", "hybrid core type"),
+		TD_OPT_STRING(0, "pmu", &o.pmu, "PMU", "cpu, cpu_core, cpu_atom"),
+		TD_OPT_CALLBACK(0, "slots", &o.slots, "N", "pipeline width (slots per cycle)", parse_slots),
+		TD_OPT_STRING(0, "source", &o.source, "TEXT", "provenance stored in the table"),
+		TD_OPT_STRING(0, "missing", &o.missing, "TEXT", "what this CPU's PMU cannot measure"),
+		TD_OPT_CALLBACK(0, "counters", &o, "G,S,F",
+				"general counters (SMT off, SMT on) and fixed counters, when the event "
+				"lists do not say (AMD)", parse_counters),
+		TD_OPT_STRING('o', "output", &o.output, "FILE", "where to write (atomically)"),
+		TD_OPT_COUNT('v', "verbose", &td_verbose, "say which source metrics are left out and why"),
+		TD_OPT_END(),
+	};
 
-	optind = 1;
-	while ((c = td_getopt(argc, argv, "o:hv", opts)) != -1) {
-		switch (c) {
-		case O_PERFMON: push(&o.perfmon, &o.nr_perfmon, optarg); break;
-		case O_PERF: push(&o.perf_metrics, &o.nr_perf_metrics, optarg); break;
-		case O_EVENTS: push(&o.events, &o.nr_events, optarg); break;
-		case O_UNIT: o.unit = optarg; break;
-		case O_EXTRA: push(&o.extra, &o.nr_extra, optarg); break;
-		case O_MAPFILE: o.mapfile = optarg; break;
-		case O_MAPKEY: o.map_key = optarg; break;
-		case O_CPUID: push(&o.cpuid, &o.nr_cpuid, optarg); break;
-		case O_NAME: o.name = optarg; break;
-		case O_DISPLAY: o.display = optarg; break;
-		case O_VENDOR: o.vendor = optarg; break;
-		case O_PERFNAME: o.perf_name = optarg; break;
-		case O_ALIAS: push(&o.aliases, &o.nr_aliases, optarg); break;
-		case O_CORETYPE: o.core_type = optarg; break;
-		case O_PMU: o.pmu = optarg; break;
-		case O_SLOTS: {
-			char *end;
-
-			o.slots = strtod(optarg, &end);
-			if (*end || o.slots <= 0)
-				return td_usage_error(usage, "--slots takes a positive number, not '%s'", optarg);
-			break;
-		}
-		case O_SOURCE: o.source = optarg; break;
-		case O_MISSING: o.missing = optarg; break;
-		case O_TMACSV: o.tma_csv = optarg; break;
-		case O_TMACOL: o.tma_column = optarg; break;
-		case O_ARM: o.arm_core = optarg; break;
-		case O_COUNTERS:
-			if (sscanf(optarg, "%d,%d,%d", &o.gp, &o.gp_smt, &o.fixed) != 3 || o.gp < 1)
-				return td_usage_error(usage, "--counters takes GP,GP_SMT,FIXED, not '%s'", optarg);
-			break;
-		case 'o': o.output = optarg; break;
-		case 'v': td_verbose++; break;
-		case 'h': return td_usage_ok(usage);
-		default: return td_usage_error(usage, NULL);
-		}
+	argc = td_parse_options(argc, argv, options, tables_usage, 0);
+	if (argc > 0) {
+		rc = td_usage_error(tables_usage, "unexpected argument '%s'", argv[0]);
+		goto out;
 	}
-	if (optind < argc)
-		return td_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	rc = 2;
 	if (!o.output || !o.name)
-		return td_usage_error(usage, "needs -o FILE and --name NAME");
-	if (!o.nr_perfmon && !o.nr_perf_metrics && !o.tma_csv && !o.arm_core)
-		return td_usage_error(usage, "needs --perfmon, --tma-csv, --perf-metrics or --arm-core");
-	if (o.arm_core && !arm_root_of(&o))
-		return td_usage_error(usage, "--arm-core %s: no sbsa.json in it or above it", o.arm_core);
-	if (o.tma_csv && !o.tma_column)
-		return td_usage_error(usage, "--tma-csv needs --tma-column (IVB, SNB, ...)");
-	if ((o.mapfile != NULL) != (o.map_key != NULL))
-		return td_usage_error(usage, "--mapfile and --map-key go together");
-	rc = td_table_import(&o, &err);
-	if (rc)
+		td_usage_error(tables_usage, "needs -o FILE and --name NAME");
+	else if (!o.nr_perfmon && !o.nr_perf_metrics && !o.tma_csv && !o.arm_core)
+		td_usage_error(tables_usage, "needs --perfmon, --tma-csv, --perf-metrics or --arm-core");
+	else if (o.arm_core && !arm_root_of(&o))
+		td_usage_error(tables_usage, "--arm-core %s: no sbsa.json in it or above it", o.arm_core);
+	else if (o.tma_csv && !o.tma_column)
+		td_usage_error(tables_usage, "--tma-csv needs --tma-column (IVB, SNB, ...)");
+	else if ((o.mapfile != NULL) != (o.map_key != NULL))
+		td_usage_error(tables_usage, "--mapfile and --map-key go together");
+	else if (td_table_import(&o, &err))
 		error("%s", err.buf);
+	else
+		rc = 0;
+out:
 	strbuf_release(&err);
 	free(o.perfmon);
 	free(o.perf_metrics);
@@ -190,7 +181,7 @@ static int tables_import(int argc, char **argv)
 	free(o.extra);
 	free(o.cpuid);
 	free(o.aliases);
-	return rc ? 2 : 0;
+	return rc;
 }
 
 struct table_check {
@@ -213,11 +204,13 @@ static void check_name(void *ctx, const char *name, enum td_name_kind kind)
 /* Load each table and check that every formula's events are in its list. */
 static int tables_check(int argc, char **argv)
 {
+	const struct td_option options[] = { TD_OPT_END() };
 	int i, bad = 0;
 
-	if (argc < 2)
-		return td_usage_error(usage, "check needs at least one FILE");
-	for (i = 1; i < argc; i++) {
+	argc = td_parse_options(argc, argv, options, tables_usage, 0);
+	if (argc < 1)
+		return td_usage_error(tables_usage, "check needs at least one FILE");
+	for (i = 0; i < argc; i++) {
 		struct strbuf err = STRBUF_INIT;
 		struct td_table *t = td_table_load(argv[i], &err);
 		struct table_check ck = { t, argv[i], NULL, 0 };
@@ -249,11 +242,16 @@ static int tables_check(int argc, char **argv)
 
 static int tables_path(int argc, char **argv)
 {
-	char *dir = td_data_path("metrics/tables");
+	const struct td_option options[] = { TD_OPT_END() };
+	char *dir;
 
-	if (argc > 1) {
+	argc = td_parse_options(argc, argv, options, tables_usage, 0);
+	if (argc > 1)
+		return td_usage_error(tables_usage, "path takes at most one NAME");
+	dir = td_data_path("metrics/tables");
+	if (argc == 1) {
 		struct strbuf err = STRBUF_INIT;
-		const struct td_table *t = td_table_find(argv[1], &err);
+		const struct td_table *t = td_table_find(argv[0], &err);
 
 		if (!t) {
 			error("%s", err.buf);
@@ -269,19 +267,29 @@ static int tables_path(int argc, char **argv)
 	return 0;
 }
 
+/* tables --help: the usage covers all three subcommands, and import's options with it. */
+static int import_help(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	char *help_argv[] = { "import", "--help", NULL };
+
+	return tables_import(2, help_argv); /* prints and exits 0 */
+}
+
 int cmd_tables(int argc, char **argv)
 {
-	if (argc < 2)
-		return td_usage_error(usage, "needs a subcommand: import, check or path");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return td_usage_ok(usage);
-	if (!strcmp(argv[1], "import"))
-		return tables_import(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "check"))
-		return tables_check(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "path"))
-		return tables_path(argc - 1, argv + 1);
-	if (argv[1][0] == '-')
-		return td_usage_error(usage, "unknown option '%.*s'", (int)strcspn(argv[1], "="), argv[1]);
-	return td_usage_error(usage, "unknown subcommand '%s' (import, check or path)", argv[1]);
+	const struct td_option options[] = {
+		TD_OPT_CALLBACK_F('h', "help", NULL, NULL, "this text", TD_OPTION_NOARG, import_help),
+		TD_OPT_END(),
+	};
+
+	argc = td_parse_options(argc, argv, options, tables_usage, TD_PARSE_STOP_AT_NON_OPTION);
+	if (argc < 1)
+		return td_usage_error(tables_usage, "needs a subcommand: import, check or path");
+	if (!strcmp(argv[0], "import"))
+		return tables_import(argc, argv);
+	if (!strcmp(argv[0], "check"))
+		return tables_check(argc, argv);
+	if (!strcmp(argv[0], "path"))
+		return tables_path(argc, argv);
+	return td_usage_error(tables_usage, "unknown subcommand '%s' (import, check or path)", argv[0]);
 }

@@ -8,9 +8,6 @@
 #include "src/builtin.h"
 #include "util/util.h"
 
-#include <ctype.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,80 +57,6 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-int td_usage_ok(const char *usage)
-{
-	fputs(usage, stdout);
-	return 0;
-}
-
-/* The running command's arguments, for usage errors. */
-static char **cmd_argv;
-static int cmd_argc;
-
-/* What td_getopt() last refused: the option as typed, and why. */
-static struct strbuf bad_option = STRBUF_INIT;
-static int bad_option_needs_value;
-
-int td_getopt(int argc, char **argv, const char *optstring, const struct option *longopts)
-{
-	struct strbuf opts = STRBUF_INIT;
-	int c;
-
-	/* a leading ':' (after a '+') makes getopt tell a missing value (':') from an unknown option */
-	if (*optstring == '+')
-		strbuf_addstr(&opts, "+:");
-	else
-		strbuf_addch(&opts, ':');
-	strbuf_addstr(&opts, optstring + (*optstring == '+'));
-	c = getopt_long(argc, argv, opts.buf, longopts, NULL);
-	strbuf_release(&opts);
-	if (c != '?' && c != ':')
-		return c;
-	strbuf_reset(&bad_option);
-	/* a long option as typed (without any "=value"), else the short option's letter */
-	if (optind > 0 && optind - 1 < argc && !strncmp(argv[optind - 1], "--", 2))
-		strbuf_add(&bad_option, argv[optind - 1], strcspn(argv[optind - 1], "="));
-	else if (optopt > 0 && optopt < 128 && isalnum(optopt))
-		strbuf_addf(&bad_option, "-%c", optopt);
-	else if (optind > 0 && optind - 1 < argc)
-		strbuf_addstr(&bad_option, argv[optind - 1]);
-	bad_option_needs_value = c == ':';
-	return '?';
-}
-
-/*
- * A usage error is one line: the command, what is wrong and where the
- * help is (the whole usage text, 14 to 41 lines, buried the message).
- */
-int td_usage_error(const char *usage, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
-	const char *p = strstr(usage, "tdperf ");
-	va_list ap;
-
-	if (p) {
-		p += 7;
-		strbuf_add(&cmd, p, strcspn(p, " \n["));
-	}
-	if (fmt) {
-		va_start(ap, fmt);
-		strbuf_vaddf(&sb, fmt, ap);
-		va_end(ap);
-	} else if (bad_option.len) {
-		strbuf_addf(&sb, bad_option_needs_value ? "option '%s' needs a value" :
-			    "unknown option '%s'", bad_option.buf);
-	} else if (cmd_argv && optind > 1 && optind - 1 < cmd_argc) {
-		strbuf_addf(&sb, "unknown option '%s'", cmd_argv[optind - 1]);
-	}
-	if (cmd.len)
-		error("%s: %s%ssee 'tdperf help %s'", cmd.buf, sb.buf, sb.len ? "; " : "", cmd.buf);
-	else
-		error("%s%ssee 'tdperf help'", sb.buf, sb.len ? "; " : "");
-	strbuf_release(&sb);
-	strbuf_release(&cmd);
-	return 2;
-}
-
 int cmd_help(int argc, char **argv)
 {
 	const struct command *cmd;
@@ -177,8 +100,5 @@ int main(int argc, char **argv)
 		error("'%s' is not a tdperf command; see 'tdperf help'", argv[1]);
 		return 2;
 	}
-	opterr = 0; /* td_usage_error() says what is wrong, in our format */
-	cmd_argv = argv + 1;
-	cmd_argc = argc - 1;
 	return td_finish_stdout(cmd->fn(argc - 1, argv + 1));
 }

@@ -1,5 +1,5 @@
-# util/: strbuf, messages, files, run directories (util/util.h)
-libtdperf_a_SOURCES += util/util.h util/strbuf.c util/message.c util/file.c util/rundir.c util/datadir.c util/cpulist.c
+# util/: strbuf, option parsing, messages, files, run directories (util/util.h)
+libtdperf_a_SOURCES += util/util.h util/parse-options.h util/parse-options.c util/strbuf.c util/message.c util/file.c util/rundir.c util/datadir.c util/cpulist.c
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_util
 TESTS += tests/unit/test_util
@@ -18,3 +18,10 @@ EXTRA_DIST += tests/e2e/t1500-faults.sh
 # messages and numbers of the hostile-inputs probe
 TESTS += tests/e2e/t1507-messages.sh
 EXTRA_DIST += tests/e2e/t1507-messages.sh
+# the option parser of every command (util/parse-options.c)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_parse_options
+TESTS += tests/unit/test_parse_options
+tests_unit_test_parse_options_LDADD = $(UNIT_LIBS)
+tests_unit_test_parse_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif

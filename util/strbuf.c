@@ -149,3 +149,21 @@ void strbuf_trim(struct strbuf *sb)
 	memmove(sb->buf, sb->buf + start, end - start);
 	strbuf_setlen(sb, end - start);
 }
+
+void strvec_push(struct strvec *sv, const char *s)
+{
+	TD_GROW(sv->v, sv->alloc, sv->nr + 2);
+	sv->v[sv->nr++] = xstrdup(s);
+	sv->v[sv->nr] = NULL;
+}
+
+void strvec_clear(struct strvec *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->nr = sv->alloc = 0;
+}

@@ -1,13 +1,16 @@
 /*
  * util/: the small shared toolkit every other directory builds on.
  *
- *  - strbuf: a growable, always NUL-terminated string (as in git).
+ *  - strbuf: a growable, always NUL-terminated string (as in git); strvec,
+ *    an argv being built.
  *  - messages: one format for every diagnostic, "tdperf: <what is wrong>",
  *    and die() for errors after which nothing sensible can continue.
  *  - files: whole-file reads and atomic writes.
  *  - run directories: create a run directory in a temporary place and
  *    publish it with one rename, keeping an existing one as NAME.old.
  *  - data directory: where formula tables and HTML templates live.
+ *
+ * The option parser of the commands has its own header, util/parse-options.h.
  *
  * Nothing here knows about perf, metrics or reports.
  */
@@ -56,6 +59,16 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append s with HTML special characters (&<>"') escaped. */
 void strbuf_add_html(struct strbuf *sb, const char *s);
 void strbuf_trim(struct strbuf *sb);
+
+/* ---- strvec: a NULL-terminated array of strings it owns (an argv to build) ---- */
+struct strvec {
+	char **v;     /* NULL-terminated once anything was pushed */
+	size_t nr, alloc;
+};
+#define STRVEC_INIT { NULL, 0, 0 }
+/* Append a copy of s. */
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_clear(struct strvec *sv);
 
 /* ---- messages ---- */
 /*

@@ -1,9 +1,9 @@
 /*
- * Unit tests for collect/sweep.c: 'tdperf record --sweep'.  The record
- * command is replaced by a fake that writes a run directory holding what
- * it was called with (its argv and OMP_NUM_THREADS), so the tests check
- * the sweep's own work: the per-value command lines, the substitution of
- * {PARAM}, the environment, sweep.json, and atomic publication.
+ * Unit tests for collect/sweep.c, the pieces 'tdperf record --sweep' is
+ * made of: the PARAM=V1,V2,... list, the substitution of {PARAM}, and
+ * the sweep's sweep.json and meta.json.  The loop over the values is
+ * record's own (src/cmd-record.c), tested end to end in
+ * tests/e2e/t0804-record-sweep.sh.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,182 +19,134 @@
 #include "collect/sweep.h"
 #include "util/util.h"
 
-static int fake_calls;
-static int fake_fail_at = -1; /* call number that records nothing */
-static int fake_status;       /* what the fake returns */
-
-/* Stand-in for cmd_record: "-o DIR" gets a file "args" with argv and env. */
-static int fake_record(int argc, char **argv)
+static void specs_parse_into_values_and_labels(void **state)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *out = NULL;
-	const char *omp = getenv("OMP_NUM_THREADS");
-	char *file;
-	int i;
+	struct strbuf err = STRBUF_INIT;
+	struct td_sweep s;
+	char *dir;
 
-	if (fake_calls++ == fake_fail_at)
-		return 2;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[i + 1];
-		strbuf_addf(&sb, "%s\n", argv[i]);
-	}
-	strbuf_addf(&sb, "OMP_NUM_THREADS=%s\n", omp ? omp : "");
-	assert_non_null(out);
-	assert_int_equal(td_mkdir_p(out), 0);
-	file = td_path_join(out, "args");
-	assert_int_equal(td_write_file_atomic(file, sb.buf, sb.len), 0);
-	free(file);
-	strbuf_release(&sb);
-	return fake_status;
+	assert_int_equal(td_sweep_parse("threads=1,2,4.5,08", &s, &err), 0);
+	assert_string_equal(s.param, "threads");
+	assert_int_equal(s.nr, 4);
+	assert_true(s.values[2] == 4.5);
+	assert_true(s.values[3] == 8);
+	assert_string_equal(s.labels[3], "08"); /* as written: it names the directory */
+	dir = td_sweep_dirname(&s, 3);
+	assert_string_equal(dir, "threads-08");
+	free(dir);
+	td_sweep_release(&s);
+	strbuf_release(&err);
 }
 
-static char *slurp(const char *dir, const char *sub, const char *name)
+static void bad_specs_say_what_is_wrong(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "threads", "--sweep 'threads': expected PARAM=V1,V2,... (e.g. threads=1,2,4,8)" },
+		{ "=1,2", "--sweep '=1,2': expected PARAM=V1,V2,... (e.g. threads=1,2,4,8)" },
+		{ "threads=", "--sweep 'threads=': expected PARAM=V1,V2,... (e.g. threads=1,2,4,8)" },
+		{ "threads=0", "--sweep 'threads=0': '0' is not a positive number" },
+		{ "threads=1,x", "--sweep 'threads=1,x': 'x' is not a positive number" },
+		{ "threads=1,,2", "--sweep 'threads=1,,2': '' is not a positive number" },
+		{ "threads=2,2.0", "--sweep 'threads=2,2.0': 2.0 is given twice" },
+		{ "a-b=1", "--sweep 'a-b=1': the parameter name may only hold letters, digits and _" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct strbuf err = STRBUF_INIT;
+		struct td_sweep s;
+
+		assert_int_equal(td_sweep_parse(bad[i][0], &s, &err), -1);
+		assert_string_equal(err.buf, bad[i][1]);
+		assert_null(s.param); /* released */
+		strbuf_release(&err);
+	}
+}
+
+static void every_placeholder_is_substituted(void **state)
+{
+	char *a = td_sweep_substitute("x{threads}y{threads}", "threads", "4");
+	char *b = td_sweep_substitute("{thread}{size}", "threads", "4");
+
+	assert_string_equal(a, "x4y4");
+	assert_string_equal(b, "{thread}{size}");
+	free(a);
+	free(b);
+}
+
+static char *slurp(const char *dir, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *d = td_path_join(dir, sub), *p = td_path_join(d, name);
+	char *p = td_path_join(dir, name);
 
 	if (td_read_file(&sb, p) < 0)
 		fail_msg("cannot read %s", p);
-	free(d);
 	free(p);
 	return strbuf_detach(&sb, NULL);
 }
 
-static char tmpdir[64];
-
-static int make_tmp(void **state)
+static void the_index_lists_the_runs(void **state)
 {
-	strcpy(tmpdir, "/tmp/td-sweep-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	fake_calls = 0;
-	fake_fail_at = -1;
-	fake_status = 0;
-	unsetenv("OMP_NUM_THREADS");
-	return 0;
-}
+	const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : P_tmpdir;
+	char *tmpl = td_path_join(tmpdir, "td-sweep-XXXXXX");
+	char *tmp = mkdtemp(tmpl), *out, *text;
+	char *argv[] = { "record", "-l", "1", "--sweep", "size=10,20", "--", "./app", "{size}", NULL };
+	char *w10[] = { "./app", "10", NULL }, *w20[] = { "./app", "20", NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct td_rundir rd;
+	struct td_sweep s;
+	json_t *j, *runs;
 
-static int remove_tmp(void **state)
-{
-	td_remove_tree(tmpdir);
-	return 0;
-}
+	assert_non_null(tmp);
+	out = td_path_join(tmp, "run");
+	assert_int_equal(td_sweep_parse("size=10,20", &s, &err), 0);
+	td_sweep_add_run(&s, 0, 2, w10, 0);
+	td_sweep_add_run(&s, 1, 2, w20, 3);
+	assert_int_equal(td_rundir_begin(&rd, out), 0);
+	assert_int_equal(td_sweep_write_index(&rd, &s, 8, argv, 6, "2026-01-02T03:04:05Z", &err), 0);
+	assert_int_equal(td_rundir_commit(&rd), 0);
 
-static void sweep_records_each_value_with_substitution(void **state)
-{
-	char *out = td_path_join(tmpdir, "run");
-	char *argv[] = { "record", "-l", "1", "--sweep", "threads=1,2,4", "-o", out, "--",
-			 "./app", "-n", "{threads}", "x{threads}y", NULL };
-	char *args, *sw;
-	json_t *j;
-	json_error_t je;
-
-	assert_true(td_sweep_wanted(12, argv));
-	assert_int_equal(td_sweep_record(12, argv, fake_record), 0);
-	assert_int_equal(fake_calls, 3);
-	args = slurp(out, "threads-4", "args");
-	/* record's own options pass through, --sched is added, the command substituted */
-	assert_non_null(strstr(args, "-l\n1\n--sched\n-o\n"));
-	assert_non_null(strstr(args, "--\n./app\n-n\n4\nx4y\nOMP_NUM_THREADS=4\n"));
-	assert_null(strstr(args, "--sweep"));
-	free(args);
-	args = slurp(out, "threads-1", "args");
-	assert_non_null(strstr(args, "OMP_NUM_THREADS=1\n"));
-	free(args);
-	sw = slurp(out, "", "sweep.json");
-	j = json_loads(sw, 0, &je);
+	text = slurp(out, "sweep.json");
+	j = json_loads(text, 0, NULL);
 	assert_non_null(j);
-	assert_string_equal(json_string_value(json_object_get(j, "parameter")), "threads");
-	assert_int_equal(json_array_size(json_object_get(j, "runs")), 3);
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(json_object_get(j, "runs"), 2), "dir")), "threads-4");
-	assert_true(json_number_value(json_object_get(
-		json_array_get(json_object_get(j, "runs"), 1), "value")) == 2.0);
+	assert_string_equal(json_string_value(json_object_get(j, "format")), "tdperf-sweep");
+	assert_string_equal(json_string_value(json_object_get(j, "parameter")), "size");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(j, "command_line"), 0)), "tdperf");
+	assert_int_equal(json_array_size(json_object_get(j, "command_line")), 9);
+	assert_int_equal(json_array_size(json_object_get(j, "workload")), 2);
+	runs = json_object_get(j, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 1), "dir")), "size-20");
+	assert_true(json_number_value(json_object_get(json_array_get(runs, 1), "value")) == 20.0);
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(json_array_get(runs, 1), "workload"), 1)), "20");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 1), "exit_status")), 3);
 	json_decref(j);
-	free(sw);
-	sw = slurp(out, "", "meta.json");
-	assert_non_null(strstr(sw, "\"kind\": \"sweep\""));
-	free(sw);
+	free(text);
+
+	text = slurp(out, "meta.json");
+	j = json_loads(text, 0, NULL);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "kind")), "sweep");
+	assert_string_equal(json_string_value(json_object_get(j, "start_time")), "2026-01-02T03:04:05Z");
+	assert_int_equal(json_array_size(json_object_get(j, "files")), 3);
+	json_decref(j);
+	free(text);
+
+	td_sweep_release(&s);
+	strbuf_release(&err);
+	td_remove_tree(tmp);
 	free(out);
-}
-
-static void other_parameters_substitute_without_omp(void **state)
-{
-	char *out = td_path_join(tmpdir, "run");
-	char *argv[] = { "record", "--sweep=size=10,20", "-o", out, "./app", "{size}", NULL };
-	char *args;
-
-	assert_int_equal(td_sweep_record(6, argv, fake_record), 0);
-	args = slurp(out, "size-20", "args");
-	assert_non_null(strstr(args, "./app\n20\nOMP_NUM_THREADS=\n"));
-	free(args);
-	free(out);
-}
-
-static void a_failed_value_publishes_nothing(void **state)
-{
-	char *out = td_path_join(tmpdir, "run");
-	char *argv[] = { "record", "--sweep", "threads=1,2", "-o", out, "--", "./app", NULL };
-
-	fake_fail_at = 1;
-	assert_int_equal(td_sweep_record(7, argv, fake_record), 2);
-	assert_false(td_file_exists(out));
-	free(out);
-}
-
-static void workload_failure_is_forwarded_but_kept(void **state)
-{
-	char *out = td_path_join(tmpdir, "run");
-	char *argv[] = { "record", "--sweep", "threads=1,2", "-o", out, "--", "./app", NULL };
-	char *sw;
-
-	fake_status = 3;
-	assert_int_equal(td_sweep_record(7, argv, fake_record), 3);
-	sw = slurp(out, "", "sweep.json");
-	assert_non_null(strstr(sw, "\"exit_status\": 3"));
-	free(sw);
-	free(out);
-}
-
-static void bad_specs_are_usage_errors(void **state)
-{
-	static const char *const bad[] = { "threads", "=1,2", "threads=", "threads=0",
-					   "threads=1,x", "threads=2,2", "a-b=1" };
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char *argv[] = { "record", "--sweep", (char *)bad[i], "--", "./app", NULL };
-		assert_int_equal(td_sweep_record(5, argv, fake_record), 2);
-	}
-	{
-		char *argv[] = { "record", "--sweep", "threads=1", "-a", NULL };
-		assert_int_equal(td_sweep_record(4, argv, fake_record), 2);
-	}
-	{
-		char *argv[] = { "record", "--sweep", "threads=1", NULL };
-		assert_int_equal(td_sweep_record(3, argv, fake_record), 2);
-	}
-	assert_int_equal(fake_calls, 0);
-}
-
-static void sweep_is_only_wanted_before_the_command(void **state)
-{
-	char *a[] = { "record", "--", "./app", "--sweep", "x=1", NULL };
-	char *b[] = { "record", "-l", "2", NULL };
-
-	assert_false(td_sweep_wanted(5, a));
-	assert_false(td_sweep_wanted(3, b));
+	free(tmpl);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(sweep_records_each_value_with_substitution, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(other_parameters_substitute_without_omp, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(a_failed_value_publishes_nothing, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(workload_failure_is_forwarded_but_kept, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(bad_specs_are_usage_errors, make_tmp, remove_tmp),
-		cmocka_unit_test(sweep_is_only_wanted_before_the_command),
+		cmocka_unit_test(specs_parse_into_values_and_labels),
+		cmocka_unit_test(bad_specs_say_what_is_wrong),
+		cmocka_unit_test(every_placeholder_is_substituted),
+		cmocka_unit_test(the_index_lists_the_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
