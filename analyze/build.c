@@ -1538,16 +1538,7 @@ static struct td_scope *sum_scopes(const struct td_stat *st, int *n_out)
 
 static void free_sum(struct td_scope *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->nr_counts; i++) {
-		free(s->counts[i].event);
-		free(s->counts[i].pmu);
-		free(s->counts[i].modifiers);
-		free(s->counts[i].unit);
-		free(s->counts[i].key);
-	}
-	free(s->counts);
+	td_scope_release(s);
 	free(s);
 }
 

@@ -165,6 +165,8 @@ struct td_stat *td_stat_add_session(struct td_stat_file *f, const char *source,
 struct td_scope *td_stat_scope(struct td_stat *st, enum td_scope_kind kind,
 			       const char *label, double time);
 struct td_count *td_scope_add_count(struct td_scope *s, const char *printed_event);
+/* Free what a scope owns (its counts, perf's metrics, its label), not s itself. */
+void td_scope_release(struct td_scope *s);
 struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *name,
 						const char *unit, double value);
 /*

@@ -170,7 +170,7 @@ struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *
 	return m;
 }
 
-static void scope_release(struct td_scope *s)
+void td_scope_release(struct td_scope *s)
 {
 	size_t i;
 
@@ -197,7 +197,7 @@ static void session_release(struct td_stat *st)
 	size_t j;
 
 	for (j = 0; j < st->nr_scopes; j++)
-		scope_release(&st->scopes[j]);
+		td_scope_release(&st->scopes[j]);
 	free(st->scopes);
 	free(st->source);
 	free(st->format);
