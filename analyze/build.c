@@ -1327,7 +1327,9 @@ static void tree_json(json_t *o, struct scope_eval *se)
 	flags_and_path(se);
 	check_sanity(se);
 	for (i = 0; i < se->all.nr_nodes; i++)
-		json_array_append_new(nodes, node_json(se, i));
+		/* a folded text line shows Level 1 and the path's last id */
+		if (!se->topts.no_reasons || se->all.nodes[i].metric->level == 1)
+			json_array_append_new(nodes, node_json(se, i));
 	json_object_set_new(o, "nodes", nodes);
 	drop_path_if_out_of_range(se, nodes);
 	json_object_set_new(o, "bottleneck", bottleneck_json(se));
