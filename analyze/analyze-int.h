@@ -186,6 +186,10 @@ void td_count_memo_put(const void *table, const char *pmu, const char *name, int
 void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
 			  const struct td_report_opts *opts, size_t si, const struct td_scope *s,
 			  const char *derived, json_t *warnings);
+/* The same as typed rows, each passed to fn and freed (analyze/doc.h). */
+void td_report_scope_rows(const struct td_import *imp, const struct td_report_opts *opts, size_t si,
+			  const struct td_scope *s, void (*fn)(const struct td_scope_rows *rows, void *ctx),
+			  void *ctx);
 /* analyze/stream.c: keep the import for td_report_each_scope (moves *imp). */
 void td_report_stream_keep(json_t *doc, struct td_import *imp, const struct td_report_opts *opts);
 /* Is the scope a run's own total (not an interval, CPU or thread)? */

@@ -596,19 +596,25 @@ static size_t metric_index(const struct td_table *t, const struct td_metric *m)
 	return n;
 }
 
+/* "s1/interval@2.000103288", "s1/total/sum#cpu_core": unique in the document. */
+static void scope_id(struct strbuf *id, const struct scope_job *j)
+{
+	strbuf_addf(id, "s%zu/%s", j->session + 1, td_scope_kind_name(j->s->kind));
+	if (j->s->label)
+		strbuf_addf(id, "/%s", j->s->label);
+	if (!isnan(j->s->time))
+		strbuf_addf(id, "@%.9f", j->s->time);
+	if (j->derived)
+		strbuf_addstr(id, "/sum");
+	if (j->pmu)
+		strbuf_addf(id, "#%s", j->pmu);
+}
+
 static void add_scope_id(json_t *o, const struct scope_job *j)
 {
 	struct strbuf id = STRBUF_INIT;
 
-	strbuf_addf(&id, "s%zu/%s", j->session + 1, td_scope_kind_name(j->s->kind));
-	if (j->s->label)
-		strbuf_addf(&id, "/%s", j->s->label);
-	if (!isnan(j->s->time))
-		strbuf_addf(&id, "@%.9f", j->s->time);
-	if (j->derived)
-		strbuf_addstr(&id, "/sum");
-	if (j->pmu)
-		strbuf_addf(&id, "#%s", j->pmu);
+	scope_id(&id, j);
 	json_object_set_new(o, "id", json_string(id.buf));
 	strbuf_release(&id);
 }
@@ -730,24 +736,6 @@ static double node_counted_pct(const struct td_table *t, const struct evalctx *c
 	return pct;
 }
 
-/* The per-node uncertainty fields (docs/report-schema.md). */
-static void set_node_uncertainty(json_t *n, const struct td_table *t, struct evalctx *cx,
-				 double *values, const struct td_metric *m, double v, double u,
-				 double pct)
-{
-	json_object_set_new(n, "uncertainty", isnan(v) ? json_null() : jnum(u));
-	json_object_set_new(n, "undecided", json_boolean(threshold_undecided(t, cx, values, m, v, u)));
-	json_object_set_new(n, "counted_pct", jnum(pct));
-	if (!isnan(pct) && pct < 99.995) {
-		struct strbuf sb = STRBUF_INIT;
-
-		td_estimate_sentence(&sb, pct);
-		json_object_set_new(n, "estimate", json_string(sb.buf));
-		strbuf_release(&sb);
-	} else {
-		json_object_set_new(n, "estimate", json_null());
-	}
-}
 
 /*
  * Does the table use counts of whole cores (any-thread, :percore, SMT
@@ -1158,48 +1146,96 @@ static int node_reason(const struct scope_eval *se, size_t i, double v, struct s
 	return approx;
 }
 
-/* Node i of the scope (docs/report-schema.md). */
-static json_t *node_json(struct scope_eval *se, size_t i)
+/* A string the rows own. */
+static const char *rows_own(struct td_scope_rows *r, char *s)
+{
+	if (!s)
+		return NULL;
+	TD_GROW(r->owned, r->alloc_owned, r->nr_owned + 1);
+	r->owned[r->nr_owned++] = s;
+	return s;
+}
+
+/* Node i of the scope, typed; its strings belong to 'own' or to the table. */
+static void node_row(struct scope_eval *se, size_t i, struct td_node_row *row, struct td_scope_rows *own)
 {
 	const struct td_metric *m = se->all.nodes[i].metric;
 	struct td_node_value *nv = &se->all.nodes[i];
 	const struct td_perf_metric *pm;
-	json_t *n = json_object();
 	double v = se->nohw ? NAN : se->values[metric_index(se->t, m)];
-	double res = NAN, pv;
-	struct strbuf reason = STRBUF_INIT;
-	int approx;
+	double u;
+	struct strbuf sb = STRBUF_INIT;
 
+	memset(row, 0, sizeof(*row));
 	if (se->nohw)
 		nv->flagged = nv->bottleneck = 0;
-	json_object_set_new(n, "id", json_string(m->id));
-	json_object_set_new(n, "name", json_string(m->name));
+	row->id = m->id;
+	row->name = m->name;
+	row->parent = m->parent;
+	row->unit = m->domain ? m->domain : m->unit;
+	row->level = m->level;
+	row->value = v;
+	row->flagged = nv->flagged;
+	row->bottleneck = nv->bottleneck;
+	row->group = se->chosen[i];
+	row->perf_value = row->perf_resolution = row->uncertainty = row->counted_pct = NAN;
+	if (se->topts.no_reasons)
+		return; /* a folded text line shows the value and its flags, nothing else */
+	row->approximate = node_reason(se, i, v, &sb);
+	row->reason = sb.len ? rows_own(own, strbuf_detach(&sb, NULL)) : NULL;
+	pm = perf_value_for(se->j->s, se->j->pmu, m);
+	if (pm) {
+		row->perf_value = perf_fraction(pm, &row->perf_resolution);
+		row->perf_name = pm->name;
+	}
+	u = errorbars_node(&se->eb, se->chosen, i);
+	row->uncertainty = isnan(v) ? NAN : u;
+	row->undecided = threshold_undecided(se->t, &se->cx, se->values, m, v, u);
+	row->counted_pct = se->sn[i].counted_pct;
+	if (!isnan(row->counted_pct) && row->counted_pct < 99.995) {
+		strbuf_reset(&sb);
+		td_estimate_sentence(&sb, row->counted_pct);
+		row->estimate = rows_own(own, strbuf_detach(&sb, NULL));
+	}
+	row->sanity = se->sanity[i] ? rows_own(own, xstrdup(se->sanity[i])) : NULL;
+	strbuf_release(&sb);
+}
+
+/* Node i of the scope (docs/report-schema.md). */
+static json_t *node_json(struct scope_eval *se, size_t i)
+{
+	const struct td_metric *m = se->all.nodes[i].metric;
+	struct td_scope_rows own = { 0 };
+	struct td_node_row row;
+	json_t *n = json_object();
+
+	node_row(se, i, &row, &own);
+	json_object_set_new(n, "id", json_string(row.id));
+	json_object_set_new(n, "name", json_string(row.name));
 	if (se->topts.no_reasons) {
-		/* a folded text line shows the value and its flags, nothing else */
-		json_object_set_new(n, "level", json_integer(m->level));
-		json_object_set_new(n, "value", jnum(v));
-		json_object_set_new(n, "flagged", json_boolean(nv->flagged));
-		json_object_set_new(n, "bottleneck", json_boolean(nv->bottleneck));
+		json_object_set_new(n, "level", json_integer(row.level));
+		json_object_set_new(n, "value", jnum(row.value));
+		json_object_set_new(n, "flagged", json_boolean(row.flagged));
+		json_object_set_new(n, "bottleneck", json_boolean(row.bottleneck));
 		return n;
 	}
-	approx = node_reason(se, i, v, &reason);
-	pm = perf_value_for(se->j->s, se->j->pmu, m);
-	pv = pm ? perf_fraction(pm, &res) : NAN;
-	json_object_set_new(n, "parent", jstr(m->parent));
-	json_object_set_new(n, "level", json_integer(m->level));
-	json_object_set_new(n, "value", jnum(v));
-	json_object_set_new(n, "unit", jstr(m->domain ? m->domain : m->unit));
-	json_object_set_new(n, "flagged", json_boolean(nv->flagged));
-	json_object_set_new(n, "bottleneck", json_boolean(nv->bottleneck));
-	json_object_set_new(n, "approximate", json_boolean(approx));
-	json_object_set_new(n, "reason", reason.len ? json_string(reason.buf) : json_null());
-	json_object_set_new(n, "perf_value", jnum(pv));
-	json_object_set_new(n, "perf_resolution", jnum(res));
-	json_object_set_new(n, "perf_name", pm ? json_string(pm->name) : json_null());
-	json_object_set_new(n, "group", se->chosen[i] >= 0 ? json_integer(se->chosen[i]) : json_null());
-	set_node_uncertainty(n, se->t, &se->cx, se->values, m, v, errorbars_node(&se->eb, se->chosen, i),
-			     se->sn[i].counted_pct);
-	json_object_set_new(n, "sanity", jstr(se->sanity[i]));
+	json_object_set_new(n, "parent", jstr(row.parent));
+	json_object_set_new(n, "level", json_integer(row.level));
+	json_object_set_new(n, "value", jnum(row.value));
+	json_object_set_new(n, "unit", jstr(row.unit));
+	json_object_set_new(n, "flagged", json_boolean(row.flagged));
+	json_object_set_new(n, "bottleneck", json_boolean(row.bottleneck));
+	json_object_set_new(n, "approximate", json_boolean(row.approximate));
+	json_object_set_new(n, "reason", jstr(row.reason));
+	json_object_set_new(n, "perf_value", jnum(row.perf_value));
+	json_object_set_new(n, "perf_resolution", jnum(row.perf_resolution));
+	json_object_set_new(n, "perf_name", jstr(row.perf_name));
+	json_object_set_new(n, "group", row.group >= 0 ? json_integer(row.group) : json_null());
+	json_object_set_new(n, "uncertainty", jnum(row.uncertainty));
+	json_object_set_new(n, "undecided", json_boolean(row.undecided));
+	json_object_set_new(n, "counted_pct", jnum(row.counted_pct));
+	json_object_set_new(n, "estimate", jstr(row.estimate));
+	json_object_set_new(n, "sanity", jstr(row.sanity));
 	if (se->full_nodes) {
 		/* the same in every scope: only on totals, to keep interval documents small */
 		json_object_set_new(n, "threshold", jstr(m->threshold));
@@ -1209,23 +1245,23 @@ static json_t *node_json(struct scope_eval *se, size_t i)
 	} else {
 		drop_empty_trust_fields(n);
 	}
-	strbuf_release(&reason);
+	td_scope_rows_release(&own);
 	return n;
 }
 
-/* An out-of-range Level 1 names no bottleneck: no node of it can be trusted. */
-static void drop_path_if_out_of_range(struct scope_eval *se, json_t *nodes)
+/*
+ * An out-of-range Level 1 names no bottleneck: no node of it can be
+ * trusted.  Returns whether the path was dropped (the caller clears the
+ * nodes' bottleneck marks).
+ */
+static int drop_path_if_out_of_range(struct scope_eval *se)
 {
-	json_t *n;
-	size_t i;
-
 	if (!level1_out_of_range(se->sn, se->sanity, se->all.nr_nodes))
-		return;
-	json_array_foreach(nodes, i, n)
-		json_object_set_new(n, "bottleneck", json_false());
+		return 0;
 	json_array_clear(se->path);
 	se->ambiguous = 0;
 	se->out_of_range = 1;
+	return 1;
 }
 
 /* "Backend Bound > Memory Bound: 41.2 % of slots", or why there is no path. */
@@ -1308,13 +1344,13 @@ static json_t *info_metrics_json(const struct scope_eval *se, int *omitted)
 	return metrics;
 }
 
-/* The Top-Down part of a scope with a table: nodes, bottleneck, info metrics. */
-static void tree_json(json_t *o, struct scope_eval *se)
+/*
+ * Everything the nodes need: the tree, the values chosen per group,
+ * perf's pre-Ice Lake Level 1, error bars, flags and path, sanity.
+ */
+static void evaluate_scope(struct scope_eval *se)
 {
 	struct td_legacy_l1 l1;
-	json_t *nodes = json_array();
-	size_t i;
-	int omitted = 0;
 
 	evaluate_tree(se);
 	choose_values(se);
@@ -1323,15 +1359,35 @@ static void tree_json(json_t *o, struct scope_eval *se)
 	if (!se->nohw && td_scope_has_spread(se->j->s))
 		errorbars_compute(&se->eb, se->t, &se->cx, &se->topts, &se->all, se->per_group, se->chosen,
 				  se->groups);
-	json_object_set_new(o, "uncertainty", uncertainty_json(se->j, &se->eb));
 	flags_and_path(se);
 	check_sanity(se);
+}
+
+/* Is node i shown?  A folded text line shows Level 1 and the path's last id. */
+static int node_shown(const struct scope_eval *se, size_t i)
+{
+	return !se->topts.no_reasons || se->all.nodes[i].metric->level == 1;
+}
+
+/* The Top-Down part of a scope with a table: nodes, bottleneck, info metrics. */
+static void tree_json(json_t *o, struct scope_eval *se)
+{
+	json_t *nodes = json_array();
+	size_t i;
+	int omitted = 0;
+
+	evaluate_scope(se);
+	json_object_set_new(o, "uncertainty", uncertainty_json(se->j, &se->eb));
 	for (i = 0; i < se->all.nr_nodes; i++)
-		/* a folded text line shows Level 1 and the path's last id */
-		if (!se->topts.no_reasons || se->all.nodes[i].metric->level == 1)
+		if (node_shown(se, i))
 			json_array_append_new(nodes, node_json(se, i));
 	json_object_set_new(o, "nodes", nodes);
-	drop_path_if_out_of_range(se, nodes);
+	if (drop_path_if_out_of_range(se)) {
+		json_t *n;
+
+		json_array_foreach(nodes, i, n)
+			json_object_set_new(n, "bottleneck", json_false());
+	}
 	json_object_set_new(o, "bottleneck", bottleneck_json(se));
 	json_object_set_new(o, "metrics", info_metrics_json(se, &omitted));
 	json_object_set_new(o, "metrics_omitted", json_integer(omitted));
@@ -1385,6 +1441,86 @@ static void scope_eval_release(struct scope_eval *se)
 	json_decref(se->warnings);
 }
 
+/* Start one scope's evaluation; hw: it has hardware counts. */
+static void scope_eval_init(struct scope_eval *se, const struct scope_job *j, int hw)
+{
+	memset(se, 0, sizeof(*se));
+	se->j = j;
+	se->t = j->table;
+	se->groups = j->s->nr_groups > 1 ? j->s->nr_groups : 1;
+	se->full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
+	se->lean = j->opts && j->opts->stream_scopes && j->opts->streamed_nodes_only && !se->full_nodes;
+	se->nohw = se->t && !hw;
+	strbuf_init(&se->nohw_reason, 0);
+	se->path = json_array();
+	se->warnings = json_array();
+	td_count_memo_enter(j->s);
+	if (se->nohw)
+		td_nohw_reason(&se->nohw_reason, j->imp->meta);
+	scope_evalctx_init(se);
+}
+
+/* A scope's raw counts as rows (CSV lists them where there are no nodes). */
+static void event_rows(const struct scope_job *j, struct td_scope_rows *r)
+{
+	size_t i;
+
+	r->events = xcalloc(j->s->nr_counts + 1, sizeof(*r->events));
+	for (i = 0; i < j->s->nr_counts; i++) {
+		const struct td_count *c = &j->s->counts[i];
+		struct td_event_row *e;
+
+		if (j->pmu && (!c->pmu || strcmp(c->pmu, j->pmu)))
+			continue;
+		e = &r->events[r->nr_events++];
+		e->name = c->event;
+		e->unit = c->unit;
+		e->status = status_name(c->status);
+		e->value = c->value;
+		e->running_pct = c->running_pct;
+		e->scaled = !isnan(c->running_pct) && c->running_pct < 99.995;
+	}
+}
+
+/*
+ * The scope as typed rows, evaluated as scope_json_grouped evaluates it
+ * (the same phases), without building its JSON.  Strings belong to r,
+ * to the table or to the parsed counts.
+ */
+static void scope_rows_grouped(const struct scope_job *j, struct td_scope_rows *r)
+{
+	struct scope_eval se;
+	struct strbuf id = STRBUF_INIT;
+	size_t i;
+
+	scope_eval_init(&se, j, td_scope_hardware_counts(j->s, j->pmu) > 0);
+	memset(r, 0, sizeof(*r));
+	scope_id(&id, j);
+	r->id = rows_own(r, strbuf_detach(&id, NULL));
+	r->session = (long)j->session + 1;
+	r->kind = td_scope_kind_name(j->s->kind);
+	r->label = j->s->label;
+	r->pmu = j->pmu;
+	r->time = j->s->time;
+	r->multiplexed = scope_multiplexed(j->s);
+	if (se.t) {
+		evaluate_scope(&se);
+		r->nodes = xcalloc(se.all.nr_nodes + 1, sizeof(*r->nodes));
+		for (i = 0; i < se.all.nr_nodes; i++)
+			if (node_shown(&se, i))
+				node_row(&se, i, &r->nodes[r->nr_nodes++], r);
+		if (drop_path_if_out_of_range(&se))
+			for (i = 0; i < r->nr_nodes; i++)
+				r->nodes[i].bottleneck = 0;
+		if (json_array_size(se.path))
+			r->bottleneck_leaf = rows_own(r, xstrdup(json_string_value(
+				json_array_get(se.path, json_array_size(se.path) - 1))));
+	}
+	if (!r->nr_nodes)
+		event_rows(j, r);
+	scope_eval_release(&se);
+}
+
 static json_t *scope_json_grouped(const struct scope_job *j)
 {
 	struct scope_eval se;
@@ -1392,22 +1528,8 @@ static json_t *scope_json_grouped(const struct scope_job *j)
 	/* no hardware count: nothing of the tree was measured (analyze/software.c) */
 	int hw = td_scope_hardware_counts(j->s, j->pmu) > 0;
 
-	memset(&se, 0, sizeof(se));
-	se.j = j;
-	se.t = j->table;
-	se.groups = j->s->nr_groups > 1 ? j->s->nr_groups : 1;
-	se.full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
-	se.lean = j->opts && j->opts->stream_scopes && j->opts->streamed_nodes_only && !se.full_nodes;
-	se.nohw = se.t && !hw;
-	strbuf_init(&se.nohw_reason, 0);
-	se.path = json_array();
-	se.warnings = json_array();
-
-	td_count_memo_enter(j->s);
+	scope_eval_init(&se, j, hw);
 	scope_head_json(o, &se, hw);
-	if (se.nohw)
-		td_nohw_reason(&se.nohw_reason, j->imp->meta);
-	scope_evalctx_init(&se);
 	json_object_set_new(o, "literals", literals_json(&se));
 	if (se.t) {
 		tree_json(o, &se);
@@ -1459,11 +1581,15 @@ static struct td_scope *regroup_by_metrics(const struct scope_job *j)
 }
 
 /* One scope, on the groups perf's printed metrics show. */
-static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
+/*
+ * Call fn on the scope with its group boundaries where perf's printed
+ * metrics put them (regroup_by_metrics), else as it is.
+ */
+static void with_perf_groups(const struct scope_job *j, void (*fn)(const struct scope_job *j, void *ctx),
+			     void *ctx)
 {
 	struct scope_job copy = *j;
 	struct td_scope *regrouped = NULL;
-	json_t *o;
 
 	printed_names_forget();
 	if (j->table && j->s->nr_groups > 1 && j->s->nr_perf_metrics)
@@ -1471,11 +1597,29 @@ static json_t *scope_json(const struct scope_job *j, json_t *doc_warnings)
 	if (regrouped)
 		copy.s = regrouped;
 	printed_names_forget();
-	o = scope_json_grouped(&copy);
-	(void)doc_warnings;
+	fn(&copy, ctx);
 	printed_names_forget();
 	td_scope_regroup_free(regrouped);
-	return o;
+}
+
+static void append_scope_json(const struct scope_job *j, void *scopes)
+{
+	json_array_append_new(scopes, scope_json_grouped(j));
+}
+
+struct rows_emit {
+	void (*fn)(const struct td_scope_rows *rows, void *ctx);
+	void *ctx;
+};
+
+static void emit_scope_rows(const struct scope_job *j, void *vctx)
+{
+	struct rows_emit *e = vctx;
+	struct td_scope_rows r;
+
+	scope_rows_grouped(j, &r);
+	e->fn(&r, e->ctx);
+	td_scope_rows_release(&r);
 }
 
 /* ---------------- derived totals ---------------- */
@@ -1584,8 +1728,13 @@ static json_t *table_json(const struct td_table *t, const char *pmu)
 	return o;
 }
 
-void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
-			  const struct td_report_opts *opts, size_t si, const struct td_scope *s, const char *derived, json_t *warnings)
+/*
+ * Call fn on each section of parsed scope s: one per big.LITTLE cluster,
+ * cpu_core and cpu_atom on hybrid Intel, else the scope itself.
+ */
+static void each_section(const struct td_import *imp, const struct td_report_opts *opts, size_t si,
+			 const struct td_scope *s, const char *derived,
+			 void (*fn)(const struct scope_job *j, void *ctx), void *ctx)
 {
 	struct scope_job j;
 	const struct td_stat *st = &imp->stat->sessions[si];
@@ -1603,19 +1752,36 @@ void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
 		for (c = 0; c < imp->nr_clusters; c++) {
 			j.pmu = imp->clusters[c].pmu;
 			j.table = imp->clusters[c].table;
-			json_array_append_new(scopes, scope_json(&j, warnings));
+			with_perf_groups(&j, fn, ctx);
 		}
 	} else if (st->hybrid && imp->table) {
 		j.pmu = "cpu_core";
 		j.table = imp->table;
-		json_array_append_new(scopes, scope_json(&j, warnings));
+		with_perf_groups(&j, fn, ctx);
 		j.pmu = "cpu_atom";
 		j.table = imp->atom_table;
-		json_array_append_new(scopes, scope_json(&j, warnings));
+		with_perf_groups(&j, fn, ctx);
 	} else {
 		j.table = imp->table;
-		json_array_append_new(scopes, scope_json(&j, warnings));
+		with_perf_groups(&j, fn, ctx);
 	}
+}
+
+void td_report_add_scopes(json_t *scopes, const struct td_import *imp,
+			  const struct td_report_opts *opts, size_t si, const struct td_scope *s, const char *derived,
+			  json_t *warnings)
+{
+	(void)warnings;
+	each_section(imp, opts, si, s, derived, append_scope_json, scopes);
+}
+
+void td_report_scope_rows(const struct td_import *imp, const struct td_report_opts *opts, size_t si,
+			  const struct td_scope *s, void (*fn)(const struct td_scope_rows *rows, void *ctx),
+			  void *ctx)
+{
+	struct rows_emit e = { fn, ctx };
+
+	each_section(imp, opts, si, s, NULL, emit_scope_rows, &e);
 }
 
 static json_t *session_json(const struct td_stat *st, size_t i)

@@ -7,6 +7,7 @@
 #include "analyze/doc.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -325,4 +326,82 @@ json_t *td_report_cpi_stack(json_t *scope, int level)
 	json_object_set_new(out, "approximate", json_boolean(approximate));
 	json_object_set_new(out, "components", list);
 	return out;
+}
+
+/* ---- a scope as typed rows ---- */
+
+static double num_field(json_t *o, const char *key)
+{
+	return td_json_num(json_object_get(o, key));
+}
+
+static void node_row_from_json(json_t *n, struct td_node_row *row)
+{
+	json_t *g = json_object_get(n, "group");
+
+	row->id = td_json_str(n, "id");
+	row->name = td_json_str(n, "name");
+	row->parent = td_json_str(n, "parent");
+	row->unit = td_json_str(n, "unit");
+	row->level = td_json_int(json_object_get(n, "level"), 0);
+	row->value = num_field(n, "value");
+	row->flagged = json_is_true(json_object_get(n, "flagged"));
+	row->bottleneck = json_is_true(json_object_get(n, "bottleneck"));
+	row->approximate = json_is_true(json_object_get(n, "approximate"));
+	row->reason = td_json_str(n, "reason");
+	row->perf_value = num_field(n, "perf_value");
+	row->perf_resolution = num_field(n, "perf_resolution");
+	row->perf_name = td_json_str(n, "perf_name");
+	row->group = json_is_integer(g) ? (int)json_integer_value(g) : -1;
+	row->uncertainty = num_field(n, "uncertainty");
+	row->undecided = json_is_true(json_object_get(n, "undecided"));
+	row->counted_pct = num_field(n, "counted_pct");
+	row->estimate = td_json_str(n, "estimate");
+	row->sanity = td_json_str(n, "sanity");
+}
+
+void td_scope_rows_from_json(json_t *scope, struct td_scope_rows *r)
+{
+	json_t *nodes = json_object_get(scope, "nodes"), *events = json_object_get(scope, "events");
+	json_t *path = json_object_get(json_object_get(scope, "bottleneck"), "path"), *v;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->id = td_json_str(scope, "id");
+	r->kind = td_json_str(scope, "kind");
+	r->label = td_json_str(scope, "label");
+	r->pmu = td_json_str(scope, "pmu");
+	r->session = (long)json_integer_value(json_object_get(scope, "session"));
+	r->time = num_field(scope, "time");
+	r->multiplexed = json_is_true(json_object_get(scope, "multiplexed"));
+	r->nodes = xcalloc(json_array_size(nodes) + 1, sizeof(*r->nodes));
+	json_array_foreach(nodes, i, v)
+		node_row_from_json(v, &r->nodes[r->nr_nodes++]);
+	if (!r->nr_nodes) {
+		r->events = xcalloc(json_array_size(events) + 1, sizeof(*r->events));
+		json_array_foreach(events, i, v) {
+			struct td_event_row *e = &r->events[r->nr_events++];
+
+			e->name = td_json_str(v, "name");
+			e->unit = td_json_str(v, "unit");
+			e->status = td_json_str(v, "status");
+			e->value = num_field(v, "value");
+			e->running_pct = num_field(v, "running_pct");
+			e->scaled = json_is_true(json_object_get(v, "scaled"));
+		}
+	}
+	if (json_array_size(path))
+		r->bottleneck_leaf = json_string_value(json_array_get(path, json_array_size(path) - 1));
+}
+
+void td_scope_rows_release(struct td_scope_rows *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_owned; i++)
+		free(r->owned[i]);
+	free(r->owned);
+	free(r->nodes);
+	free(r->events);
+	memset(r, 0, sizeof(*r));
 }

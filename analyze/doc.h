@@ -91,4 +91,47 @@ const char *td_roofline_level_name(int level);
 int td_thread_nr_components(void);
 const char *td_thread_component_id(int k);
 
+/*
+ * A scope as CSV and the folded text line show it, typed: analyze/ fills
+ * it straight from the evaluation for the streamed scopes of a long run
+ * (no JSON built), or from the document's JSON for the others.  Every
+ * string belongs to the rows (td_scope_rows_release) or to what they were
+ * read from.  NAN: no value; NULL: no string.
+ */
+struct td_node_row {
+	const char *id, *name, *parent, *unit;
+	int level;
+	double value;
+	int flagged, bottleneck, approximate;
+	const char *reason;
+	double perf_value, perf_resolution;
+	const char *perf_name;
+	int group;                   /* -1: computed on all groups */
+	double uncertainty;
+	int undecided;
+	double counted_pct;
+	const char *estimate, *sanity;
+};
+struct td_event_row {
+	const char *name, *unit, *status;
+	double value, running_pct;
+	int scaled;
+};
+struct td_scope_rows {
+	const char *id, *kind, *label, *pmu;
+	long session;
+	double time;
+	int multiplexed;
+	struct td_node_row *nodes;
+	size_t nr_nodes;
+	struct td_event_row *events;  /* filled when there are no nodes */
+	size_t nr_events;
+	const char *bottleneck_leaf;  /* the path's last node id, or NULL */
+	char **owned;                 /* strings to free with the rows */
+	size_t nr_owned, alloc_owned;
+};
+/* The rows of a scope of the document (strings borrowed from it). */
+void td_scope_rows_from_json(json_t *scope, struct td_scope_rows *r);
+void td_scope_rows_release(struct td_scope_rows *r);
+
 #endif /* TD_ANALYZE_DOC_H */

@@ -82,6 +82,13 @@ double td_report_file_count(const char *path, const char *event);
  */
 void td_report_each_scope(json_t *doc, json_int_t session, void (*fn)(json_t *scope, void *ctx),
 			  void *ctx);
+/*
+ * The same as typed rows (analyze/doc.h): the streamed scopes of a
+ * document loaded with streamed_nodes_only are evaluated straight into
+ * rows, the others read from the document.
+ */
+void td_report_each_scope_rows(json_t *doc, json_int_t session,
+			       void (*fn)(const struct td_scope_rows *rows, void *ctx), void *ctx);
 size_t td_report_streamed_scopes(json_t *doc, json_int_t session);
 void td_report_stream_release(json_t *doc);
 

@@ -109,6 +109,38 @@ void td_report_each_scope(json_t *doc, json_int_t session, void (*fn)(json_t *sc
 	json_decref(warnings);
 }
 
+struct rows_from_doc {
+	void (*fn)(const struct td_scope_rows *rows, void *ctx);
+	void *ctx;
+};
+
+static void doc_scope_rows(json_t *scope, void *vctx)
+{
+	struct rows_from_doc *d = vctx;
+	struct td_scope_rows r;
+
+	td_scope_rows_from_json(scope, &r);
+	d->fn(&r, d->ctx);
+	td_scope_rows_release(&r);
+}
+
+void td_report_each_scope_rows(json_t *doc, json_int_t session,
+			       void (*fn)(const struct td_scope_rows *rows, void *ctx), void *ctx)
+{
+	const struct td_stat *st = streamed_session(doc, session);
+	struct rows_from_doc d = { fn, ctx };
+	size_t k;
+
+	if (!st || !stream->opts.streamed_nodes_only) {
+		td_report_each_scope(doc, session, doc_scope_rows, &d);
+		return;
+	}
+	/* the order td_report_build gives: the derived sum, then each scope */
+	each_doc_scope(doc, session, 1, doc_scope_rows, &d);
+	for (k = 0; k < st->nr_scopes; k++)
+		td_report_scope_rows(&stream->imp, &stream->opts, (size_t)session - 1, &st->scopes[k], fn, ctx);
+}
+
 /*
  * Every scope in the order td_report_build gives the whole document: per
  * session, the derived sums, then every scope in input order, where the

@@ -27,74 +27,72 @@ static void field(FILE *f, const char *s, int last)
 	fputc(last ? '\n' : ',', f);
 }
 
-static void num(FILE *f, json_t *v, int last)
+/* A number, empty when NAN or infinite (the JSON's null). */
+static void num(FILE *f, double v, int last)
 {
-	if (json_is_integer(v))
-		fprintf(f, "%lld", (long long)json_integer_value(v));
-	else if (json_is_number(v))
-		fprintf(f, "%.10g", json_number_value(v));
+	if (!isnan(v) && !isinf(v))
+		fprintf(f, "%.10g", v);
 	fputc(last ? '\n' : ',', f);
 }
 
-static void boolean(FILE *f, json_t *v)
+static void boolean(FILE *f, int v)
 {
-	fputs(json_is_true(v) ? "1," : "0,", f);
+	fputs(v ? "1," : "0,", f);
 }
 
-static void scope_cols(FILE *f, json_t *sc)
+static void scope_cols(FILE *f, const struct td_scope_rows *r)
 {
-	field(f, json_string_value(json_object_get(sc, "id")), 0);
-	num(f, json_object_get(sc, "session"), 0);
-	field(f, json_string_value(json_object_get(sc, "kind")), 0);
-	field(f, json_string_value(json_object_get(sc, "label")), 0);
-	field(f, json_string_value(json_object_get(sc, "pmu")), 0);
-	num(f, json_object_get(sc, "time"), 0);
+	field(f, r->id, 0);
+	fprintf(f, "%ld,", r->session);
+	field(f, r->kind, 0);
+	field(f, r->label, 0);
+	field(f, r->pmu, 0);
+	num(f, r->time, 0);
 }
 
 /* The rows of one scope: one per node, or one per count when no node was computed. */
-static void scope_rows(json_t *sc, void *ctx)
+static void scope_rows(const struct td_scope_rows *r, void *ctx)
 {
 	FILE *f = ctx;
-	json_t *n, *e, *mux = json_object_get(sc, "multiplexed");
 	size_t k;
 
-	if (json_array_size(json_object_get(sc, "nodes"))) {
-		json_array_foreach(json_object_get(sc, "nodes"), k, n) {
-			scope_cols(f, sc);
-			field(f, json_string_value(json_object_get(n, "id")), 0);
-			field(f, json_string_value(json_object_get(n, "name")), 0);
-			field(f, json_string_value(json_object_get(n, "parent")), 0);
-			num(f, json_object_get(n, "level"), 0);
-			num(f, json_object_get(n, "value"), 0);
-			field(f, json_string_value(json_object_get(n, "unit")), 0);
-			boolean(f, json_object_get(n, "flagged"));
-			boolean(f, json_object_get(n, "bottleneck"));
-			boolean(f, json_object_get(n, "approximate"));
-			boolean(f, mux);
-			num(f, json_object_get(n, "perf_value"), 0);
-			field(f, json_string_value(json_object_get(n, "reason")), 0);
-			num(f, json_object_get(n, "uncertainty"), 0);
-			boolean(f, json_object_get(n, "undecided"));
-			num(f, json_object_get(n, "counted_pct"), 0);
-			field(f, json_string_value(json_object_get(n, "sanity")), 1);
-		}
-		return;
+	for (k = 0; k < r->nr_nodes; k++) {
+		const struct td_node_row *n = &r->nodes[k];
+
+		scope_cols(f, r);
+		field(f, n->id, 0);
+		field(f, n->name, 0);
+		field(f, n->parent, 0);
+		fprintf(f, "%d,", n->level);
+		num(f, n->value, 0);
+		field(f, n->unit, 0);
+		boolean(f, n->flagged);
+		boolean(f, n->bottleneck);
+		boolean(f, n->approximate);
+		boolean(f, r->multiplexed);
+		num(f, n->perf_value, 0);
+		field(f, n->reason, 0);
+		num(f, n->uncertainty, 0);
+		boolean(f, n->undecided);
+		num(f, n->counted_pct, 0);
+		field(f, n->sanity, 1);
 	}
-	json_array_foreach(json_object_get(sc, "events"), k, e) {
-		const char *st = json_string_value(json_object_get(e, "status"));
-		scope_cols(f, sc);
+	for (k = 0; !r->nr_nodes && k < r->nr_events; k++) {
+		const struct td_event_row *e = &r->events[k];
+
+		scope_cols(f, r);
 		field(f, "", 0);
-		field(f, json_string_value(json_object_get(e, "name")), 0);
+		field(f, e->name, 0);
 		field(f, "", 0);
 		field(f, "0", 0);
-		num(f, json_object_get(e, "value"), 0);
-		field(f, json_string_value(json_object_get(e, "unit")), 0);
+		num(f, e->value, 0);
+		field(f, e->unit, 0);
 		fputs("0,0,0,", f);
-		boolean(f, json_object_get(e, "scaled"));
+		boolean(f, e->scaled);
 		field(f, "", 0);
-		field(f, st && strcmp(st, "ok") ? st : NULL, 0);
+		field(f, e->status && strcmp(e->status, "ok") ? e->status : NULL, 0);
 		fputs(",0,", f);
-		num(f, json_object_get(e, "running_pct"), 0);
+		num(f, e->running_pct, 0);
 		field(f, NULL, 1);
 	}
 }
@@ -108,5 +106,5 @@ void td_report_render_csv(json_t *doc, FILE *f)
 	      "bottleneck,approximate,multiplexed,perf_value,reason,uncertainty,undecided,counted_pct,sanity\n", f);
 	/* session by session, as the document orders its scopes */
 	json_array_foreach(json_object_get(doc, "sessions"), i, sess)
-		td_report_each_scope(doc, json_integer_value(json_object_get(sess, "index")), scope_rows, f);
+		td_report_each_scope_rows(doc, json_integer_value(json_object_get(sess, "index")), scope_rows, f);
 }

@@ -358,57 +358,51 @@ static void print_scope(const struct out *o, json_t *scope)
 }
 
 /* Level-1 values of a scope in one line (folded sections). */
-static void print_folded_line(const struct out *o, json_t *scope)
+static void print_folded_line(const struct out *o, const struct td_scope_rows *r)
 {
 	struct strbuf title = STRBUF_INIT;
-	json_t *nodes = json_object_get(scope, "nodes"), *n, *bn = json_object_get(scope, "bottleneck");
-	json_t *path = json_is_object(bn) ? json_object_get(bn, "path") : NULL;
 	size_t i;
 
-	strbuf_addstr(&title, jget_str(scope, "label") ? jget_str(scope, "label") : "");
-	if (!isnan(jget_num(scope, "time")))
-		strbuf_addf(&title, "%s%.3fs", title.len ? " @" : "", jget_num(scope, "time"));
+	strbuf_addstr(&title, r->label ? r->label : "");
+	if (!isnan(r->time))
+		strbuf_addf(&title, "%s%.3fs", title.len ? " @" : "", r->time);
 	fprintf(o->f, "  %-22s", title.buf);
-	if (!json_array_size(nodes)) {
-		json_t *e;
-		json_array_foreach(json_object_get(scope, "events"), i, e) {
-			double v = jget_num(e, "value");
-			if (i >= 4)
-				break;
-			if (isnan(v))
-				fprintf(o->f, " %s=<%s>", jget_str(e, "name"), jget_str(e, "status"));
-			else
-				fprintf(o->f, " %s=%.6g", jget_str(e, "name"), v);
-		}
+	for (i = 0; !r->nr_nodes && i < r->nr_events && i < 4; i++) {
+		const struct td_event_row *e = &r->events[i];
+
+		if (isnan(e->value))
+			fprintf(o->f, " %s=<%s>", e->name, e->status);
+		else
+			fprintf(o->f, " %s=%.6g", e->name, e->value);
 	}
-	json_array_foreach(nodes, i, n) {
-		double v = jget_num(n, "value");
-		if (json_integer_value(json_object_get(n, "level")) != 1)
+	for (i = 0; i < r->nr_nodes; i++) {
+		const struct td_node_row *n = &r->nodes[i];
+
+		if (n->level != 1)
 			continue;
-		if (isnan(v))
+		if (isnan(n->value))
 			fprintf(o->f, " %6s", "n/a");
 		else
-			fprintf(o->f, " %s%5.1f%%%s", jget_bool(n, "flagged") ? col(o, C_RED) : "", v * 100,
-				jget_bool(n, "flagged") ? col(o, C_RESET) : "");
+			fprintf(o->f, " %s%5.1f%%%s", n->flagged ? col(o, C_RED) : "", n->value * 100,
+				n->flagged ? col(o, C_RESET) : "");
 	}
-	if (path && json_array_size(path))
-		fprintf(o->f, "  > %s", json_string_value(json_array_get(path, json_array_size(path) - 1)));
+	if (r->bottleneck_leaf)
+		fprintf(o->f, "  > %s", r->bottleneck_leaf);
 	fputc('\n', o->f);
 	strbuf_release(&title);
 }
 
-static void print_folded_header(const struct out *o, json_t *scope)
+static void print_folded_header(const struct out *o, const struct td_scope_rows *r)
 {
-	json_t *n;
 	size_t i;
 
 	fprintf(o->f, "  %-22s", "");
-	json_array_foreach(json_object_get(scope, "nodes"), i, n) {
+	for (i = 0; i < r->nr_nodes; i++) {
 		char abbr[8];
-		const char *name = jget_str(n, "name");
-		if (json_integer_value(json_object_get(n, "level")) != 1)
+
+		if (r->nodes[i].level != 1)
 			continue;
-		snprintf(abbr, sizeof(abbr), "%.6s", name);
+		snprintf(abbr, sizeof(abbr), "%.6s", r->nodes[i].name ? r->nodes[i].name : "");
 		fprintf(o->f, " %6s", abbr);
 	}
 	fprintf(o->f, "\n");
@@ -445,27 +439,27 @@ static int is_main_scope(json_t *sc)
 	return !strcmp(jget_str(sc, "kind"), "total") && isnan(jget_num(sc, "time"));
 }
 
-/*
- * An interval, CPU or thread scope: in full with --scopes all, else one
- * folded line (the column header before the first).
- */
+/* An interval, CPU or thread scope in full (--scopes all). */
 static void print_other_scope(json_t *sc, void *ctx)
+{
+	if (!is_main_scope(sc))
+		print_scope(ctx, sc);
+}
+
+/* ... else in one folded line (the column header before the first). */
+static void print_folded_scope(const struct td_scope_rows *r, void *ctx)
 {
 	struct out *o = ctx;
 
-	if (is_main_scope(sc))
-		return;
-	if (o->o->all_scopes) {
-		print_scope(o, sc);
-		return;
-	}
+	if (r->kind && !strcmp(r->kind, "total") && isnan(r->time))
+		return; /* a run's own total, printed in full before */
 	if (!o->folded_header) {
-		print_folded_header(o, sc);
+		print_folded_header(o, r);
 		o->folded_header = 1;
 	}
-	if (jget_str(sc, "pmu"))
-		fprintf(o->f, "  [%s]", jget_str(sc, "pmu"));
-	print_folded_line(o, sc);
+	if (r->pmu)
+		fprintf(o->f, "  [%s]", r->pmu);
+	print_folded_line(o, r);
 }
 
 void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f)
@@ -518,7 +512,10 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		if (!opts->all_scopes)
 			fprintf(f, "\n%s-- %d per-%s scopes, folded (--scopes all unfolds them) --%s\n",
 				col(&o, C_CYAN), nfold, "interval/CPU/thread", col(&o, C_RESET));
-		td_report_each_scope(doc, idx, print_other_scope, &o);
+		if (opts->all_scopes)
+			td_report_each_scope(doc, idx, print_other_scope, &o);
+		else
+			td_report_each_scope_rows(doc, idx, print_folded_scope, &o);
 	}
 	td_report_text_threads_file(doc, f); /* threads work: render/text-threads.c */
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"
