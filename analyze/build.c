@@ -461,6 +461,18 @@ static const char *status_name(enum td_count_status st)
 	return st == TD_COUNT_OK ? "ok" : st == TD_COUNT_NOT_COUNTED ? "not counted" : "not supported";
 }
 
+/* Is c a count of the section of PMU pmu (NULL: the whole scope)? */
+static int count_in_section(const struct td_count *c, const char *pmu)
+{
+	return !pmu || (c->pmu && !strcmp(c->pmu, pmu));
+}
+
+/* Did perf scale c from the share of time it was counted? */
+static int count_scaled(const struct td_count *c)
+{
+	return !isnan(c->running_pct) && c->running_pct < 99.995;
+}
+
 static json_t *events_json(const struct td_scope *s, const char *pmu)
 {
 	json_t *a = json_array();
@@ -469,7 +481,7 @@ static json_t *events_json(const struct td_scope *s, const char *pmu)
 	for (i = 0; i < s->nr_counts; i++) {
 		const struct td_count *c = &s->counts[i];
 		json_t *e;
-		if (pmu && (!c->pmu || strcmp(c->pmu, pmu)))
+		if (!count_in_section(c, pmu))
 			continue;
 		e = json_object();
 		json_object_set_new(e, "name", json_string(c->event));
@@ -481,7 +493,7 @@ static json_t *events_json(const struct td_scope *s, const char *pmu)
 		json_object_set_new(e, "enabled_ns", jnum(c->enabled_ns));
 		json_object_set_new(e, "running_ns", jnum(c->running_ns));
 		json_object_set_new(e, "running_pct", jnum(c->running_pct));
-		json_object_set_new(e, "scaled", json_boolean(!isnan(c->running_pct) && c->running_pct < 99.995));
+		json_object_set_new(e, "scaled", json_boolean(count_scaled(c)));
 		json_object_set_new(e, "variance_pct", jnum(c->variance_pct));
 		json_object_set_new(e, "group", c->group >= 0 ? json_integer(c->group) : json_null());
 		json_object_set_new(e, "line", c->line ? json_integer(c->line) : json_null());
@@ -1470,7 +1482,7 @@ static void event_rows(const struct scope_job *j, struct td_scope_rows *r)
 		const struct td_count *c = &j->s->counts[i];
 		struct td_event_row *e;
 
-		if (j->pmu && (!c->pmu || strcmp(c->pmu, j->pmu)))
+		if (!count_in_section(c, j->pmu))
 			continue;
 		e = &r->events[r->nr_events++];
 		e->name = c->event;
@@ -1478,7 +1490,7 @@ static void event_rows(const struct scope_job *j, struct td_scope_rows *r)
 		e->status = status_name(c->status);
 		e->value = c->value;
 		e->running_pct = c->running_pct;
-		e->scaled = !isnan(c->running_pct) && c->running_pct < 99.995;
+		e->scaled = count_scaled(c);
 	}
 }
 

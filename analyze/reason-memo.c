@@ -45,9 +45,11 @@ static size_t evaluations, taken;
  */
 static const char *memo_mode(void)
 {
-	const char *m = getenv("TDPERF_REASON_MEMO");
+	static const char *mode;
 
-	return m ? m : "";
+	if (!mode)
+		mode = getenv("TDPERF_REASON_MEMO") ? getenv("TDPERF_REASON_MEMO") : "";
+	return mode;
 }
 
 static void entry_release(struct memo_entry *e)
