@@ -124,6 +124,8 @@ double td_legacy_level1_value(const struct td_legacy_l1 *l, const char *id);
 /* perf's names for our nodes (analyze/perf-names.c). */
 /* "tma_Frontend Bound" -> "frontend_bound": tma_ dropped, lower case, '_' for ' ' and '-'. */
 void td_perf_name_normalize(const char *in, struct strbuf *out);
+/* Is in, normalized as above, the same as the normalized name? (allocates nothing) */
+int td_perf_name_is(const char *normalized, const char *in);
 /* Our id for a normalized perf name that differs from it ("ms_uops"), or NULL. */
 const char *td_perf_name_alias(const char *normalized);
 

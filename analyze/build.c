@@ -378,12 +378,10 @@ static const char *printed_name(const struct td_scope *s, size_t i)
 static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
 						   const struct td_metric *m)
 {
-	struct strbuf mn = STRBUF_INIT;
 	const struct td_perf_metric *found = NULL;
 	const char *n;
 	size_t i;
 
-	td_perf_name_normalize(m->name, &mn);
 	for (i = 0; i < s->nr_perf_metrics && !found; i++) {
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
@@ -394,10 +392,9 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 				  !is_ratio_metric(pm)))
 			continue;
 		n = printed_name(s, i);
-		if (!strcmp(n, m->id) || !strcmp(n, mn.buf))
+		if (!strcmp(n, m->id) || td_perf_name_is(n, m->name))
 			found = pm;
 	}
-	strbuf_release(&mn);
 	return found;
 }
 
@@ -415,33 +412,6 @@ static void info_perf_value(json_t *o, const struct td_scope *s, const char *pmu
 		pm = perf_value_for(s, pmu, m);
 	json_object_set_new(o, "perf_value", pm ? json_real(pm->value) : json_null());
 	json_object_set_new(o, "perf_name", pm ? json_string(pm->name) : json_null());
-}
-
-/* Append "a; b; a" as "a; b": the evaluator repeats a missing event per use. */
-static void add_unique_reasons(struct strbuf *sb, const char *reasons)
-{
-	const char *p = reasons;
-
-	while (*p) {
-		const char *e = strstr(p, "; ");
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		char *part = xstrndup(p, n);
-		const char *q = sb->buf;
-		int dup = 0;
-		while ((q = strstr(q, part)) != NULL) {
-			if ((q == sb->buf || (q >= sb->buf + 2 && q[-2] == ';')) && (q[n] == '\0' || q[n] == ';')) {
-				dup = 1;
-				break;
-			}
-			q += n;
-		}
-		if (!dup)
-			strbuf_addf(sb, "%s%s", sb->len ? "; " : "", part);
-		free(part);
-		p += n;
-		if (e)
-			p += 2;
-	}
 }
 
 /* ---------------- JSON helpers ---------------- */
@@ -920,6 +890,8 @@ struct scope_eval {
 	int groups;
 	int full_nodes;              /* the run's own total: nodes with descriptions */
 	int lean;                    /* a streamed scope for folded text or CSV */
+	int rows_take_reasons;       /* typed rows: each node's row takes its reason string
+					(the JSON's stacks read the reasons after the nodes) */
 	int nohw;                    /* a table but no hardware count */
 	struct strbuf nohw_reason;
 	double *values;              /* per table metric, the value shown */
@@ -1119,9 +1091,9 @@ static void check_sanity(struct scope_eval *se)
  * whether it is approximate.  v is its value (NAN for a scope without
  * hardware counts).
  */
-static int node_reason(const struct scope_eval *se, size_t i, double v, struct strbuf *reason)
+static int node_reason(struct scope_eval *se, size_t i, double v, struct strbuf *reason)
 {
-	const struct td_node_value *src = se->chosen[i] >= 0 ? &se->per_group[se->chosen[i]].nodes[i]
+	struct td_node_value *src = se->chosen[i] >= 0 ? &se->per_group[se->chosen[i]].nodes[i]
 							     : &se->all.nodes[i];
 	const struct td_metric *m = se->all.nodes[i].metric;
 	int approx = src->approximate;
@@ -1135,8 +1107,13 @@ static int node_reason(const struct scope_eval *se, size_t i, double v, struct s
 			    td_legacy_level1_formula(m->id));
 		return 1;
 	}
-	if (src->reason)
-		add_unique_reasons(reason, src->reason);
+	/* td_reason_merge kept each item once */
+	if (src->reason && se->rows_take_reasons) {
+		strbuf_attach(reason, src->reason);
+		src->reason = NULL;
+	} else if (src->reason) {
+		strbuf_addstr(reason, src->reason);
+	}
 	if (se->cx.legacy_zero && !isnan(v) && m->level >= 1 && !(se->legacy_l1 && m->level == 1)) {
 		/* did this node use a missing correction term? */
 		struct evalctx probe = se->cx;
@@ -1506,6 +1483,7 @@ static void scope_rows_grouped(const struct scope_job *j, struct td_scope_rows *
 	size_t i;
 
 	scope_eval_init(&se, j, td_scope_hardware_counts(j->s, j->pmu) > 0);
+	se.rows_take_reasons = 1;
 	memset(r, 0, sizeof(*r));
 	scope_id(&id, j);
 	r->id = rows_own(r, strbuf_detach(&id, NULL));

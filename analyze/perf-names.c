@@ -47,13 +47,28 @@ static const char *const aliases[][2] = {
 	{ "ifetch_bandwidth", "fetch_bandwidth" },
 };
 
+static char normalized_char(char c)
+{
+	return c == ' ' || c == '-' ? '_' : (char)tolower((unsigned char)c);
+}
+
 void td_perf_name_normalize(const char *in, struct strbuf *out)
 {
 	strbuf_reset(out);
 	if (!strncasecmp(in, "tma_", 4))
 		in += 4;
 	for (; *in; in++)
-		strbuf_addch(out, *in == ' ' || *in == '-' ? '_' : (char)tolower((unsigned char)*in));
+		strbuf_addch(out, normalized_char(*in));
+}
+
+int td_perf_name_is(const char *normalized, const char *in)
+{
+	if (!strncasecmp(in, "tma_", 4))
+		in += 4;
+	for (; *in && *normalized; in++, normalized++)
+		if (normalized_char(*in) != *normalized)
+			return 0;
+	return !*in && !*normalized;
 }
 
 const char *td_perf_name_alias(const char *normalized)

@@ -41,6 +41,14 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	return s;
 }
 
+void strbuf_attach(struct strbuf *sb, char *s)
+{
+	strbuf_release(sb);
+	sb->buf = s;
+	sb->len = strlen(s);
+	sb->alloc = sb->len + 1;
+}
+
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;

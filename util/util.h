@@ -47,6 +47,8 @@ void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
 /* Hand the buffer to the caller (who frees it) and reset sb. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
+/* Let sb own s, a malloc'd NUL-terminated string (what it held is released). */
+void strbuf_attach(struct strbuf *sb, char *s);
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_setlen(struct strbuf *sb, size_t len);

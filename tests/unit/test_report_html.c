@@ -611,6 +611,80 @@ static void main_scope_is_the_most_complete_session(void **state)
 	json_decref(doc);
 }
 
+/* Field k of a CSV line, unquoted as RFC 4180 says, into out. */
+static void csv_field(const char *p, int k, char *out, size_t size)
+{
+	size_t n = 0;
+	int quoted = 0;
+
+	for (; *p && k > 0; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == ',' && !quoted)
+			k--;
+	}
+	if (*p == '"') {
+		for (p++; *p && n + 1 < size; p++) {
+			if (*p == '"' && p[1] != '"')
+				break;
+			if (*p == '"')
+				p++;
+			out[n++] = *p;
+		}
+	} else {
+		for (; *p && *p != ',' && n + 1 < size; p++)
+			out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
+/*
+ * The CSV writer formats numbers itself for speed: every value must read
+ * as printf's %.10g prints it, and fields with commas or quotes are
+ * quoted as RFC 4180 says.
+ */
+static void csv_numbers_match_printf_and_fields_are_quoted(void **state)
+{
+	static const double values[] = { -0.0, 0.0, 1e10, 9999999999.0, -9999999999.0, 12345678901.0,
+					 0.1, 100.0, 3.0, -7.0, 1e-7, 0.5102564484 };
+	json_t *scopes = json_array(), *scope = make_scope("s1/total", "total", "a,\"b\"", 2, 1.5);
+	json_t *nodes = json_object_get(scope, "nodes"), *doc;
+	char *buf = NULL, *line, *save = NULL, want[64], got[256];
+	size_t len = 0, i, row = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(json_array_size(nodes), TD_ARRAY_SIZE(values));
+	for (i = 0; i < TD_ARRAY_SIZE(values); i++) {
+		json_t *n = json_array_get(nodes, i);
+
+		json_object_set_new(n, "value", json_real(values[i]));
+		json_object_set_new(n, "reason", json_string("A,B not \"measured\""));
+	}
+	json_object_set_new(scope, "session", json_integer(1));
+	json_array_append_new(scopes, scope);
+	doc = make_doc(scopes, "icelake", 5);
+	json_object_set_new(doc, "sessions", json_pack("[{s:i}]", "index", 1));
+	td_report_render_csv(doc, f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), row++) {
+		if (!row)
+			continue; /* the header */
+		csv_field(line, 3, got, sizeof(got));
+		assert_string_equal(got, "a,\"b\"");
+		csv_field(line, 5, got, sizeof(got));
+		assert_string_equal(got, "1.5");
+		csv_field(line, 10, got, sizeof(got));
+		snprintf(want, sizeof(want), "%.10g", values[row - 1]);
+		assert_string_equal(got, want);
+		csv_field(line, 17, got, sizeof(got));
+		assert_string_equal(got, "A,B not \"measured\"");
+	}
+	assert_int_equal(row, TD_ARRAY_SIZE(values) + 1);
+	free(buf);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -626,6 +700,7 @@ int main(void)
 		cmocka_unit_test(html_report_escapes_and_works_without_gnuplot),
 		cmocka_unit_test(reasons_are_short_and_name_each_event_once),
 		cmocka_unit_test(main_scope_is_the_most_complete_session),
+		cmocka_unit_test(csv_numbers_match_printf_and_fields_are_quoted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
