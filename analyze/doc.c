@@ -405,3 +405,121 @@ void td_scope_rows_release(struct td_scope_rows *r)
 	free(r->events);
 	memset(r, 0, sizeof(*r));
 }
+
+/* ---------------- folded scopes (schema version 2) ---------------- */
+
+/* Cell k of a folded column: the array's element, or the one value all share. */
+static json_t *column_cell(json_t *column, size_t k)
+{
+	return json_is_array(column) ? json_array_get(column, k) : column;
+}
+
+/* A string column's cell: its text in the document's "strings" table. */
+static json_t *string_cell(json_t *strings, json_t *column, size_t k)
+{
+	json_t *i = column_cell(column, k), *s;
+
+	if (!json_is_integer(i) || !(s = json_array_get(strings, (size_t)json_integer_value(i))))
+		return json_null();
+	return json_incref(s);
+}
+
+static json_t *plain_cell(json_t *column, size_t k)
+{
+	json_t *v = column_cell(column, k);
+
+	return v ? json_incref(v) : json_null();
+}
+
+static const char *const folded_strings[] = { "reason", "perf_name", "estimate", "sanity", "status", NULL };
+
+static int is_string_column(const char *key)
+{
+	size_t i;
+
+	for (i = 0; folded_strings[i]; i++)
+		if (!strcmp(key, folded_strings[i]))
+			return 1;
+	return 0;
+}
+
+/* The members a folded scope has besides its columns. */
+static int is_scope_member(const char *key)
+{
+	static const char *const members[] = { "id", "session", "kind", "label", "pmu", "time", "multiplexed",
+					       "folded", "columns", "bottleneck_leaf", NULL };
+	size_t i;
+
+	for (i = 0; members[i]; i++)
+		if (!strcmp(key, members[i]))
+			return 1;
+	return 0;
+}
+
+/* nodes[] or events[] of a folded scope: the table's descriptions, the scope's columns. */
+static json_t *unfold_list(json_t *scope, json_t *described, json_t *strings)
+{
+	json_t *list = json_array(), *d, *item, *col;
+	const char *key;
+	size_t k;
+
+	json_array_foreach(described, k, d) {
+		item = json_deep_copy(d);
+		json_object_foreach(scope, key, col) {
+			if (is_scope_member(key))
+				continue;
+			json_object_set_new(item, key, is_string_column(key) ? string_cell(strings, col, k)
+									   : plain_cell(col, k));
+		}
+		json_array_append_new(list, item);
+	}
+	return list;
+}
+
+static json_t *unfold_scope(json_t *scope, json_t *columns, json_t *strings)
+{
+	json_t *shape = json_array_get(columns, (size_t)json_integer_value(json_object_get(scope, "columns")));
+	json_t *out = json_object(), *nodes, *path = json_array(), *n;
+	size_t k;
+
+	json_object_set(out, "id", json_object_get(scope, "id"));
+	json_object_set(out, "session", json_object_get(scope, "session"));
+	json_object_set(out, "kind", json_object_get(scope, "kind"));
+	json_object_set(out, "label", json_object_get(scope, "label"));
+	json_object_set(out, "pmu", json_object_get(scope, "pmu"));
+	json_object_set(out, "time", json_object_get(scope, "time"));
+	json_object_set_new(out, "derived", json_null());
+	json_object_set(out, "multiplexed", json_object_get(scope, "multiplexed"));
+	json_object_set_new(out, "folded", json_true());
+	nodes = unfold_list(scope, json_object_get(shape, "nodes"), strings);
+	json_array_foreach(nodes, k, n)
+		if (json_is_true(json_object_get(n, "bottleneck")))
+			json_array_append(path, json_object_get(n, "id"));
+	json_object_set_new(out, "nodes", nodes);
+	json_object_set_new(out, "bottleneck", json_pack("{s:o}", "path", path));
+	json_object_set_new(out, "events", json_array_size(nodes) ? json_array() :
+			    unfold_list(scope, json_object_get(shape, "events"), strings));
+	return out;
+}
+
+int td_report_unfold(json_t *doc, struct strbuf *err)
+{
+	json_t *scopes = json_object_get(doc, "scopes"), *columns = json_object_get(doc, "columns");
+	json_t *strings = json_object_get(doc, "strings"), *sc;
+	size_t i;
+
+	json_array_foreach(scopes, i, sc) {
+		json_int_t c = json_integer_value(json_object_get(sc, "columns"));
+
+		if (!json_is_true(json_object_get(sc, "folded")) || json_is_array(json_object_get(sc, "nodes")))
+			continue;
+		if (!json_is_integer(json_object_get(sc, "columns")) || c < 0 ||
+		    !json_is_object(json_array_get(columns, (size_t)c))) {
+			strbuf_addf(err, "folded scope %s names columns entry %lld, which the document does not have",
+				    td_json_str_or(sc, "id", "?"), (long long)c);
+			return -1;
+		}
+		json_array_set_new(scopes, i, unfold_scope(sc, columns, strings));
+	}
+	return 0;
+}

@@ -14,7 +14,7 @@
 #include "util/util.h"
 
 /* Version of the document's schema (docs/report-schema.md). */
-#define TD_REPORT_SCHEMA_VERSION 1
+#define TD_REPORT_SCHEMA_VERSION 2
 
 /* "cpu_core CPU3", "app-1234", or the scope id. */
 void td_scope_label(struct strbuf *sb, json_t *scope);
@@ -130,6 +130,15 @@ struct td_scope_rows {
 	char **owned;                 /* strings to free with the rows */
 	size_t nr_owned, alloc_owned;
 };
+/*
+ * A saved document's folded scopes (version 2: values and flags as
+ * columns, descriptions and texts in the document's "columns" and
+ * "strings") turned back into scopes with nodes[] (or events[]) as
+ * readers of version 1 know them, each marked "folded": true: they have
+ * no stacks, info metrics or perf metrics.  -1 with err set when a folded
+ * scope refers to a columns entry the document lacks.
+ */
+int td_report_unfold(json_t *doc, struct strbuf *err);
 /* The rows of a scope of the document (strings borrowed from it). */
 void td_scope_rows_from_json(json_t *scope, struct td_scope_rows *r);
 void td_scope_rows_release(struct td_scope_rows *r);

@@ -8,8 +8,8 @@ libtdperf_a_SOURCES += analyze/build.c analyze/count-memo.c analyze/diff-counts.
 	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
 	analyze/hotspots-int.h analyze/report.h
 # text and CSV of long runs stream their scopes (analyze/stream.c)
-TESTS += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh
-EXTRA_DIST += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh
+TESTS += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh tests/e2e/t0308-json-folded.sh
+EXTRA_DIST += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh tests/e2e/t0308-json-folded.sh
 # charts (gnuplot), HTML report and diff
 # threads: the document's "threads"/"sweep" objects and their text (threads work)
 # jobs: the merged report of a job directory (one run directory per rank)

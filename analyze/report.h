@@ -97,6 +97,14 @@ void td_report_stream_release(json_t *doc);
  * the streamed ones built one at a time (the JSON renderer writes them so).
  */
 void td_report_each_scope_in_order(json_t *doc, void (*fn)(json_t *scope, void *ctx), void *ctx);
+/*
+ * The same, but the streamed scopes of a document loaded with
+ * streamed_nodes_only go to rows_fn as typed rows (the JSON renderer's
+ * folded scopes); the document's own scopes, and every scope of a
+ * document kept whole, go to json_fn.
+ */
+void td_report_each_scope_in_order_rows(json_t *doc, void (*json_fn)(json_t *scope, void *ctx),
+					void (*rows_fn)(const struct td_scope_rows *rows, void *ctx), void *ctx);
 /* Was doc loaded with stream_scopes (some of its scopes live outside it)? */
 int td_report_is_streamed(json_t *doc);
 

@@ -141,31 +141,55 @@ void td_report_each_scope_rows(json_t *doc, json_int_t session,
 		td_report_scope_rows(&stream->imp, &stream->opts, (size_t)session - 1, &st->scopes[k], fn, ctx);
 }
 
+/* What the in-order walk does with a scope: the document's are JSON, the streamed ones built here. */
+struct in_order_walk {
+	json_t *doc;
+	void (*json_fn)(json_t *scope, void *ctx);
+	void (*rows_fn)(const struct td_scope_rows *rows, void *ctx); /* NULL: streamed ones as JSON too */
+	void *ctx;
+};
+
+static void walk_streamed(const struct in_order_walk *w, size_t si, const struct td_scope *s, json_t *warnings)
+{
+	json_t *one, *sc;
+	size_t n;
+
+	if (w->rows_fn && stream->opts.streamed_nodes_only) {
+		td_report_scope_rows(&stream->imp, &stream->opts, si, s, w->rows_fn, w->ctx);
+		return;
+	}
+	one = json_array();
+	td_report_add_scopes(one, &stream->imp, &stream->opts, si, s, NULL, warnings);
+	json_array_foreach(one, n, sc)
+		w->json_fn(sc, w->ctx);
+	json_decref(one);
+}
+
 /*
  * Every scope in the order td_report_build gives the whole document: per
  * session, the derived sums, then every scope in input order, where the
  * run's own totals are the document's and the others are built here one
  * at a time.
  */
-void td_report_each_scope_in_order(json_t *doc, void (*fn)(json_t *scope, void *ctx), void *ctx)
+static void walk_in_order(const struct in_order_walk *w)
 {
-	json_t *scopes = json_object_get(doc, "scopes"), *sess, *one, *sc, *warnings;
+	json_t *scopes = json_object_get(w->doc, "scopes"), *sess, *sc, *warnings;
 	size_t i, k, next = 0, n;
 
-	if (!stream || stream->doc != doc) {
+	if (!stream || stream->doc != w->doc) {
 		json_array_foreach(scopes, i, sc)
-			fn(sc, ctx);
+			w->json_fn(sc, w->ctx);
 		return;
 	}
-	json_array_foreach(json_object_get(doc, "sessions"), i, sess) {
+	json_array_foreach(json_object_get(w->doc, "sessions"), i, sess) {
 		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
-		const struct td_stat *st = streamed_session(doc, idx);
+		const struct td_stat *st = streamed_session(w->doc, idx);
 
 		/* this session's scopes in the document: its derived sums first */
 		while ((sc = json_array_get(scopes, next)) &&
 		       json_integer_value(json_object_get(sc, "session")) == idx &&
 		       !json_is_null(json_object_get(sc, "derived"))) {
-			fn(sc, ctx);
+			w->json_fn(sc, w->ctx);
 			next++;
 		}
 		warnings = json_array();
@@ -173,21 +197,31 @@ void td_report_each_scope_in_order(json_t *doc, void (*fn)(json_t *scope, void *
 			if (td_scope_is_main(&st->scopes[k])) {
 				n = td_import_sections(&stream->imp, st);
 				for (; n > 0 && (sc = json_array_get(scopes, next)); n--, next++)
-					fn(sc, ctx);
+					w->json_fn(sc, w->ctx);
 				continue;
 			}
-			one = json_array();
-			td_report_add_scopes(one, &stream->imp, &stream->opts, (size_t)idx - 1,
-					     &st->scopes[k], NULL, warnings);
-			json_array_foreach(one, n, sc)
-				fn(sc, ctx);
-			json_decref(one);
+			walk_streamed(w, (size_t)idx - 1, &st->scopes[k], warnings);
 		}
 		json_decref(warnings);
 	}
 	/* anything the walk did not place (none when the document is consistent) */
 	for (; (sc = json_array_get(scopes, next)); next++)
-		fn(sc, ctx);
+		w->json_fn(sc, w->ctx);
+}
+
+void td_report_each_scope_in_order(json_t *doc, void (*fn)(json_t *scope, void *ctx), void *ctx)
+{
+	struct in_order_walk w = { doc, fn, NULL, ctx };
+
+	walk_in_order(&w);
+}
+
+void td_report_each_scope_in_order_rows(json_t *doc, void (*json_fn)(json_t *scope, void *ctx),
+					void (*rows_fn)(const struct td_scope_rows *rows, void *ctx), void *ctx)
+{
+	struct in_order_walk w = { doc, json_fn, rows_fn, ctx };
+
+	walk_in_order(&w);
 }
 
 int td_report_is_streamed(json_t *doc)

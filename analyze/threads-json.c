@@ -434,7 +434,7 @@ json_t *td_report_sweep_doc(const char *dir, struct strbuf *err)
 	}
 	free(mp);
 	json_object_set_new(doc, "schema", json_string("tdperf-report"));
-	json_object_set_new(doc, "version", json_integer(1));
+	json_object_set_new(doc, "version", json_integer(TD_REPORT_SCHEMA_VERSION));
 	json_object_set_new(doc, "run", meta ? meta : json_null());
 	json_object_set_new(doc, "sessions", json_array());
 	json_object_set_new(doc, "scopes", json_array());

@@ -768,8 +768,9 @@ static int check_document(json_t *doc, struct strbuf *err)
 		strbuf_addstr(err, "not a tdperf report document (no \"schema\": \"tdperf-report\")");
 		return -1;
 	}
-	if (!(version >= 1 && version <= 1)) {
-		strbuf_addf(err, "report document version %g is not supported (this tdperf reads version 1)", version);
+	if (!(version >= 1 && version <= TD_REPORT_SCHEMA_VERSION)) {
+		strbuf_addf(err, "report document version %g is not supported (this tdperf reads versions 1 to %d)",
+			    version, TD_REPORT_SCHEMA_VERSION);
 		return -1;
 	}
 	if (!json_is_array(json_object_get(doc, "scopes"))) {

@@ -25,8 +25,12 @@ struct td_text_opts {
 void td_report_render_text(json_t *doc, const struct td_text_opts *o, FILE *out);
 /* One row per scope and node (render/csv.c). */
 void td_report_render_csv(json_t *doc, FILE *out);
-/* The document itself, indented. */
-void td_report_render_json(json_t *doc, FILE *out);
+/*
+ * The document itself, indented (render/json.c).  Unless all_scopes, the
+ * per-interval/CPU/thread scopes are folded: values and flags as columns,
+ * their descriptions and reason texts once in the document's tables.
+ */
+void td_report_render_json(json_t *doc, int all_scopes, FILE *out);
 
 /*
  * The live view of perf stat's interval output (render/live.c): feed the

@@ -47,7 +47,7 @@ static json_t *load_hotspots_side(const char *path, struct strbuf *err)
 static json_t *load_side(const char *path, const char *cpu, struct strbuf *err)
 {
 	struct td_report_opts opts = { 0 };
-	struct strbuf data = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT, why = STRBUF_INIT;
 	json_t *doc = NULL;
 	const char *schema;
 
@@ -64,13 +64,20 @@ static json_t *load_side(const char *path, const char *cpu, struct strbuf *err)
 	if (schema && !strcmp(schema, "tdperf-report")) {
 		double v = td_json_num(json_object_get(doc, "version"));
 
-		if (!(v == 1)) {
-			strbuf_addf(err, "%s: report document version %g is not supported (this tdperf reads 1)", path, v);
+		if (!(v >= 1 && v <= TD_REPORT_SCHEMA_VERSION)) {
+			strbuf_addf(err, "%s: report document version %g is not supported (this tdperf reads 1 to %d)",
+				    path, v, TD_REPORT_SCHEMA_VERSION);
 			json_decref(doc);
 			strbuf_release(&data);
 			return NULL;
 		}
 		strbuf_release(&data);
+		if (td_report_unfold(doc, &why) < 0) {
+			strbuf_addf(err, "%s: %s", path, why.buf);
+			strbuf_release(&why);
+			json_decref(doc);
+			return NULL;
+		}
 		return doc;
 	}
 	json_decref(doc);

@@ -124,8 +124,8 @@ int cmd_report(int argc, char **argv)
 		TD_OPT_COUNT('v', "verbose", &topts.verbose, "show nodes below threshold, reasons, info metrics"),
 		TD_OPT_BOOL(0, "events", &topts.events, "list the raw counts under each tree"),
 		TD_OPT_CHOICE(0, "scopes", &scopes, "fold|all",
-			      "per-interval/CPU/thread scopes folded to one line each (default) or shown "
-			      "as full trees"),
+			      "per-interval/CPU/thread scopes folded (default: one line each in text, "
+			      "values as columns in JSON) or shown as full trees"),
 		TD_OPT_CHOICE(0, "color", &color, "auto|always|never", "colours (default auto: only on a terminal)"),
 		TD_OPT_CHOICE(0, "colour", &color, "auto|always|never", "the same as --color"),
 		TD_OPT_STRING(0, "cpu", &opts.cpu, "CPU", "as for tdperf import"),
@@ -192,7 +192,8 @@ int cmd_report(int argc, char **argv)
 	opts.stream_scopes = !html.file && !plot &&
 			     (!strcmp(format, "csv") || !strcmp(format, "text") || !strcmp(format, "json")) &&
 			     !td_report_is_job(input) && !td_report_is_sweep(input);
-	opts.streamed_nodes_only = !strcmp(format, "csv") || (!strcmp(format, "text") && !topts.all_scopes);
+	opts.streamed_nodes_only = !strcmp(format, "csv") ||
+				   ((!strcmp(format, "text") || !strcmp(format, "json")) && !topts.all_scopes);
 	opts.streamed_no_reasons = !strcmp(format, "text") && !topts.all_scopes;
 	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html.file, input))
 		return 2;
@@ -224,7 +225,7 @@ int cmd_report(int argc, char **argv)
 		else if (hotspots && !strcmp(format, "text"))
 			td_hotspots_render_text(doc, top, out);
 		else if (!strcmp(format, "json"))
-			td_report_render_json(doc, out);
+			td_report_render_json(doc, topts.all_scopes, out);
 		else if (!strcmp(format, "csv"))
 			is_job ? td_report_job_csv(doc, out) : td_report_render_csv(doc, out);
 		else if (is_job)

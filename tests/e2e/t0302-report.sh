@@ -11,7 +11,7 @@ PUB=$FIXTURES/perf-stat-published
 # legacy --topdown sessions every node: perf's own legacy definition is
 # what the approximation reproduces).  Tolerance: 0.06 points.
 checked() {
-	"$TDPERF" report --format json "$1" >doc.json &&
+	"$TDPERF" report --format json --scopes all "$1" >doc.json &&
 	jq -r '
 	  (.sessions | map({key: (.index | tostring), value: .legacy_topdown}) | from_entries) as $legacy |
 	  [ .scopes[] | .session as $s | .nodes[]
@@ -128,19 +128,27 @@ test_expect_success 'schema: versioned, every scope and node complete and typed'
 		cpu= && case $f in *case-31-*) cpu="--cpu neoverse-v3" ;; esac
 		"$TDPERF" report --format json $cpu "$f" >d.json || exit 1
 		jq -e "
-		  .schema == \"tdperf-report\" and .version == 1 and .run.format == \"tdperf-run\" and
+		  . as \$d |
+		  .schema == \"tdperf-report\" and .version == 2 and .run.format == \"tdperf-run\" and
 		  (.sessions | length) >= 1 and (.scopes | length) >= 1 and
 		  ([.scopes[].id] | length) == ([.scopes[].id] | unique | length) and
-		  all(.scopes[]; (.kind | IN(\"total\",\"interval\",\"cpu\",\"core\",\"die\",\"socket\",\"node\",\"thread\")) and
+		  all(.scopes[]; .kind | IN(\"total\",\"interval\",\"cpu\",\"core\",\"die\",\"socket\",\"node\",\"thread\")) and
+		  all(.scopes[] | select(.folded != true);
 		      (.nodes | type) == \"array\" and (.events | type) == \"array\" and (.metrics | type) == \"array\" and
 		      (.warnings | type) == \"array\" and (.perf_metrics | type) == \"array\") and
-		  all(.scopes[].nodes[];
+		  all(.scopes[] | select(.folded == true);
+		      \$d.columns[.columns] as \$c | (\$c | type) == \"object\" and
+		      ([\$c.nodes, \$c.events] | map(length) | max) as \$n |
+		      all(to_entries[] | select(.value | type == \"array\"); (.value | length) == \$n) and
+		      all(.reason, .perf_name, .estimate, .sanity, .status | if type == \"array\" then .[] else . end;
+		          . == null or ((type == \"number\") and . >= 0 and . < (\$d.strings | length)))) and
+		  all(.scopes[] | select(.folded != true) | .nodes[];
 		      (.id | type) == \"string\" and (.name | type) == \"string\" and (.level | type) == \"number\" and
 		      (.flagged | type) == \"boolean\" and (.bottleneck | type) == \"boolean\" and
 		      (.approximate | type) == \"boolean\" and
 		      ((.value | type) == \"number\" or ((.value == null) and (.reason | type) == \"string\")) and
 		      ((.perf_value == null) or (.perf_value | type) == \"number\")) and
-		  all(.scopes[].events[];
+		  all(.scopes[] | select(.folded != true) | .events[];
 		      (.status | IN(\"ok\",\"not counted\",\"not supported\")) and (.scaled | type) == \"boolean\" and
 		      ((.value | type) == \"number\" or .status != \"ok\")) and
 		  all(.warnings[]; (.severity | type) == \"string\" and (.text | type) == \"string\")
@@ -247,7 +255,7 @@ fi
 
 test_expect_success 'perf -x, -I 100: per-interval scopes and their sum' '
 	perf stat -o i.csv -x, -I 100 -e $E sleep 0.35 2>/dev/null &&
-	"$TDPERF" report --format json i.csv >d.json &&
+	"$TDPERF" report --format json --scopes all i.csv >d.json &&
 	jq -e ".table == null" d.json &&
 	n=$(jq "[.scopes[] | select(.time != null)] | length" d.json) && test $n -ge 3 &&
 	sum=$(jq "[.scopes[] | select(.time != null) | .events[] | select(.name == \"page-faults\" and .status == \"ok\") | .value] | add" d.json) &&

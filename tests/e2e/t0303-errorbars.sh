@@ -92,7 +92,7 @@ test_expect_success 'sanity: no false alarm on any published output; a sanity fi
 		*case-44-*) continue ;;
 		*case-31-*) cpu="--cpu neoverse-v3" ;; # metric values only: no event tells the CPU
 		esac
-		"$TDPERF" report --format json $cpu "$f" >s.json || return 1
+		"$TDPERF" report --format json --scopes all $cpu "$f" >s.json || return 1
 		jq -e "[.scopes[] | select(.kind == \"total\" and .time == null) | .nodes[] | has(\"sanity\")] | all" s.json || return 1
 		jq -e "[.scopes[] | .nodes[] | select(.sanity != null)] | length == 0" s.json || {
 			echo "$f: flagged"; return 1; }
@@ -147,7 +147,7 @@ test_expect_success 'perf stat record: tdperf import names the CPU from the perf
 # mean of its per-interval values over that mean (perf's -r statistic).
 test_expect_success 'perf -x, -I 50: the total takes each count spread from the intervals' '
 	perf stat -o i.csv -x, -I 50 -e task-clock sh -c "i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done" 2>/dev/null &&
-	"$TDPERF" report --format json i.csv >iv.json &&
+	"$TDPERF" report --format json --scopes all i.csv >iv.json &&
 	jq -r ".scopes[] | select(.time != null) | .events[] | select(.name == \"task-clock\" and .value != null) | .value" iv.json >vals &&
 	test $(wc -l <vals) -ge 3 &&
 	want=$(awk "{ s += \$1; q += \$1 * \$1; n++ } END { m = s / n; printf \"%.10g\\n\", 100 * sqrt((q - n * m * m) / (n - 1) / n) / m }" vals) &&

@@ -41,7 +41,7 @@ streamed_json_equals_whole() {
 
 test_expect_success 'CSV: streamed equals the whole document, row for row' '
 	streamed_equals_whole --format csv long.csv &&
-	"$TDPERF" report --format json long.csv >d.json &&
+	"$TDPERF" report --format json --scopes all long.csv >d.json &&
 	nodes=$(jq "[.scopes[].nodes[]] | length" d.json) &&
 	test $nodes -gt 40 &&
 	test_line_count = $((nodes + 1)) streamed

@@ -26,7 +26,7 @@ intervals() {
 # retiring" per interval scope of the whole report, in percent with one
 # decimal as the live view prints them, "n/a" where not computable
 level1_of_report() {
-	"$TDPERF" report --format json --html=whole.html "$@" >whole.json 2>/dev/null &&
+	"$TDPERF" report --format json --scopes all --html=whole.html "$@" >whole.json 2>/dev/null &&
 	jq -r '.scopes[] | select(.derived == null and .time != null) |
 		[.time] + ([.nodes[] | select(.level == 1)] | sort_by(.id) |
 			map(if .value == null then "n/a" else .value * 100 end)) | map(tostring) | join(" ")' \

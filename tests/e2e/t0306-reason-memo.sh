@@ -47,6 +47,7 @@ test_expect_success 'CSV and JSON with kept reasons equal those evaluated afresh
 	kept_equals_fresh --format csv long.csv &&
 	test "$(taken kept.err)" -ge 38 &&
 	kept_equals_fresh --format json long.csv &&
+	kept_equals_fresh --format json --scopes all long.csv &&
 	test "$(taken kept.err)" -ge 38
 '
 
@@ -54,7 +55,8 @@ test_expect_success 'an interval with a zero count says so: division by zero the
 	kept_equals_fresh --format csv zero.csv &&
 	grep "^s1/[a-z]*@20\.000103288" kept | grep -q "division by zero" &&
 	! grep -v "^s1/[a-z]*@20\.000103288" kept | grep -q "division by zero" &&
-	kept_equals_fresh --format json zero.csv
+	kept_equals_fresh --format json zero.csv &&
+	kept_equals_fresh --format json --scopes all zero.csv
 '
 
 test_expect_success 'an interval where a count was not counted: its own reasons, as afresh' '

@@ -685,6 +685,116 @@ static void csv_numbers_match_printf_and_fields_are_quoted(void **state)
 	json_decref(doc);
 }
 
+/* The node fields a folded scope carries, as docs/report-schema.md lists them. */
+static const char *const folded_fields[] = {
+	"value", "flagged", "bottleneck", "approximate", "reason", "perf_value", "perf_resolution",
+	"perf_name", "group", "uncertainty", "undecided", "counted_pct", "estimate", "sanity",
+};
+
+/* A node field as a reader sees it: absent and null (or false) are the same. */
+static json_t *field_or_default(json_t *node, const char *key)
+{
+	json_t *v = json_object_get(node, key);
+
+	return v ? v : json_null();
+}
+
+static int same_field(json_t *a, json_t *b)
+{
+	if ((json_is_null(a) || json_is_false(a)) && (json_is_null(b) || json_is_false(b)))
+		return 1;
+	return json_equal(a, b);
+}
+
+/*
+ * JSON folds the interval scopes into columns and tables; a reader that
+ * unfolds them gets every node field the whole scope had, whatever the
+ * values (null, -0, 1e10, tiny ones) and texts (quotes, newlines,
+ * control characters, non-ASCII), while the run's total is written as is.
+ */
+static void json_folds_and_unfolds_interval_scopes(void **state)
+{
+	static const double values[] = { 0.1, NAN, -0.0, 1e10, 1e-7, 0.5102564484, 12345678901.0,
+					 100.0, 3.0, -7.0, 0.25, 0.75 };
+	json_t *scopes = json_array(), *doc, *saved, *sc, *expected, *n;
+	char *buf = NULL, *text;
+	size_t len = 0, i, k, folded = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	json_array_append_new(scopes, make_scope("s1/total", "total", NULL, 2, NAN));
+	for (i = 0; i < 3; i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "s1/total@%zu.5", i + 1);
+		sc = make_scope(id, "total", NULL, 2, (double)i + 1.5);
+		json_array_foreach(json_object_get(sc, "nodes"), k, n) {
+			double v = i == 2 ? 0.5 : values[(k + i) % TD_ARRAY_SIZE(values)];
+
+			json_object_set_new(n, "value", isnan(v) ? json_null() : json_real(v));
+			json_object_set_new(n, "flagged", json_boolean(k % 3 == i));
+			json_object_set_new(n, "reason", k % 2 ? json_string(k % 4 == 1 ? "A \"quoted\"\nline\t\x01 ok"
+										      : "\xc3\xa9v\xc3\xa9nement not measured")
+							      : json_null());
+			json_object_set_new(n, "perf_value", k == 0 ? json_real(0.51) : json_null());
+			json_object_set_new(n, "perf_name", k == 0 ? json_string("tma_frontend_bound") : json_null());
+			json_object_set_new(n, "group", k < 4 ? json_integer((json_int_t)k) : json_null());
+			json_object_set_new(n, "counted_pct", json_real(i == 1 && k == 3 ? 62.5 : 100.0));
+		}
+		json_object_set_new(sc, "session", json_integer(1));
+		json_array_append_new(scopes, sc);
+	}
+	json_object_set_new(json_array_get(scopes, 0), "session", json_integer(1));
+	doc = make_doc(scopes, "icelake", 5);
+	td_report_render_json(doc, 0, f);
+	fclose(f);
+	saved = json_loads(buf, 0, NULL);
+	assert_non_null(saved);
+	/* a reader of the whole document sees it through the same number format */
+	text = json_dumps(doc, JSON_REAL_PRECISION(10));
+	expected = json_loads(text, 0, NULL);
+	free(text);
+	assert_true(json_equal(json_array_get(json_object_get(saved, "scopes"), 0),
+			       json_array_get(json_object_get(expected, "scopes"), 0)));
+	json_array_foreach(json_object_get(saved, "scopes"), i, sc)
+		folded += json_is_true(json_object_get(sc, "folded"));
+	assert_int_equal(folded, 3);
+	/* the third interval has one value for every node: written once */
+	assert_true(json_is_real(json_object_get(json_array_get(json_object_get(saved, "scopes"), 3), "value")));
+	assert_int_equal(json_array_size(json_object_get(saved, "columns")), 1);
+	assert_int_equal(json_array_size(json_object_get(saved, "strings")), 3);
+	assert_int_equal(td_report_unfold(saved, &err), 0);
+	json_array_foreach(json_object_get(saved, "scopes"), i, sc) {
+		json_t *want = json_array_get(json_object_get(expected, "scopes"), i);
+
+		assert_string_equal(td_json_str(sc, "id"), td_json_str(want, "id"));
+		assert_int_equal(json_array_size(json_object_get(sc, "nodes")),
+				 json_array_size(json_object_get(want, "nodes")));
+		json_array_foreach(json_object_get(want, "nodes"), k, n) {
+			json_t *got = json_array_get(json_object_get(sc, "nodes"), k);
+			size_t j;
+
+			assert_string_equal(td_json_str(got, "id"), td_json_str(n, "id"));
+			for (j = 0; j < TD_ARRAY_SIZE(folded_fields); j++)
+				if (!same_field(field_or_default(got, folded_fields[j]),
+						field_or_default(n, folded_fields[j])))
+					fail_msg("scope %zu node %zu: %s differs", i, k, folded_fields[j]);
+		}
+	}
+	/* a folded scope naming a columns entry the document lacks is refused */
+	json_object_set_new(json_array_get(json_object_get(expected, "scopes"), 1), "folded", json_true());
+	json_object_set_new(json_array_get(json_object_get(expected, "scopes"), 1), "columns", json_integer(7));
+	json_object_del(json_array_get(json_object_get(expected, "scopes"), 1), "nodes");
+	assert_int_equal(td_report_unfold(expected, &err), -1);
+	assert_non_null(strstr(err.buf, "columns entry 7"));
+	strbuf_release(&err);
+	free(buf);
+	json_decref(saved);
+	json_decref(expected);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +811,7 @@ int main(void)
 		cmocka_unit_test(reasons_are_short_and_name_each_event_once),
 		cmocka_unit_test(main_scope_is_the_most_complete_session),
 		cmocka_unit_test(csv_numbers_match_printf_and_fields_are_quoted),
+		cmocka_unit_test(json_folds_and_unfolds_interval_scopes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
