@@ -225,28 +225,33 @@ void td_stat_file_free(struct td_stat_file *f)
 	free(f);
 }
 
-void td_stat_file_normalize(struct td_stat_file *f)
+void td_scope_normalize(struct td_scope *s)
 {
 	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
-	size_t i, j, k;
+	size_t k;
 
-	for (i = 0; i < f->nr_sessions; i++)
-		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
-			struct td_scope *s = &f->sessions[i].scopes[j];
-			for (k = 0; k < s->nr_counts; k++) {
-				struct td_count *c = &s->counts[k];
-				if (!c->key) {
-					td_event_key(c->event, &pmu, &key);
-					c->key = xstrdup(key.buf);
-					if (!c->pmu && pmu.len)
-						c->pmu = xstrdup(pmu.buf);
-				}
-				if (c->group < 0)
-					c->group = 0;
-				if (c->group + 1 > s->nr_groups)
-					s->nr_groups = c->group + 1;
-			}
+	for (k = 0; k < s->nr_counts; k++) {
+		struct td_count *c = &s->counts[k];
+		if (!c->key) {
+			td_event_key(c->event, &pmu, &key);
+			c->key = xstrdup(key.buf);
+			if (!c->pmu && pmu.len)
+				c->pmu = xstrdup(pmu.buf);
 		}
+		if (c->group < 0)
+			c->group = 0;
+		if (c->group + 1 > s->nr_groups)
+			s->nr_groups = c->group + 1;
+	}
 	strbuf_release(&pmu);
 	strbuf_release(&key);
+}
+
+void td_stat_file_normalize(struct td_stat_file *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++)
+			td_scope_normalize(&f->sessions[i].scopes[j]);
 }
