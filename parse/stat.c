@@ -53,6 +53,9 @@ static char *clean_line(const char *s, size_t n)
 
 	while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
 		n--;
+	/* what perf writes has neither: copied whole */
+	if ((!n || s[0] != '>') && !memchr(s, '\033', n))
+		return xstrndup(s, n);
 	/* mail quoting: "> > > text" */
 	while (i < n && s[i] == '>') {
 		i++;
