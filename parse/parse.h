@@ -136,7 +136,7 @@ struct td_stat_file *td_stat_parse_file(const char *path, struct strbuf *err);
  * fn returns 0 to have the scope freed, 1 to keep it in its session, -1
  * to stop.  Sessions without interval times keep their scopes.  Returns
  * 0 with *out set; 1 when fn stopped it; -1 with err set (the message
- * td_stat_parse gives, but for the line of a NUL byte).
+ * td_stat_parse gives; a NUL byte is reported where it is met).
  */
 typedef int td_stat_scope_fn(size_t session, const struct td_stat *st, struct td_scope *s,
 			     void *ctx);

@@ -593,24 +593,35 @@ struct window {
 	size_t nr, alloc, lalloc;
 };
 
-/* Run the second pass on the window's first n_done records and drop them. */
-static int window_build(struct builder *b, struct window *w, size_t n_done, int at_end,
+/* Drop the window's first n records. */
+static void window_drop(struct window *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		rec_release(&w->recs[i]);
+		free(w->lines[i]);
+	}
+	memmove(w->recs, w->recs + n, (w->nr - n) * sizeof(*w->recs));
+	memmove(w->lines, w->lines + n, (w->nr - n) * sizeof(*w->lines));
+	w->nr -= n;
+}
+
+/*
+ * Run the second pass on the window's first n records and drop them
+ * (at_end: they are the last of the input); 0, or -1 with err set.
+ */
+static int window_build(struct builder *b, struct window *w, size_t n, int at_end,
 			int unterminated, struct strbuf *err)
 {
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; i < n_done && !ret && !b->stopped; i++) {
+	for (i = 0; i < n && !ret && !b->stopped; i++) {
 		ret = build_rec(b, w->recs + i, w->lines + i, 0, w->nr - i, at_end && unterminated, err);
 		hand_on_finished(b);
 	}
-	for (i = 0; i < n_done; i++) {
-		rec_release(&w->recs[i]);
-		free(w->lines[i]);
-	}
-	memmove(w->recs, w->recs + n_done, (w->nr - n_done) * sizeof(*w->recs));
-	memmove(w->lines, w->lines + n_done, (w->nr - n_done) * sizeof(*w->lines));
-	w->nr -= n_done;
+	window_drop(w, n);
 	return ret;
 }
 
@@ -663,7 +674,7 @@ int td_stat_parse_stream(FILE *fp, const char *name, td_stat_scope_fn *fn, void 
 	if (!ret && !b.stopped)
 		ret = check_end(b.f, line ? &last : NULL, unterminated, first_line ? first_line : 1,
 				b.name, err);
-	window_build(&b, &w, w.nr, 1, 0, err);  /* frees what an error or a stop left */
+	window_drop(&w, w.nr);  /* what an error or a stop left */
 	free(buf);
 	free(b.pending_version);
 	free(b.metric_pmu);
