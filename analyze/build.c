@@ -830,7 +830,6 @@ static void drop_empty_trust_fields(json_t *n)
 	}
 }
 
-/* The scope's "uncertainty" object: where its error bars come from. */
 /* How many scopes the session has, those a streamed import did not keep included. */
 static size_t session_scopes(const struct scope_job *j)
 {
@@ -839,6 +838,7 @@ static size_t session_scopes(const struct scope_job *j)
 	return td_import_streamed_sum(j->imp, &nr) ? nr : j->st->nr_scopes;
 }
 
+/* The scope's "uncertainty" object: where its error bars come from. */
 static json_t *uncertainty_json(const struct scope_job *j, const struct errorbars *eb)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -6,7 +6,9 @@
  * a scope and never look at it again, so for them the document holds
  * only the run's totals, and the import stays alive beside it: each other
  * scope is built when the renderer reaches it, passed on and freed.
- * Memory is then that of the parsed counts, not of the whole report.
+ * Memory is then that of the parsed counts, not of the whole report;
+ * a long interval file's counts are not held either, but read again
+ * when the renderer reaches them (analyze/stream-input.c).
  * The JSON written this way is byte for byte the whole document's.
  */
 #include "analyze/analyze-int.h"
