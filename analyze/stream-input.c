@@ -142,7 +142,8 @@ int td_import_stream(const char *path, size_t max_len, struct td_import *imp)
 	if (!fp)
 		return 0;
 	p.sum = td_scope_sum_new();
-	r = td_stat_parse_stream(fp, path, first_pass_scope, &p, &f, &err);
+	/* a run without interval times is read whole: give up at its first count */
+	r = td_stat_parse_stream(fp, path, TD_STAT_STREAM_INTERVALS, first_pass_scope, &p, &f, &err);
 	strbuf_release(&err);
 	if (r || f->nr_sessions != 1 || f->sessions[0].nr_scopes != 1 || !p.n ||
 	    f->sessions[0].hybrid) {
@@ -227,7 +228,8 @@ void td_import_each_streamed(const struct td_import *imp, void (*fn)(const struc
 	if (!unchanged(si) || fseek(si->fp, 0, SEEK_SET) < 0)
 		die("%s: the file changed while tdperf read it; report it again", imp->path);
 	clearerr(si->fp);
-	r = td_stat_parse_stream(si->fp, imp->path, second_pass_scope, &p, &f, &err);
+	r = td_stat_parse_stream(si->fp, imp->path, TD_STAT_STREAM_INTERVALS, second_pass_scope, &p, &f,
+				 &err);
 	if (r || p.n != si->nr_scopes || !unchanged(si))
 		die("%s: the file changed while tdperf read it; report it again", imp->path);
 	td_stat_file_free(f);

@@ -140,7 +140,10 @@ struct td_stat_file *td_stat_parse_file(const char *path, struct strbuf *err);
  */
 typedef int td_stat_scope_fn(size_t session, const struct td_stat *st, struct td_scope *s,
 			     void *ctx);
-int td_stat_parse_stream(FILE *fp, const char *name, td_stat_scope_fn *fn, void *ctx,
+enum td_stat_stream_flags {
+	TD_STAT_STREAM_INTERVALS = 1, /* stop (return 1) at the first scope without an interval time */
+};
+int td_stat_parse_stream(FILE *fp, const char *name, unsigned flags, td_stat_scope_fn *fn, void *ctx,
 			 struct td_stat_file **out, struct strbuf *err);
 void td_stat_file_free(struct td_stat_file *f);
 

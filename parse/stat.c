@@ -42,7 +42,8 @@ struct builder {
 	td_stat_scope_fn *on_scope;
 	void *on_scope_ctx;
 	size_t kept;              /* cur's scopes before this one were handed on */
-	int stopped;              /* on_scope said stop */
+	int intervals_only;       /* TD_STAT_STREAM_INTERVALS */
+	int stopped;              /* on_scope said stop, or a scope had no interval time */
 };
 
 /* Remove colour codes and mail quoting; returns a new string. */
@@ -619,13 +620,15 @@ static int window_build(struct builder *b, struct window *w, size_t n, int at_en
 
 	for (i = 0; i < n && !ret && !b->stopped; i++) {
 		ret = build_rec(b, w->recs + i, w->lines + i, 0, w->nr - i, at_end && unterminated, err);
+		if (b->intervals_only && b->cur && b->cur->nr_scopes && !b->cur->interval)
+			b->stopped = 1;
 		hand_on_finished(b);
 	}
 	window_drop(w, n);
 	return ret;
 }
 
-int td_stat_parse_stream(FILE *fp, const char *name, td_stat_scope_fn *fn, void *ctx,
+int td_stat_parse_stream(FILE *fp, const char *name, unsigned flags, td_stat_scope_fn *fn, void *ctx,
 			 struct td_stat_file **out, struct strbuf *err)
 {
 	struct builder b;
@@ -642,6 +645,7 @@ int td_stat_parse_stream(FILE *fp, const char *name, td_stat_scope_fn *fn, void 
 	b.last_count = b.dangling = -1;
 	b.on_scope = fn;
 	b.on_scope_ctx = ctx;
+	b.intervals_only = !!(flags & TD_STAT_STREAM_INTERVALS);
 	rec_init(&last, 0);
 	while (!ret && !b.stopped && (len = getline(&buf, &cap, fp)) > 0) {
 		if ((nul = memchr(buf, '\0', (size_t)len))) {
