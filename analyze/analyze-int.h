@@ -10,6 +10,8 @@
 #include "parse/parse.h"
 #include "metrics/table.h"
 
+struct td_stream_input;
+
 struct td_import {
 	char *path;                  /* the file or run directory */
 	struct strbuf data;          /* the input's bytes (file imports) */
@@ -38,6 +40,8 @@ struct td_import {
 	int has_hdr;
 	struct td_pd_cpu hdr;
 	char *hdr_cpuid_text, *hdr_desc;
+	/* a long interval run read twice, not held (analyze/stream-input.c), or NULL */
+	struct td_stream_input *streamed;
 };
 
 /* Import a perf stat output / perf.data file (argv: the command line, for meta.json). */
@@ -46,6 +50,25 @@ int td_import_load(const char *path, const struct td_report_opts *opts, int argc
 /* The same from its bytes, already read (taken from 'data'). */
 int td_import_data(const char *path, struct strbuf *data, const struct td_report_opts *opts, int argc,
 		   char **argv, struct td_import *imp, struct strbuf *err);
+/*
+ * analyze/stream-input.c: import path without holding its intervals when
+ * it is a plain file of one perf stat session of interval totals (text
+ * or CSV, at most max_len bytes, every interval of the first one's
+ * shape).  1: done, imp->stat holds the session with its first interval
+ * only, as td_import_load would have parsed it otherwise; 0: not such a
+ * file (imp untouched; read it as usual).
+ */
+int td_import_stream(const char *path, size_t max_len, struct td_import *imp);
+void td_stream_input_free(struct td_stream_input *si);
+/* The derived total of a streamed import and its number of intervals; NULL when not streamed. */
+const struct td_scope *td_import_streamed_sum(const struct td_import *imp, size_t *nr_scopes);
+/*
+ * Each interval scope of a streamed import, in input order, read again
+ * from the file and freed after fn.  Dies (exit 2) naming the file when
+ * the file is no longer the one the import read.
+ */
+void td_import_each_streamed(const struct td_import *imp, void (*fn)(const struct td_scope *s, void *ctx),
+			     void *ctx);
 /* Load a run directory. */
 int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
 		struct strbuf *err);
@@ -87,6 +110,30 @@ int td_scope_has_spread(const struct td_scope *s);
  * plain interval session.
  */
 int td_scope_spread_from_intervals(struct td_scope *total, const struct td_stat *st);
+/*
+ * The derived total of a session without one: an empty total, to which
+ * each scope is added in input order (analyze/build.c).
+ */
+struct td_scope *td_scope_sum_new(void);
+void td_scope_sum_add(struct td_scope *sum, const struct td_scope *s);
+/*
+ * The same, for intervals seen one at a time (and never held together):
+ * after td_scope_sum_add of each interval scope s to total, add s here;
+ * once all are in, apply sets the spreads (nr_scopes: how many).  The
+ * sums are those td_scope_spread_from_intervals takes, in its order.
+ */
+struct td_spread_sums {
+	double sum, sumsq;
+	int n;
+};
+struct td_interval_spread {
+	struct td_spread_sums *sums; /* one per count of the total */
+	size_t nr, alloc;
+};
+void td_interval_spread_add(struct td_interval_spread *sp, const struct td_scope *total,
+			    const struct td_scope *s);
+void td_interval_spread_apply(const struct td_interval_spread *sp, struct td_scope *total,
+			      size_t nr_scopes);
 /* The least share of time (%) any of the events was counted, NAN unknown. */
 double td_scope_counted_pct(const struct td_scope *s, const char *pmu, int group,
 			    char *const *events, size_t nr);

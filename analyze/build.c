@@ -830,6 +830,14 @@ static void drop_empty_trust_fields(json_t *n)
 	}
 }
 
+/* How many scopes the session has, those a streamed import did not keep included. */
+static size_t session_scopes(const struct scope_job *j)
+{
+	size_t nr;
+
+	return td_import_streamed_sum(j->imp, &nr) ? nr : j->st->nr_scopes;
+}
+
 /* The scope's "uncertainty" object: where its error bars come from. */
 static json_t *uncertainty_json(const struct scope_job *j, const struct errorbars *eb)
 {
@@ -842,7 +850,7 @@ static json_t *uncertainty_json(const struct scope_job *j, const struct errorbar
 	else if (j->derived && j->st->interval)
 		strbuf_addf(&sb, "intervals: each count's standard error of the mean over the %zu intervals "
 			    "(taken as repeated measurements), propagated first-order through the formulas "
-			    "as independent", j->st->nr_scopes);
+			    "as independent", session_scopes(j));
 	else
 		strbuf_addf(&sb, "repeats: perf's relative standard error of each count over %d runs (-r), "
 			    "propagated first-order through the formulas as independent", j->st->repeats);
@@ -1619,56 +1627,72 @@ static void emit_scope_rows(const struct scope_job *j, void *vctx)
  * total: the sum of each event over the scopes (counts add up; the
  * running percentage is the lowest seen, so a scaled input stays marked).
  */
-static struct td_scope *sum_scopes(const struct td_stat *st, int *n_out)
+struct td_scope *td_scope_sum_new(void)
 {
 	struct td_scope *sum = xcalloc(1, sizeof(*sum));
-	size_t i, k, m;
-	int n = 0;
 
 	sum->kind = TD_SCOPE_TOTAL;
 	sum->time = NAN;
-	for (i = 0; i < st->nr_scopes; i++) {
-		const struct td_scope *s = &st->scopes[i];
-		n++;
-		for (k = 0; k < s->nr_counts; k++) {
-			const struct td_count *c = &s->counts[k];
-			struct td_count *d = NULL;
-			for (m = 0; m < sum->nr_counts; m++)
-				if (sum->counts[m].group == c->group && !strcmp(sum->counts[m].key, c->key ? c->key : "") &&
-				    !strcmp(sum->counts[m].pmu ? sum->counts[m].pmu : "", c->pmu ? c->pmu : "")) {
-					d = &sum->counts[m];
-					break;
-				}
-			if (!d) {
-				TD_GROW(sum->counts, sum->alloc_counts, sum->nr_counts + 1);
-				d = &sum->counts[sum->nr_counts++];
-				memset(d, 0, sizeof(*d));
-				d->event = xstrdup(c->event);
-				d->pmu = c->pmu ? xstrdup(c->pmu) : NULL;
-				d->modifiers = c->modifiers ? xstrdup(c->modifiers) : NULL;
-				d->unit = c->unit ? xstrdup(c->unit) : NULL;
-				d->key = xstrdup(c->key ? c->key : "");
-				d->group = c->group;
-				d->status = c->status;
-				d->value = c->status == TD_COUNT_OK ? 0 : NAN;
-				d->running_pct = c->running_pct;
-				d->enabled_ns = d->running_ns = d->variance_pct = NAN;
-				d->line = c->line;
-				if (c->group + 1 > sum->nr_groups)
-					sum->nr_groups = c->group + 1;
+	return sum;
+}
+
+/* The count of sum that c adds up into, made when there is none yet. */
+static struct td_count *sum_count(struct td_scope *sum, const struct td_count *c)
+{
+	struct td_count *d;
+	size_t m;
+
+	for (m = 0; m < sum->nr_counts; m++)
+		if (sum->counts[m].group == c->group && !strcmp(sum->counts[m].key, c->key ? c->key : "") &&
+		    !strcmp(sum->counts[m].pmu ? sum->counts[m].pmu : "", c->pmu ? c->pmu : ""))
+			return &sum->counts[m];
+	TD_GROW(sum->counts, sum->alloc_counts, sum->nr_counts + 1);
+	d = &sum->counts[sum->nr_counts++];
+	memset(d, 0, sizeof(*d));
+	d->event = xstrdup(c->event);
+	d->pmu = c->pmu ? xstrdup(c->pmu) : NULL;
+	d->modifiers = c->modifiers ? xstrdup(c->modifiers) : NULL;
+	d->unit = c->unit ? xstrdup(c->unit) : NULL;
+	d->key = xstrdup(c->key ? c->key : "");
+	d->group = c->group;
+	d->status = c->status;
+	d->value = c->status == TD_COUNT_OK ? 0 : NAN;
+	d->running_pct = c->running_pct;
+	d->enabled_ns = d->running_ns = d->variance_pct = NAN;
+	d->line = c->line;
+	if (c->group + 1 > sum->nr_groups)
+		sum->nr_groups = c->group + 1;
+	return d;
+}
+
+void td_scope_sum_add(struct td_scope *sum, const struct td_scope *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->nr_counts; k++) {
+		const struct td_count *c = &s->counts[k];
+		struct td_count *d = sum_count(sum, c);
+
+		if (c->status == TD_COUNT_OK) {
+			if (d->status != TD_COUNT_OK) {
+				d->status = TD_COUNT_OK;
+				d->value = 0;
 			}
-			if (c->status == TD_COUNT_OK) {
-				if (d->status != TD_COUNT_OK) {
-					d->status = TD_COUNT_OK;
-					d->value = 0;
-				}
-				d->value += c->value;
-			}
-			if (!isnan(c->running_pct) && (isnan(d->running_pct) || c->running_pct < d->running_pct))
-				d->running_pct = c->running_pct;
+			d->value += c->value;
 		}
+		if (!isnan(c->running_pct) && (isnan(d->running_pct) || c->running_pct < d->running_pct))
+			d->running_pct = c->running_pct;
 	}
-	*n_out = n;
+}
+
+static struct td_scope *sum_scopes(const struct td_stat *st, int *n_out)
+{
+	struct td_scope *sum = td_scope_sum_new();
+	size_t i;
+
+	for (i = 0; i < st->nr_scopes; i++)
+		td_scope_sum_add(sum, &st->scopes[i]);
+	*n_out = (int)st->nr_scopes;
 	return sum;
 }
 
@@ -1676,6 +1700,26 @@ static void free_sum(struct td_scope *s)
 {
 	td_scope_release(s);
 	free(s);
+}
+
+/*
+ * The derived total of a session without one, with its interval spreads
+ * (n: scopes summed); a streamed import's is the import's own.
+ */
+static const struct td_scope *session_sum(const struct td_import *imp, const struct td_stat *st, int *n,
+					  struct td_scope **owned)
+{
+	const struct td_scope *streamed;
+	size_t nr;
+
+	*owned = NULL;
+	if ((streamed = td_import_streamed_sum(imp, &nr))) {
+		*n = (int)nr;
+		return streamed;
+	}
+	*owned = sum_scopes(st, n);
+	td_scope_spread_from_intervals(*owned, st);
+	return *owned;
 }
 
 /* ---------------- the document ---------------- */
@@ -1828,16 +1872,17 @@ json_t *td_report_build(const struct td_import *imp, const struct td_report_opts
 				has_total = 1;
 		if (!has_total && st->nr_scopes > 0) {
 			int n;
-			struct td_scope *sum = sum_scopes(st, &n);
+			struct td_scope *owned;
+			const struct td_scope *sum = session_sum(imp, st, &n, &owned);
 			struct strbuf d = STRBUF_INIT;
-			td_scope_spread_from_intervals(sum, st);
 			strbuf_addf(&d, "sum of %d %s scopes", n, st->interval ?
 				    (st->scopes[0].kind == TD_SCOPE_TOTAL ? "interval" :
 				     td_scope_kind_name(st->scopes[0].kind)) :
 				    td_scope_kind_name(st->scopes[0].kind));
 			td_report_add_scopes(scopes, imp, opts, i, sum, d.buf, warnings);
 			strbuf_release(&d);
-			free_sum(sum);
+			if (owned)
+				free_sum(owned);
 		}
 		for (k = 0; k < st->nr_scopes; k++)
 			if (!(opts && opts->stream_scopes) || td_scope_is_main(&st->scopes[k]))

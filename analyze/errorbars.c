@@ -46,34 +46,46 @@ static int same_count(const struct td_count *d, const struct td_count *c)
 	       !strcmp(d->pmu ? d->pmu : "", c->pmu ? c->pmu : "");
 }
 
+/* Add scope s's value of total count d (its first that adds up into d). */
+static void spread_add(struct td_spread_sums *a, const struct td_count *d, const struct td_scope *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->nr_counts; k++) {
+		const struct td_count *c = &s->counts[k];
+
+		if (!same_count(d, c) || c->status != TD_COUNT_OK || isnan(c->value))
+			continue;
+		a->sum += c->value;
+		a->sumsq += c->value * c->value;
+		a->n++;
+		break;
+	}
+}
+
+/* The relative standard error of the mean of the values summed in a. */
+static double spread_rel_error(const struct td_spread_sums *a)
+{
+	double mean, var;
+
+	if (a->n < 2 || a->sum == 0)
+		return NAN;
+	mean = a->sum / a->n;
+	var = (a->sumsq - a->n * mean * mean) / (a->n - 1);
+	if (var < 0)
+		var = 0;
+	return sqrt(var / a->n) / fabs(mean);
+}
+
 /* The relative standard error of the mean of count d over the intervals. */
 static double interval_rel_error(const struct td_stat *st, const struct td_count *d)
 {
-	double sum = 0, sumsq = 0, mean, var;
-	size_t i, k;
-	int n = 0;
+	struct td_spread_sums a = { 0, 0, 0 };
+	size_t i;
 
-	for (i = 0; i < st->nr_scopes; i++) {
-		const struct td_scope *s = &st->scopes[i];
-
-		for (k = 0; k < s->nr_counts; k++) {
-			const struct td_count *c = &s->counts[k];
-
-			if (!same_count(d, c) || c->status != TD_COUNT_OK || isnan(c->value))
-				continue;
-			sum += c->value;
-			sumsq += c->value * c->value;
-			n++;
-			break;
-		}
-	}
-	if (n < 2 || sum == 0)
-		return NAN;
-	mean = sum / n;
-	var = (sumsq - n * mean * mean) / (n - 1);
-	if (var < 0)
-		var = 0;
-	return sqrt(var / n) / fabs(mean);
+	for (i = 0; i < st->nr_scopes; i++)
+		spread_add(&a, d, &st->scopes[i]);
+	return spread_rel_error(&a);
 }
 
 int td_scope_spread_from_intervals(struct td_scope *total, const struct td_stat *st)
@@ -92,6 +104,38 @@ int td_scope_spread_from_intervals(struct td_scope *total, const struct td_stat 
 			d->variance_pct = interval_rel_error(st, d) * 100;
 	}
 	return 1;
+}
+
+/*
+ * A count of the total that first appears with scope s was in no earlier
+ * scope (td_scope_sum_add would have made it then), so the earlier scopes
+ * add nothing to it: adding scope by scope gives the sums, in the same
+ * order, that interval_rel_error takes over the whole session.
+ */
+void td_interval_spread_add(struct td_interval_spread *sp, const struct td_scope *total,
+			    const struct td_scope *s)
+{
+	size_t i;
+
+	if (sp->nr < total->nr_counts) {
+		TD_GROW(sp->sums, sp->alloc, total->nr_counts);
+		memset(sp->sums + sp->nr, 0, (total->nr_counts - sp->nr) * sizeof(*sp->sums));
+		sp->nr = total->nr_counts;
+	}
+	for (i = 0; i < total->nr_counts; i++)
+		spread_add(&sp->sums[i], &total->counts[i], s);
+}
+
+void td_interval_spread_apply(const struct td_interval_spread *sp, struct td_scope *total,
+			      size_t nr_scopes)
+{
+	size_t i;
+
+	if (nr_scopes < 2)
+		return;
+	for (i = 0; i < total->nr_counts && i < sp->nr; i++)
+		if (total->counts[i].status == TD_COUNT_OK)
+			total->counts[i].variance_pct = spread_rel_error(&sp->sums[i]) * 100;
 }
 
 double td_scope_counted_pct(const struct td_scope *s, const char *pmu, int group,

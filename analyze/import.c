@@ -46,10 +46,13 @@ void td_import_release(struct td_import *imp)
 	json_decref(imp->warnings);
 	free(imp->hdr_cpuid_text);
 	free(imp->hdr_desc);
+	td_stream_input_free(imp->streamed);
 	memset(imp, 0, sizeof(*imp));
 }
 
 static void warn(struct td_import *imp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int import_parsed(const char *path, const struct td_report_opts *opts, int argc, char **argv,
+			 struct td_import *imp, struct strbuf *err);
 static void arm_sections_from_counts(struct td_import *imp);
 static int clusters_from_opts(struct td_import *imp, char **list, struct strbuf *err);
 static void warn(struct td_import *imp, const char *fmt, ...)
@@ -432,6 +435,9 @@ int td_import_load(const char *path, const struct td_report_opts *opts, int argc
 {
 	struct strbuf data = STRBUF_INIT;
 
+	if (opts && opts->stream_scopes && opts->streamed_nodes_only &&
+	    td_import_stream(path, MAX_TEXT_INPUT, imp) > 0)
+		return import_parsed(path, opts, argc, argv, imp, err);
 	if (td_read_input(&data, path, err) < 0) {
 		memset(imp, 0, sizeof(*imp));
 		strbuf_init(&imp->data, 0);
@@ -459,6 +465,13 @@ int td_import_data(const char *path, struct strbuf *data, const struct td_report
 	}
 	if (!imp->stat)
 		return -1;
+	return import_parsed(path, opts, argc, argv, imp, err);
+}
+
+/* The import of parsed counts: the CPU, its table, the checks, meta.json. */
+static int import_parsed(const char *path, const struct td_report_opts *opts, int argc, char **argv,
+			 struct td_import *imp, struct strbuf *err)
+{
 	td_stat_file_normalize(imp->stat);
 	td_stat_infer_cpu(imp->stat, &imp->guess);
 	if (choose_table(imp, opts, NULL, err) < 0)

@@ -6,7 +6,9 @@
  * a scope and never look at it again, so for them the document holds
  * only the run's totals, and the import stays alive beside it: each other
  * scope is built when the renderer reaches it, passed on and freed.
- * Memory is then that of the parsed counts, not of the whole report.
+ * Memory is then that of the parsed counts, not of the whole report;
+ * a long interval file's counts are not held either, but read again
+ * when the renderer reaches them (analyze/stream-input.c).
  * The JSON written this way is byte for byte the whole document's.
  */
 #include "analyze/analyze-int.h"
@@ -57,15 +59,51 @@ static const struct td_stat *streamed_session(json_t *doc, json_int_t session)
 	return &stream->imp.stat->sessions[session - 1];
 }
 
+/*
+ * The one walk over the streamed scopes of a session, in input order:
+ * the import's, or, when the import did not keep them (a long interval
+ * run: analyze/stream-input.c), each read again from the file.
+ */
+static void each_parsed_scope(json_int_t session, void (*fn)(const struct td_scope *s, void *ctx),
+			      void *ctx)
+{
+	const struct td_stat *st = &stream->imp.stat->sessions[session - 1];
+	size_t k;
+
+	if (stream->imp.streamed) {
+		td_import_each_streamed(&stream->imp, fn, ctx);
+		return;
+	}
+	for (k = 0; k < st->nr_scopes; k++)
+		fn(&st->scopes[k], ctx);
+}
+
+struct count_ctx {
+	const struct td_stat *st;
+	size_t n;
+};
+
+static void count_scope(const struct td_scope *s, void *vctx)
+{
+	struct count_ctx *c = vctx;
+
+	if (!td_scope_is_main(s))
+		c->n += td_import_sections(&stream->imp, c->st);
+}
+
 size_t td_report_streamed_scopes(json_t *doc, json_int_t session)
 {
 	const struct td_stat *st = streamed_session(doc, session);
-	size_t k, n = 0;
+	struct count_ctx c = { st, 0 };
+	size_t nr;
 
-	for (k = 0; st && k < st->nr_scopes; k++)
-		if (!td_scope_is_main(&st->scopes[k]))
-			n += td_import_sections(&stream->imp, st);
-	return n;
+	if (!st)
+		return 0;
+	/* the intervals were counted as they were read: no third pass */
+	if (td_import_streamed_sum(&stream->imp, &nr))
+		return nr * td_import_sections(&stream->imp, st);
+	each_parsed_scope(session, count_scope, &c);
+	return c.n;
 }
 
 /* The document's own scopes of the session; derived_only: its sums only. */
@@ -84,12 +122,36 @@ static void each_doc_scope(json_t *doc, json_int_t session, int derived_only,
 	}
 }
 
+/* A parsed scope built into the document's scopes (one per section), each passed on. */
+struct json_each {
+	size_t si;
+	json_t *warnings;
+	void (*fn)(json_t *scope, void *ctx);
+	void *ctx;
+	/* td_report_each_scope_in_order: where the run's own totals are */
+	json_t *doc_scopes;
+	size_t *next;
+	/* td_report_each_scope_in_order_rows: the built scopes as rows, else NULL */
+	void (*rows_fn)(const struct td_scope_rows *rows, void *ctx);
+};
+
+static void json_scope(const struct td_scope *s, void *vctx)
+{
+	struct json_each *e = vctx;
+	json_t *one = json_array(), *sc;
+	size_t i;
+
+	td_report_add_scopes(one, &stream->imp, &stream->opts, e->si, s, NULL, e->warnings);
+	json_array_foreach(one, i, sc)
+		e->fn(sc, e->ctx);
+	json_decref(one);
+}
+
 void td_report_each_scope(json_t *doc, json_int_t session, void (*fn)(json_t *scope, void *ctx),
 			  void *ctx)
 {
 	const struct td_stat *st = streamed_session(doc, session);
-	json_t *one, *sc, *warnings;
-	size_t k, i;
+	struct json_each e = { (size_t)session - 1, NULL, fn, ctx, NULL, NULL, NULL };
 
 	if (!st) {
 		each_doc_scope(doc, session, 0, fn, ctx);
@@ -97,21 +159,15 @@ void td_report_each_scope(json_t *doc, json_int_t session, void (*fn)(json_t *sc
 	}
 	/* the order td_report_build gives: the derived sum, then each scope */
 	each_doc_scope(doc, session, 1, fn, ctx);
-	warnings = json_array();
-	for (k = 0; k < st->nr_scopes; k++) {
-		one = json_array();
-		td_report_add_scopes(one, &stream->imp, &stream->opts, (size_t)session - 1,
-				     &st->scopes[k], NULL, warnings);
-		json_array_foreach(one, i, sc)
-			fn(sc, ctx);
-		json_decref(one);
-	}
-	json_decref(warnings);
+	e.warnings = json_array();
+	each_parsed_scope(session, json_scope, &e);
+	json_decref(e.warnings);
 }
 
 struct rows_from_doc {
 	void (*fn)(const struct td_scope_rows *rows, void *ctx);
 	void *ctx;
+	size_t si;
 };
 
 static void doc_scope_rows(json_t *scope, void *vctx)
@@ -124,12 +180,18 @@ static void doc_scope_rows(json_t *scope, void *vctx)
 	td_scope_rows_release(&r);
 }
 
+static void parsed_scope_rows(const struct td_scope *s, void *vctx)
+{
+	struct rows_from_doc *d = vctx;
+
+	td_report_scope_rows(&stream->imp, &stream->opts, d->si, s, d->fn, d->ctx);
+}
+
 void td_report_each_scope_rows(json_t *doc, json_int_t session,
 			       void (*fn)(const struct td_scope_rows *rows, void *ctx), void *ctx)
 {
 	const struct td_stat *st = streamed_session(doc, session);
-	struct rows_from_doc d = { fn, ctx };
-	size_t k;
+	struct rows_from_doc d = { fn, ctx, (size_t)session - 1 };
 
 	if (!st || !stream->opts.streamed_nodes_only) {
 		td_report_each_scope(doc, session, doc_scope_rows, &d);
@@ -137,32 +199,28 @@ void td_report_each_scope_rows(json_t *doc, json_int_t session,
 	}
 	/* the order td_report_build gives: the derived sum, then each scope */
 	each_doc_scope(doc, session, 1, doc_scope_rows, &d);
-	for (k = 0; k < st->nr_scopes; k++)
-		td_report_scope_rows(&stream->imp, &stream->opts, (size_t)session - 1, &st->scopes[k], fn, ctx);
+	each_parsed_scope(session, parsed_scope_rows, &d);
 }
 
-/* What the in-order walk does with a scope: the document's are JSON, the streamed ones built here. */
-struct in_order_walk {
-	json_t *doc;
-	void (*json_fn)(json_t *scope, void *ctx);
-	void (*rows_fn)(const struct td_scope_rows *rows, void *ctx); /* NULL: streamed ones as JSON too */
-	void *ctx;
-};
-
-static void walk_streamed(const struct in_order_walk *w, size_t si, const struct td_scope *s, json_t *warnings)
+/* In document order: a run's own total is the document's, any other is built. */
+static void scope_in_order(const struct td_scope *s, void *vctx)
 {
-	json_t *one, *sc;
+	struct json_each *e = vctx;
+	const struct td_stat *st = &stream->imp.stat->sessions[e->si];
+	json_t *sc;
 	size_t n;
 
-	if (w->rows_fn && stream->opts.streamed_nodes_only) {
-		td_report_scope_rows(&stream->imp, &stream->opts, si, s, w->rows_fn, w->ctx);
+	if (!td_scope_is_main(s) && e->rows_fn && stream->opts.streamed_nodes_only) {
+		td_report_scope_rows(&stream->imp, &stream->opts, e->si, s, e->rows_fn, e->ctx);
 		return;
 	}
-	one = json_array();
-	td_report_add_scopes(one, &stream->imp, &stream->opts, si, s, NULL, warnings);
-	json_array_foreach(one, n, sc)
-		w->json_fn(sc, w->ctx);
-	json_decref(one);
+	if (!td_scope_is_main(s)) {
+		json_scope(s, e);
+		return;
+	}
+	n = td_import_sections(&stream->imp, st);
+	for (; n > 0 && (sc = json_array_get(e->doc_scopes, *e->next)); n--, (*e->next)++)
+		e->fn(sc, e->ctx);
 }
 
 /*
@@ -171,57 +229,48 @@ static void walk_streamed(const struct in_order_walk *w, size_t si, const struct
  * run's own totals are the document's and the others are built here one
  * at a time.
  */
-static void walk_in_order(const struct in_order_walk *w)
+static void walk_in_order(json_t *doc, void (*fn)(json_t *scope, void *ctx),
+			  void (*rows_fn)(const struct td_scope_rows *rows, void *ctx), void *ctx)
 {
-	json_t *scopes = json_object_get(w->doc, "scopes"), *sess, *sc, *warnings;
-	size_t i, k, next = 0, n;
+	json_t *scopes = json_object_get(doc, "scopes"), *sess, *sc;
+	size_t i, next = 0;
 
-	if (!stream || stream->doc != w->doc) {
+	if (!stream || stream->doc != doc) {
 		json_array_foreach(scopes, i, sc)
-			w->json_fn(sc, w->ctx);
+			fn(sc, ctx);
 		return;
 	}
-	json_array_foreach(json_object_get(w->doc, "sessions"), i, sess) {
+	json_array_foreach(json_object_get(doc, "sessions"), i, sess) {
 		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
-		const struct td_stat *st = streamed_session(w->doc, idx);
+		struct json_each e = { (size_t)idx - 1, NULL, fn, ctx, scopes, &next, rows_fn };
 
 		/* this session's scopes in the document: its derived sums first */
 		while ((sc = json_array_get(scopes, next)) &&
 		       json_integer_value(json_object_get(sc, "session")) == idx &&
 		       !json_is_null(json_object_get(sc, "derived"))) {
-			w->json_fn(sc, w->ctx);
+			fn(sc, ctx);
 			next++;
 		}
-		warnings = json_array();
-		for (k = 0; st && k < st->nr_scopes; k++) {
-			if (td_scope_is_main(&st->scopes[k])) {
-				n = td_import_sections(&stream->imp, st);
-				for (; n > 0 && (sc = json_array_get(scopes, next)); n--, next++)
-					w->json_fn(sc, w->ctx);
-				continue;
-			}
-			walk_streamed(w, (size_t)idx - 1, &st->scopes[k], warnings);
-		}
-		json_decref(warnings);
+		if (!streamed_session(doc, idx))
+			continue;
+		e.warnings = json_array();
+		each_parsed_scope(idx, scope_in_order, &e);
+		json_decref(e.warnings);
 	}
 	/* anything the walk did not place (none when the document is consistent) */
 	for (; (sc = json_array_get(scopes, next)); next++)
-		w->json_fn(sc, w->ctx);
+		fn(sc, ctx);
 }
 
 void td_report_each_scope_in_order(json_t *doc, void (*fn)(json_t *scope, void *ctx), void *ctx)
 {
-	struct in_order_walk w = { doc, fn, NULL, ctx };
-
-	walk_in_order(&w);
+	walk_in_order(doc, fn, NULL, ctx);
 }
 
 void td_report_each_scope_in_order_rows(json_t *doc, void (*json_fn)(json_t *scope, void *ctx),
 					void (*rows_fn)(const struct td_scope_rows *rows, void *ctx), void *ctx)
 {
-	struct in_order_walk w = { doc, json_fn, rows_fn, ctx };
-
-	walk_in_order(&w);
+	walk_in_order(doc, json_fn, rows_fn, ctx);
 }
 
 int td_report_is_streamed(json_t *doc)

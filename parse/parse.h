@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/util.h"
 
@@ -127,6 +128,23 @@ struct td_stat_file {
 struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *name,
 				   struct strbuf *err);
 struct td_stat_file *td_stat_parse_file(const char *path, struct strbuf *err);
+/*
+ * The same, reading fp line by line and holding no more of it than the
+ * interval being read: each interval scope, once the next interval has
+ * begun or its session has ended, goes to fn with the index of its
+ * session (sessions so far, less one) and the session as read so far.
+ * fn returns 0 to have the scope freed, 1 to keep it in its session, -1
+ * to stop.  Sessions without interval times keep their scopes.  Returns
+ * 0 with *out set; 1 when fn stopped it; -1 with err set (the message
+ * td_stat_parse gives; a NUL byte is reported where it is met).
+ */
+typedef int td_stat_scope_fn(size_t session, const struct td_stat *st, struct td_scope *s,
+			     void *ctx);
+enum td_stat_stream_flags {
+	TD_STAT_STREAM_INTERVALS = 1, /* stop (return 1) at the first scope without an interval time */
+};
+int td_stat_parse_stream(FILE *fp, const char *name, unsigned flags, td_stat_scope_fn *fn, void *ctx,
+			 struct td_stat_file **out, struct strbuf *err);
 void td_stat_file_free(struct td_stat_file *f);
 
 /* Find a count in a scope by event name: case-insensitive, perf alias forms
@@ -175,6 +193,8 @@ struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *
  * not build with td_scope_add_count (e.g. td_pd_read_stat's).
  */
 void td_stat_file_normalize(struct td_stat_file *f);
+/* The same for one scope (td_stat_parse_stream's, as they come). */
+void td_scope_normalize(struct td_scope *s);
 /* Remove (and free) the last session of f. */
 void td_stat_file_drop_last(struct td_stat_file *f);
 

@@ -688,51 +688,47 @@ static void parse_text(const char *line, struct rec *r)
 
 /* ---------------- CSV ---------------- */
 
+/* The fields of a CSV row: pointers into one copy of the row. */
 struct fields {
 	char **f;
 	size_t n, alloc;
+	char *buf;
 };
-
 static void fields_release(struct fields *fs)
 {
-	size_t i;
-
-	for (i = 0; i < fs->n; i++)
-		free(fs->f[i]);
 	free(fs->f);
+	free(fs->buf);
 	memset(fs, 0, sizeof(*fs));
 }
-
+/* Cut the row at each separator, in place: a row of perf's has a dozen fields. */
 static void split_fields(const char *line, const char *sep, struct fields *fs)
 {
 	size_t sl = strlen(sep);
-	const char *p = line, *q;
+	char *p, *q;
 
+	fs->buf = p = xstrdup(line);
 	for (;;) {
 		q = strstr(p, sep);
 		TD_GROW(fs->f, fs->alloc, fs->n + 1);
-		if (!q) {
-			fs->f[fs->n++] = xstrdup(p);
+		fs->f[fs->n++] = p;
+		if (!q)
 			break;
-		}
-		fs->f[fs->n++] = xstrndup(p, q - p);
+		*q = '\0';
 		p = q + sl;
 	}
 	/* trim: perf pads the interval time */
 	for (size_t i = 0; i < fs->n; i++) {
-		char *s = fs->f[i], *b = s;
+		char *b = fs->f[i];
 		size_t n;
 		while (*b == ' ' || *b == '\t')
 			b++;
 		n = strlen(b);
 		while (n && (b[n - 1] == ' ' || b[n - 1] == '\t' || b[n - 1] == '\r'))
 			n--;
-		memmove(s, b, n);
-		s[n] = '\0';
+		b[n] = '\0';
+		fs->f[i] = b;
 	}
 }
-
-/* A plain number as -x prints it ("%.2f", "%.0f"; decimal '.' or ','). */
 static int csv_number(const char *s, double *v)
 {
 	const char *e = td_stat_scan_decimal(s, v);

@@ -113,6 +113,41 @@ static void split_printed(const char *printed, struct td_count *c, const char *k
 	c->pmu = key_pmu && *key_pmu ? xstrdup(key_pmu) : NULL;
 }
 
+/*
+ * td_event_key of the names perf printed, remembered: a long interval
+ * run prints the same few names in every interval, and normalizing one
+ * is string work.  The key depends on the name alone.
+ */
+#define KEY_MEMO 256
+static struct key_memo {
+	char *printed, *pmu, *key;
+} key_memo[KEY_MEMO];
+
+static void printed_key(const char *printed, struct strbuf *pmu, struct strbuf *key)
+{
+	uint32_t h = 2166136261u;
+	const char *p;
+	struct key_memo *m;
+
+	for (p = printed; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	m = &key_memo[h % KEY_MEMO];
+	if (m->printed && !strcmp(m->printed, printed)) {
+		strbuf_reset(pmu);
+		strbuf_addstr(pmu, m->pmu);
+		strbuf_reset(key);
+		strbuf_addstr(key, m->key);
+		return;
+	}
+	td_event_key(printed, pmu, key);
+	free(m->printed);
+	free(m->pmu);
+	free(m->key);
+	m->printed = xstrdup(printed);
+	m->pmu = xstrdup(pmu->buf);
+	m->key = xstrdup(key->buf);
+}
+
 struct td_count *td_scope_add_count(struct td_scope *s, const char *printed_event)
 {
 	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
@@ -120,7 +155,7 @@ struct td_count *td_scope_add_count(struct td_scope *s, const char *printed_even
 	size_t i;
 	int group;
 
-	td_event_key(printed_event, &pmu, &key);
+	printed_key(printed_event, &pmu, &key);
 	/*
 	 * A repeated event starts the next group.  Groups are per PMU: on
 	 * hybrid CPUs the cpu_core and cpu_atom events are scheduled apart.
@@ -225,28 +260,33 @@ void td_stat_file_free(struct td_stat_file *f)
 	free(f);
 }
 
-void td_stat_file_normalize(struct td_stat_file *f)
+void td_scope_normalize(struct td_scope *s)
 {
 	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
-	size_t i, j, k;
+	size_t k;
 
-	for (i = 0; i < f->nr_sessions; i++)
-		for (j = 0; j < f->sessions[i].nr_scopes; j++) {
-			struct td_scope *s = &f->sessions[i].scopes[j];
-			for (k = 0; k < s->nr_counts; k++) {
-				struct td_count *c = &s->counts[k];
-				if (!c->key) {
-					td_event_key(c->event, &pmu, &key);
-					c->key = xstrdup(key.buf);
-					if (!c->pmu && pmu.len)
-						c->pmu = xstrdup(pmu.buf);
-				}
-				if (c->group < 0)
-					c->group = 0;
-				if (c->group + 1 > s->nr_groups)
-					s->nr_groups = c->group + 1;
-			}
+	for (k = 0; k < s->nr_counts; k++) {
+		struct td_count *c = &s->counts[k];
+		if (!c->key) {
+			td_event_key(c->event, &pmu, &key);
+			c->key = xstrdup(key.buf);
+			if (!c->pmu && pmu.len)
+				c->pmu = xstrdup(pmu.buf);
 		}
+		if (c->group < 0)
+			c->group = 0;
+		if (c->group + 1 > s->nr_groups)
+			s->nr_groups = c->group + 1;
+	}
 	strbuf_release(&pmu);
 	strbuf_release(&key);
+}
+
+void td_stat_file_normalize(struct td_stat_file *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < f->nr_sessions; i++)
+		for (j = 0; j < f->sessions[i].nr_scopes; j++)
+			td_scope_normalize(&f->sessions[i].scopes[j]);
 }

@@ -38,6 +38,12 @@ struct builder {
 	char *pending_version;
 	double last_time;
 	int max_fields;           /* CSV: widest row of the block */
+	/* td_stat_parse_stream: where finished interval scopes go */
+	td_stat_scope_fn *on_scope;
+	void *on_scope_ctx;
+	size_t kept;              /* cur's scopes before this one were handed on */
+	int intervals_only;       /* TD_STAT_STREAM_INTERVALS */
+	int stopped;              /* on_scope said stop, or a scope had no interval time */
 };
 
 /* Remove colour codes and mail quoting; returns a new string. */
@@ -48,6 +54,9 @@ static char *clean_line(const char *s, size_t n)
 
 	while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
 		n--;
+	/* what perf writes has neither: copied whole */
+	if ((!n || s[0] != '>') && !memchr(s, '\033', n))
+		return xstrndup(s, n);
 	/* mail quoting: "> > > text" */
 	while (i < n && s[i] == '>') {
 		i++;
@@ -66,29 +75,85 @@ static char *clean_line(const char *s, size_t n)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* What a session says of itself that any of its scopes can show. */
+static void note_scope(struct td_stat *st, const struct td_scope *s)
+{
+	size_t j;
+
+	for (j = 0; j < s->nr_counts; j++) {
+		const char *p = s->counts[j].pmu;
+		if (p && (!strcmp(p, "cpu_core") || !strcmp(p, "cpu_atom")))
+			st->hybrid = 1;
+		if (!isnan(s->counts[j].variance_pct))
+			st->has_variance = 1;
+	}
+	for (j = 0; j < s->nr_perf_metrics; j++) {
+		const char *n = s->perf_metrics[j].name;
+		if (!strcasecmp(n, "bad speculation") || !strcasecmp(n, "frontend bound") ||
+		    !strcasecmp(n, "backend bound"))
+			st->legacy_topdown = 1;
+	}
+}
+
+/*
+ * Streaming: hand the scopes of the current session from b->kept up to
+ * (not including) 'upto' to on_scope; those it keeps move down to
+ * b->kept, the others are freed, and the scopes from 'upto' on follow.
+ */
+static void hand_on(struct builder *b, size_t upto)
+{
+	struct td_stat *st = b->cur;
+	size_t i, w = b->kept, last = b->last_scope ? (size_t)(b->last_scope - st->scopes) : 0;
+	int r;
+
+	for (i = b->kept; i < upto; i++) {
+		note_scope(st, &st->scopes[i]);
+		r = b->stopped ? -1 : b->on_scope(b->f->nr_sessions - 1, st, &st->scopes[i],
+						   b->on_scope_ctx);
+		if (r < 0)
+			b->stopped = 1;
+		if (r > 0)
+			st->scopes[w++] = st->scopes[i];
+		else
+			td_scope_release(&st->scopes[i]);
+	}
+	memmove(st->scopes + w, st->scopes + upto, (st->nr_scopes - upto) * sizeof(*st->scopes));
+	st->nr_scopes -= upto - w;
+	if (b->last_scope)
+		b->last_scope = last >= upto ? &st->scopes[last - (upto - w)] : NULL;
+	b->kept = w;
+}
+
+/*
+ * Streaming: once an interval's scopes are followed by a later interval's,
+ * no line can reach them any more (td_stat_scope looks back only over the
+ * last time, and an earlier time ends the session): hand them on.
+ */
+static void hand_on_finished(struct builder *b)
+{
+	struct td_stat *st = b->cur;
+	size_t n;
+
+	if (!b->on_scope || !st || !st->interval)
+		return;
+	n = st->nr_scopes;
+	if (n >= b->kept + 2 && b->last_scope == &st->scopes[n - 1] &&
+	    st->scopes[n - 1].time != st->scopes[n - 2].time)
+		hand_on(b, n - 1);
+}
+
 static void close_session(struct builder *b)
 {
 	struct td_stat *st = b->cur;
-	size_t i, j;
+	size_t i;
 
 	if (!st)
 		return;
-	for (i = 0; i < st->nr_scopes; i++) {
-		struct td_scope *s = &st->scopes[i];
-		for (j = 0; j < s->nr_counts; j++) {
-			const char *p = s->counts[j].pmu;
-			if (p && (!strcmp(p, "cpu_core") || !strcmp(p, "cpu_atom")))
-				st->hybrid = 1;
-			if (!isnan(s->counts[j].variance_pct))
-				st->has_variance = 1;
-		}
-		for (j = 0; j < s->nr_perf_metrics; j++) {
-			const char *n = s->perf_metrics[j].name;
-			if (!strcasecmp(n, "bad speculation") || !strcasecmp(n, "frontend bound") ||
-			    !strcasecmp(n, "backend bound"))
-				st->legacy_topdown = 1;
-		}
-	}
+	for (i = 0; i < st->nr_scopes; i++)
+		note_scope(st, &st->scopes[i]);
+	if (b->on_scope && st->interval)
+		hand_on(b, st->nr_scopes);
+	b->kept = 0;
 	if (!b->has_content) /* a header with nothing after it */
 		td_stat_file_drop_last(b->f);
 	b->cur = NULL;
@@ -273,112 +338,170 @@ static int is_cut_annotation(const char *s)
 	return !*s;
 }
 
-/* The second pass; returns 0 or -1 with err set. */
+/*
+ * The second pass on record i of n (the rest of the input, or as much of
+ * it as decides what record i is: see followed_by_counts); 0 or -1 with
+ * err set.
+ */
+static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i, size_t n,
+		     int unterminated, struct strbuf *err)
+{
+	struct rec *r = &recs[i];
+
+	if (i + 1 == n && unterminated && (b->cur || b->f->nr_sessions) && b->fmt == F_TEXT &&
+	    (is_cut_annotation(lines[i]) || (r->kind == R_OTHER && starts_with_digit(lines[i])))) {
+		strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
+			    "it%s)", b->name, r->line,
+			    b->ended ? "" : ", before \"seconds time elapsed\"");
+		return -1;
+	}
+	switch (r->kind) {
+	case R_BAD:
+		strbuf_addf(err, "%s:%d: %s", b->name, r->line, r->err);
+		return -1;
+	case R_HEADER:
+		open_session(b, F_TEXT, r->line);
+		b->cur->target = xstrdup(r->text);
+		b->cur->repeats = r->repeats;
+		break;
+	case R_VERSION:
+		free(b->pending_version);
+		b->pending_version = xstrdup(r->text);
+		break;
+	case R_COUNT:
+	case R_METRIC:
+		if (b->cur && (b->fmt != r->fmt || b->ended ||
+			       (!isnan(r->time) && r->time < b->last_time) ||
+			       (b->has_content && isnan(r->time) == b->cur->interval)))
+			close_session(b);
+		if (!b->cur) {
+			if (r->fmt == F_TEXT && !r->has_metric && !followed_by_counts(recs, n, i))
+				break; /* a lone count-like line in prose */
+			open_session(b, r->fmt, r->line);
+		}
+		if (r->fmt == F_TEXT && r->kind == R_COUNT && i + 1 == n && unterminated) {
+			/* perf ends every line; a count as the unterminated last line was cut */
+			strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
+				    "it, before \"seconds time elapsed\")", b->name, r->line);
+			return -1;
+		}
+		if (r->fmt == F_CSV && r->kind == R_COUNT) {
+			/*
+			 * The last line, without its newline and shorter than the
+			 * rows before it: the file was cut inside that row.
+			 */
+			if (i + 1 == n && unterminated && b->max_fields && r->nfields < b->max_fields) {
+				strbuf_addf(err, "%s:%d: truncated CSV line (the file ends after %d of %d "
+					    "fields)", b->name, r->line, r->nfields, b->max_fields);
+				return -1;
+			}
+			if (r->nfields > b->max_fields)
+				b->max_fields = r->nfields;
+		}
+		b->last_time = r->time;
+		if (r->kind == R_COUNT) {
+			add_count(b, r);
+			if (r->has_metric)
+				add_metric(b, r);
+		} else {
+			add_metric(b, r);
+		}
+		break;
+	case R_CONT:
+		add_continuation(b, r);
+		break;
+	case R_ELAPSED:
+		if (b->cur) {
+			b->cur->elapsed_s = r->secs;
+			b->ended = 1;
+		}
+		break;
+	case R_USER:
+		if (b->cur)
+			b->cur->user_s = r->secs;
+		break;
+	case R_SYS:
+		if (b->cur)
+			b->cur->sys_s = r->secs;
+		break;
+	case R_ELISION:
+		if (b->cur)
+			b->cur->elided = 1;
+		break;
+	case R_BLANK:
+	case R_COMMENT:
+		break;
+	case R_OTHER:
+		if (b->cur && b->fmt != F_TEXT && starts_with_digit(lines[i]) &&
+		    (i + 1 == n && unterminated)) {
+			strbuf_addf(err, "%s:%d: truncated %s line (the file ends in the middle of it)",
+				    b->name, r->line, b->fmt == F_CSV ? "CSV" : "JSON");
+			return -1;
+		}
+		if (b->cur)
+			close_session(b);
+		break;
+	}
+	return 0;
+}
+
+/* The second pass over every record; returns 0 or -1 with err set. */
 static int build(struct builder *b, struct rec *recs, char **lines, size_t n, int unterminated,
 		 struct strbuf *err)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct rec *r = &recs[i];
-
-		if (i + 1 == n && unterminated && (b->cur || b->f->nr_sessions) && b->fmt == F_TEXT &&
-		    (is_cut_annotation(lines[i]) || (r->kind == R_OTHER && starts_with_digit(lines[i])))) {
-			strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
-				    "it%s)", b->name, r->line,
-				    b->ended ? "" : ", before \"seconds time elapsed\"");
+	for (i = 0; i < n; i++)
+		if (build_rec(b, recs, lines, i, n, unterminated, err) < 0)
 			return -1;
-		}
-		switch (r->kind) {
-		case R_BAD:
-			strbuf_addf(err, "%s:%d: %s", b->name, r->line, r->err);
-			return -1;
-		case R_HEADER:
-			open_session(b, F_TEXT, r->line);
-			b->cur->target = xstrdup(r->text);
-			b->cur->repeats = r->repeats;
-			break;
-		case R_VERSION:
-			free(b->pending_version);
-			b->pending_version = xstrdup(r->text);
-			break;
-		case R_COUNT:
-		case R_METRIC:
-			if (b->cur && (b->fmt != r->fmt || b->ended ||
-				       (!isnan(r->time) && r->time < b->last_time) ||
-				       (b->has_content && isnan(r->time) == b->cur->interval)))
-				close_session(b);
-			if (!b->cur) {
-				if (r->fmt == F_TEXT && !r->has_metric && !followed_by_counts(recs, n, i))
-					break; /* a lone count-like line in prose */
-				open_session(b, r->fmt, r->line);
-			}
-			if (r->fmt == F_TEXT && r->kind == R_COUNT && i + 1 == n && unterminated) {
-				/* perf ends every line; a count as the unterminated last line was cut */
-				strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
-					    "it, before \"seconds time elapsed\")", b->name, r->line);
-				return -1;
-			}
-			if (r->fmt == F_CSV && r->kind == R_COUNT) {
-				/*
-				 * The last line, without its newline and shorter than the
-				 * rows before it: the file was cut inside that row.
-				 */
-				if (i + 1 == n && unterminated && b->max_fields && r->nfields < b->max_fields) {
-					strbuf_addf(err, "%s:%d: truncated CSV line (the file ends after %d of %d "
-						    "fields)", b->name, r->line, r->nfields, b->max_fields);
-					return -1;
-				}
-				if (r->nfields > b->max_fields)
-					b->max_fields = r->nfields;
-			}
-			b->last_time = r->time;
-			if (r->kind == R_COUNT) {
-				add_count(b, r);
-				if (r->has_metric)
-					add_metric(b, r);
-			} else {
-				add_metric(b, r);
-			}
-			break;
-		case R_CONT:
-			add_continuation(b, r);
-			break;
-		case R_ELAPSED:
-			if (b->cur) {
-				b->cur->elapsed_s = r->secs;
-				b->ended = 1;
-			}
-			break;
-		case R_USER:
-			if (b->cur)
-				b->cur->user_s = r->secs;
-			break;
-		case R_SYS:
-			if (b->cur)
-				b->cur->sys_s = r->secs;
-			break;
-		case R_ELISION:
-			if (b->cur)
-				b->cur->elided = 1;
-			break;
-		case R_BLANK:
-		case R_COMMENT:
-			break;
-		case R_OTHER:
-			if (b->cur && b->fmt != F_TEXT && starts_with_digit(lines[i]) &&
-			    (i + 1 == n && unterminated)) {
-				strbuf_addf(err, "%s:%d: truncated %s line (the file ends in the middle of it)",
-					    b->name, r->line, b->fmt == F_CSV ? "CSV" : "JSON");
-				return -1;
-			}
-			if (b->cur)
-				close_session(b);
-			break;
-		}
-	}
 	close_session(b);
 	return 0;
+}
+
+/*
+ * What the whole input says once it is read: last is its last line's
+ * record (NULL: none), first_line the first line that is not blank.
+ * 0, or -1 with err set.
+ */
+static int check_end(const struct td_stat_file *f, const struct rec *last, int unterminated,
+		     int first_line, const char *name, struct strbuf *err)
+{
+	if (f->nr_sessions && unterminated && last->kind != R_BLANK && last->kind != R_COMMENT &&
+	    last->line > f->sessions[0].line) {
+		/*
+		 * perf ends every line it prints with a newline: a last line
+		 * without one inside perf's output was cut (a copy interrupted,
+		 * a disk filled), and what it held is lost.
+		 */
+		strbuf_addf(err, "%s:%d: the file ends in the middle of this line (perf ends every line; "
+			    "the output was cut)", name, last->line);
+		return -1;
+	}
+	if (!f->nr_sessions) {
+		strbuf_addf(err, "%s:%d: no perf stat output found (expected perf stat's text, "
+			    "its -x CSV or its -j JSON output)", name, first_line);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The first pass on one line (n bytes at p, line number 'line'): r says
+ * what it is; returns the line cleaned.  csv_sep carries the separator of
+ * the CSV block being read from line to line.
+ */
+static char *recognize(const char *p, size_t n, int line, char csv_sep[16], struct rec *r)
+{
+	char found[16] = "";
+	char *clean = clean_line(p, n);
+
+	rec_init(r, line);
+	rec_parse(clean, csv_sep[0] ? csv_sep : NULL, found, sizeof(found), r);
+	if (r->fmt == F_CSV && (r->kind == R_COUNT || r->kind == R_METRIC) && found[0])
+		memcpy(csv_sep, found, 16);
+	else if (r->kind != R_BLANK && r->fmt != F_CSV && r->kind != R_COMMENT)
+		csv_sep[0] = '\0';
+	return clean;
 }
 
 struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *name,
@@ -405,19 +528,10 @@ struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *nam
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		struct rec *r;
-		char found[16] = "";
 
 		TD_GROW(recs, alloc, nr + 1);
 		TD_GROW(lines, lalloc, nr + 1);
-		lines[nr] = clean_line(p, n);
-		r = &recs[nr];
-		rec_init(r, (int)nr + 1);
-		rec_parse(lines[nr], csv_sep[0] ? csv_sep : NULL, found, sizeof(found), r);
-		if (r->fmt == F_CSV && (r->kind == R_COUNT || r->kind == R_METRIC) && found[0])
-			memcpy(csv_sep, found, sizeof(csv_sep));
-		else if (r->kind != R_BLANK && r->fmt != F_CSV && r->kind != R_COMMENT)
-			csv_sep[0] = '\0';
+		lines[nr] = recognize(p, n, (int)nr + 1, csv_sep, &recs[nr]);
 		nr++;
 		p = nl ? nl + 1 : end;
 	}
@@ -426,26 +540,10 @@ struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *nam
 	b.name = name;
 	b.f = f = xcalloc(1, sizeof(*f));
 	b.last_count = b.dangling = -1;
-	if (build(&b, recs, lines, nr, unterminated, err) < 0) {
-		td_stat_file_free(f);
-		f = NULL;
-	} else if (f->nr_sessions && unterminated && recs[nr - 1].kind != R_BLANK &&
-		   recs[nr - 1].kind != R_COMMENT && recs[nr - 1].line > f->sessions[0].line) {
-		/*
-		 * perf ends every line it prints with a newline: a last line
-		 * without one inside perf's output was cut (a copy interrupted,
-		 * a disk filled), and what it held is lost.
-		 */
-		strbuf_addf(err, "%s:%d: the file ends in the middle of this line (perf ends every line; "
-			    "the output was cut)", name, recs[nr - 1].line);
-		td_stat_file_free(f);
-		f = NULL;
-	} else if (!f->nr_sessions) {
-		size_t first = 0;
-		while (first < nr && recs[first].kind == R_BLANK)
-			first++;
-		strbuf_addf(err, "%s:%zu: no perf stat output found (expected perf stat's text, "
-			    "its -x CSV or its -j JSON output)", name, first < nr ? first + 1 : (size_t)1);
+	for (i = 0; i < nr && recs[i].kind == R_BLANK; i++)
+		;
+	if (build(&b, recs, lines, nr, unterminated, err) < 0 ||
+	    check_end(f, nr ? &recs[nr - 1] : NULL, unterminated, i < nr ? (int)i + 1 : 1, name, err) < 0) {
 		td_stat_file_free(f);
 		f = NULL;
 	}
@@ -473,4 +571,124 @@ struct td_stat_file *td_stat_parse_file(const char *path, struct strbuf *err)
 	f = td_stat_parse(sb.buf, sb.len, path, err);
 	strbuf_release(&sb);
 	return f;
+}
+
+/* Streaming: has the window's first record what decides it (see followed_by_counts)? */
+static int first_decided(const struct rec *recs, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (recs[i].kind != R_BLANK && recs[i].kind != R_CONT && recs[i].kind != R_ELISION)
+			return 1;
+	return 0;
+}
+
+/*
+ * A window on the input: the lines read whose second pass waits for a
+ * later line (the second pass looks ahead past blanks and continuations).
+ */
+struct window {
+	struct rec *recs;
+	char **lines;
+	size_t nr, alloc, lalloc;
+};
+
+/* Drop the window's first n records. */
+static void window_drop(struct window *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		rec_release(&w->recs[i]);
+		free(w->lines[i]);
+	}
+	memmove(w->recs, w->recs + n, (w->nr - n) * sizeof(*w->recs));
+	memmove(w->lines, w->lines + n, (w->nr - n) * sizeof(*w->lines));
+	w->nr -= n;
+}
+
+/*
+ * Run the second pass on the window's first n records and drop them
+ * (at_end: they are the last of the input); 0, or -1 with err set.
+ */
+static int window_build(struct builder *b, struct window *w, size_t n, int at_end,
+			int unterminated, struct strbuf *err)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret && !b->stopped; i++) {
+		ret = build_rec(b, w->recs + i, w->lines + i, 0, w->nr - i, at_end && unterminated, err);
+		if (b->intervals_only && b->cur && b->cur->nr_scopes && !b->cur->interval)
+			b->stopped = 1;
+		hand_on_finished(b);
+	}
+	window_drop(w, n);
+	return ret;
+}
+
+int td_stat_parse_stream(FILE *fp, const char *name, unsigned flags, td_stat_scope_fn *fn, void *ctx,
+			 struct td_stat_file **out, struct strbuf *err)
+{
+	struct builder b;
+	struct window w = { 0 };
+	struct rec last;
+	char csv_sep[16] = "", *buf = NULL, *nul;
+	size_t cap = 0, offset = 0;
+	ssize_t len;
+	int line = 0, first_line = 0, unterminated = 0, ret = 0;
+
+	memset(&b, 0, sizeof(b));
+	b.name = name ? name : "-";
+	b.f = xcalloc(1, sizeof(*b.f));
+	b.last_count = b.dangling = -1;
+	b.on_scope = fn;
+	b.on_scope_ctx = ctx;
+	b.intervals_only = !!(flags & TD_STAT_STREAM_INTERVALS);
+	rec_init(&last, 0);
+	while (!ret && !b.stopped && (len = getline(&buf, &cap, fp)) > 0) {
+		if ((nul = memchr(buf, '\0', (size_t)len))) {
+			strbuf_addf(err, "%s: offset %zu: binary data (a NUL byte), not perf stat output",
+				    b.name, offset + (size_t)(nul - buf));
+			ret = -1;
+			break;
+		}
+		offset += (size_t)len;
+		unterminated = buf[len - 1] != '\n';
+		TD_GROW(w.recs, w.alloc, w.nr + 1);
+		TD_GROW(w.lines, w.lalloc, w.nr + 1);
+		w.lines[w.nr] = recognize(buf, (size_t)(len - !unterminated), ++line, csv_sep, &w.recs[w.nr]);
+		if (!first_line && w.recs[w.nr].kind != R_BLANK)
+			first_line = line;
+		last.kind = w.recs[w.nr].kind;
+		last.line = line;
+		w.nr++;
+		if (first_decided(w.recs, w.nr))
+			ret = window_build(&b, &w, w.nr - 1, 0, 0, err);
+	}
+	if (!ret && !b.stopped && ferror(fp)) {
+		strbuf_addf(err, "%s: cannot read: %s", b.name, strerror(errno));
+		ret = -1;
+	}
+	if (!ret && !b.stopped)
+		ret = window_build(&b, &w, w.nr, 1, unterminated, err);
+	if (!ret && !b.stopped)
+		close_session(&b);
+	if (!ret && !b.stopped)
+		ret = check_end(b.f, line ? &last : NULL, unterminated, first_line ? first_line : 1,
+				b.name, err);
+	window_drop(&w, w.nr);  /* what an error or a stop left */
+	free(buf);
+	free(b.pending_version);
+	free(b.metric_pmu);
+	free(w.recs);
+	free(w.lines);
+	if (ret < 0 || b.stopped) {
+		td_stat_file_free(b.f);
+		*out = NULL;
+		return ret < 0 ? -1 : 1;
+	}
+	*out = b.f;
+	return 0;
 }
