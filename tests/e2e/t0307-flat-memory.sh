@@ -1,6 +1,6 @@
 #!/bin/sh
 # A long 'perf stat -I' file is read twice, not held (analyze/stream-input.c):
-# the peak memory of its text and CSV reports must not grow with the
+# the peak memory of its text, CSV and (folded) JSON reports must not grow with the
 # number of intervals.  The inputs repeat case 27's one real interval with
 # rising times, as bench/stat-report-bench.sh does; 20,000 intervals held
 # whole take eight times the memory of 2,000, read twice they take the same.
@@ -38,16 +38,17 @@ within() {
 }
 
 if [ -x /usr/bin/time ]; then
-	test_expect_success 'text and CSV: peak memory at 20,000 intervals within 1.3x that at 2,000' '
+	test_expect_success 'text, CSV and JSON: peak memory at 20,000 intervals within 1.3x that at 2,000' '
 		peak csv 2000 && peak csv 20000 && peak text 2000 && peak text 20000 &&
-		within 130 csv && within 130 text
+		peak json 2000 && peak json 20000 &&
+		within 130 csv && within 130 text && within 130 json
 	'
 else
-	test_skip 'text and CSV: peak memory at 20,000 intervals within 1.3x that at 2,000' \
+	test_skip 'text, CSV and JSON: peak memory at 20,000 intervals within 1.3x that at 2,000' \
 		'/usr/bin/time is not installed (Debian package time)'
 fi
 
-# Every interval is in the reports: one CSV scope and one folded text line each.
+# Every interval is in the reports: one CSV scope, one folded text line and one folded JSON scope each.
 test_expect_success 'the reports hold every interval' '
 	for n in 2000 20000; do
 		test -s csv-$n.out || "$TDPERF" report --format csv long-$n.csv >csv-$n.out || return 1
@@ -56,6 +57,8 @@ test_expect_success 'the reports hold every interval' '
 		test $(cut -d, -f1 csv-$n.out | grep "^s1/total@" | uniq | wc -l) = $n &&
 		test_grep "^-- total (sum of $n interval scopes) --" text-$n.out &&
 		test $(grep -c "^  [0-9]*\.000s  .*> frontend_bound\$" text-$n.out) = $n || return 1
+		test -s json-$n.out || "$TDPERF" report --format json long-$n.csv >json-$n.out || return 1
+		test $(jq "[.scopes[] | select(.folded == true)] | length" json-$n.out) = $n || return 1
 	done
 '
 
