@@ -221,11 +221,13 @@ struct td_tree_result;
 /*
  * td_tree_eval, taking the reasons from an earlier evaluation of the same
  * layout (the lookups it depends on, see analyze/reason-memo.c) when
- * nothing in this one depended on the values.  Forget them all with
- * td_reason_memo_reset() when the tables may go.
+ * nothing in this one depended on the values.  nodes_only: the caller
+ * reads no info metric's reason (a streamed scope's rows), so none is
+ * copied.  Forget them all with td_reason_memo_reset() when the tables
+ * may go.
  */
 int td_reason_memo_eval(const struct td_table *t, const struct td_env *env,
-			const struct td_tree_opts *opts, const struct strbuf *layout,
+			const struct td_tree_opts *opts, const struct strbuf *layout, int nodes_only,
 			struct td_tree_result *out);
 void td_reason_memo_reset(void);
 int td_count_memo_get(const void *table, const char *pmu, const char *name, int group, long *idx);

@@ -988,7 +988,7 @@ static void evaluate_tree(struct scope_eval *se)
 		struct strbuf layout = STRBUF_INIT;
 
 		scope_layout(j, &se->cx, &se->topts, &layout);
-		td_reason_memo_eval(se->t, &se->env, &se->topts, &layout, &se->all);
+		td_reason_memo_eval(se->t, &se->env, &se->topts, &layout, se->lean, &se->all);
 		strbuf_release(&layout);
 	} else {
 		td_tree_eval(se->t, &se->env, &se->topts, &se->all);

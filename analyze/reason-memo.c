@@ -128,7 +128,7 @@ static void items_give(const struct memo_item *it, struct td_node_value *v, size
 }
 
 int td_reason_memo_eval(const struct td_table *t, const struct td_env *env,
-			const struct td_tree_opts *opts, const struct strbuf *layout,
+			const struct td_tree_opts *opts, const struct strbuf *layout, int nodes_only,
 			struct td_tree_result *out)
 {
 	struct td_tree_opts fast = *opts;
@@ -146,7 +146,8 @@ int td_reason_memo_eval(const struct td_table *t, const struct td_env *env,
 		    items_match(e->nodes, out->nodes, out->nr_nodes) &&
 		    items_match(e->info, out->info, out->nr_info)) {
 			items_give(e->nodes, out->nodes, out->nr_nodes);
-			items_give(e->info, out->info, out->nr_info);
+			if (!nodes_only)
+				items_give(e->info, out->info, out->nr_info);
 			taken++;
 			return 0;
 		}
