@@ -117,7 +117,8 @@ static FILE *open_plain(const char *path, size_t max_len, struct stat *st)
 	size_t n;
 	FILE *fp;
 
-	if (!strcmp(path, "-") || !(fp = fopen(path, "re")))
+	/* opening a FIFO to look would take its data from the real read */
+	if (!strcmp(path, "-") || stat(path, st) < 0 || !S_ISREG(st->st_mode) || !(fp = fopen(path, "re")))
 		return NULL;
 	if (fstat(fileno(fp), st) < 0 || !S_ISREG(st->st_mode) || (size_t)st->st_size > max_len)
 		goto no;
