@@ -330,11 +330,21 @@ static double perf_fraction(const struct td_perf_metric *pm, double *resolution)
 	return pm->value / 100.0;
 }
 
+/* Did perf print m as a share of the slots (or cycles) a node can be compared with? */
+static int is_fraction_metric(const struct td_perf_metric *pm)
+{
+	/* "%", Arm's "percent of slots" / "percent of cycles" (perf 6.5 on),
+	 * or perf 5.x's bare 0..1 ratios */
+	return pm->unit && (!strcmp(pm->unit, "%") || !strncmp(pm->unit, "percent of ", 11) ||
+			    is_ratio_metric(pm));
+}
+
 /*
  * The names perf printed its metrics under in one scope, normalised and
- * with perf's aliases applied: perf_value_for compares them with every
- * node, so they are made once per scope.  scope_json forgets them before
- * and after each scope (a freed scope's address can come back).
+ * with perf's aliases applied, NULL for a metric that is no fraction:
+ * perf_value_for compares them with every node, so they are made once
+ * per scope.  scope_json forgets them before and after each scope (a
+ * freed scope's address can come back).
  */
 static struct {
 	const struct td_scope *s;
@@ -364,6 +374,8 @@ static const char *printed_name(const struct td_scope *s, size_t i)
 		for (k = 0; k < s->nr_perf_metrics; k++) {
 			const char *alias;
 
+			if (!is_fraction_metric(&s->perf_metrics[k]))
+				continue;
 			strbuf_reset(&n);
 			td_perf_name_normalize(s->perf_metrics[k].name, &n);
 			alias = td_perf_name_alias(n.buf);
@@ -386,13 +398,8 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
 			continue;
-		/* "%", Arm's "percent of slots" / "percent of cycles" (perf 6.5 on),
-		 * or perf 5.x's bare 0..1 ratios */
-		if (!pm->unit || (strcmp(pm->unit, "%") && strncmp(pm->unit, "percent of ", 11) &&
-				  !is_ratio_metric(pm)))
-			continue;
 		n = printed_name(s, i);
-		if (!strcmp(n, m->id) || td_perf_name_is(n, m->name))
+		if (n && (!strcmp(n, m->id) || td_perf_name_is(n, m->name)))
 			found = pm;
 	}
 	return found;

@@ -194,9 +194,12 @@ void td_report_sanity(const struct td_sanity_scope *sc, const struct td_sanity_n
 		check_range(sc, &nodes[i], &sanity[i]);
 		if (!nodes[i].m->parent)
 			continue;
-		for (k = 0; k < i; k++)
-			if (!strcmp(nodes[k].m->id, nodes[i].m->parent))
+		/* ids are unique and a parent comes before its children, mostly just before */
+		for (k = i; k-- > 0;)
+			if (!strcmp(nodes[k].m->id, nodes[i].m->parent)) {
 				check_parent(sc, &nodes[i], &nodes[k], &sanity[i]);
+				break;
+			}
 	}
 	for (i = 0; i < nr; i++)
 		if (sanity[i]) {
