@@ -293,6 +293,8 @@ if perf stat -a -e task-clock true >/dev/null 2>&1; then
 		for try in 1 2 3 4; do perf stat -o th.txt --per-thread -a -e $E sleep 0.1 2>/dev/null && break; done &&
 		"$TDPERF" report --format json th.txt | jq -e "[.scopes[] | select(.kind == \"thread\")] | length > 1"
 	'
+else
+	test_skip 'perf -A -a and --per-thread -a: folded lines per CPU and thread scopes' 'perf stat -a cannot count task-clock here (root or perf_event_paranoid <= 0 is needed)'
 fi
 
 test_expect_success 'case 23: the warning that the file holds 3 sessions comes before the first one' '
