@@ -406,15 +406,18 @@ static void put_scope(json_t *scope, void *ctx)
 	put_nested(w->out, scope, 2);
 }
 
-static void put_member(FILE *out, const char *key, json_t *v, int more)
+/* "key": value, after a separator unless it is the document's first member */
+static void put_member(FILE *out, const char *key, json_t *v, int *first)
 {
 	json_t *name = json_string(key);
 
+	fputs(*first ? "{\n  " : ",\n  ", out);
+	*first = 0;
 	put_nested(out, name, 1);
 	json_decref(name);
 	fputs(": ", out);
-	put_nested(out, v, 1);
-	fputs(more ? ",\n  " : "\n", out);
+	if (v)
+		put_nested(out, v, 1);
 }
 
 void td_report_render_json(json_t *doc, int all_scopes, FILE *out)
@@ -423,27 +426,30 @@ void td_report_render_json(json_t *doc, int all_scopes, FILE *out)
 	const char *key;
 	json_t *v;
 	size_t i;
+	int first = 1;
 
 	w.tables.columns = json_array();
 	w.tables.strings = json_array();
 	w.tables.string_index = json_object();
-	fputs("{\n  ", out);
 	json_object_foreach(doc, key, v) {
 		if (strcmp(key, "scopes")) {
-			put_member(out, key, v, 1);
+			put_member(out, key, v, &first);
 			continue;
 		}
-		fputs("\"scopes\": [", out);
+		put_member(out, key, NULL, &first);
+		fputc('[', out);
 		if (w.fold)
 			td_report_each_scope_in_order_rows(doc, put_scope, put_rows, &w);
 		else
 			td_report_each_scope_in_order(doc, put_scope, &w);
-		fputs(w.written ? "\n  ],\n  " : "],\n  ", out);
+		fputs(w.written ? "\n  ]" : "]", out);
 	}
 	/* what the folded scopes refer to, known once they are all written */
-	put_member(out, "columns", w.tables.columns, 1);
-	put_member(out, "strings", w.tables.strings, 0);
-	fputs("}\n", out);
+	if (json_object_get(doc, "scopes")) {
+		put_member(out, "columns", w.tables.columns, &first);
+		put_member(out, "strings", w.tables.strings, &first);
+	}
+	fputs(first ? "{}\n" : "\n}\n", out);
 	json_decref(w.tables.columns);
 	json_decref(w.tables.strings);
 	json_decref(w.tables.string_index);
