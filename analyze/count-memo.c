@@ -37,11 +37,6 @@ struct memo_shape {
 static struct memo_entry *buckets[MEMO_BUCKETS];
 static struct memo_shape shape;
 
-static int same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* FNV-1a over the name, the PMU and the group: a bucket index. */
 static size_t memo_hash(const char *name, const char *pmu, int group)
 {
@@ -101,9 +96,9 @@ static int shape_matches(const struct td_scope *s)
 	for (i = 0; i < s->nr_counts; i++) {
 		const struct td_count *c = &s->counts[i];
 
-		if (c->group != shape.group[i] || !same_str(c->event, shape.event[i]) ||
-		    !same_str(c->pmu, shape.pmu[i]) || !same_str(c->modifiers, shape.modifiers[i]) ||
-		    !same_str(c->key, shape.key[i]))
+		if (c->group != shape.group[i] || !td_str_same(c->event, shape.event[i]) ||
+		    !td_str_same(c->pmu, shape.pmu[i]) || !td_str_same(c->modifiers, shape.modifiers[i]) ||
+		    !td_str_same(c->key, shape.key[i]))
 			return 0;
 	}
 	return 1;
@@ -143,7 +138,7 @@ int td_count_memo_get(const void *table, const char *pmu, const char *name, int 
 	struct memo_entry *e;
 
 	for (e = buckets[memo_hash(name, pmu, group)]; e; e = e->next)
-		if (e->table == table && e->group == group && same_str(e->pmu, pmu) &&
+		if (e->table == table && e->group == group && td_str_same(e->pmu, pmu) &&
 		    !strcmp(e->name, name)) {
 			*idx = e->idx;
 			return 1;

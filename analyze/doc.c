@@ -443,17 +443,18 @@ static int is_string_column(const char *key)
 	return 0;
 }
 
+/* What a folded scope says of itself as a whole scope does (copied when unfolded). */
+static const char *const scope_header[] = { "id", "session", "kind", "label", "pmu", "time", "multiplexed", NULL };
+
 /* The members a folded scope has besides its columns. */
 static int is_scope_member(const char *key)
 {
-	static const char *const members[] = { "id", "session", "kind", "label", "pmu", "time", "multiplexed",
-					       "folded", "columns", "bottleneck_leaf", NULL };
 	size_t i;
 
-	for (i = 0; members[i]; i++)
-		if (!strcmp(key, members[i]))
+	for (i = 0; scope_header[i]; i++)
+		if (!strcmp(key, scope_header[i]))
 			return 1;
-	return 0;
+	return !strcmp(key, "folded") || !strcmp(key, "columns") || !strcmp(key, "bottleneck_leaf");
 }
 
 /* nodes[] or events[] of a folded scope: the table's descriptions, the scope's columns. */
@@ -482,14 +483,12 @@ static json_t *unfold_scope(json_t *scope, json_t *columns, json_t *strings)
 	json_t *out = json_object(), *nodes, *path = json_array(), *n;
 	size_t k;
 
-	json_object_set(out, "id", json_object_get(scope, "id"));
-	json_object_set(out, "session", json_object_get(scope, "session"));
-	json_object_set(out, "kind", json_object_get(scope, "kind"));
-	json_object_set(out, "label", json_object_get(scope, "label"));
-	json_object_set(out, "pmu", json_object_get(scope, "pmu"));
-	json_object_set(out, "time", json_object_get(scope, "time"));
+	for (k = 0; scope_header[k]; k++) {
+		json_t *v = json_object_get(scope, scope_header[k]);
+
+		json_object_set_new(out, scope_header[k], v ? json_incref(v) : json_null());
+	}
 	json_object_set_new(out, "derived", json_null());
-	json_object_set(out, "multiplexed", json_object_get(scope, "multiplexed"));
 	json_object_set_new(out, "folded", json_true());
 	nodes = unfold_list(scope, json_object_get(shape, "nodes"), strings);
 	json_array_foreach(nodes, k, n)

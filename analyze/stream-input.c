@@ -34,16 +34,11 @@ struct td_stream_input {
 	size_t nr_scopes;         /* intervals */
 };
 
-static int same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 static int same_count_shape(const struct td_count *a, const struct td_count *b)
 {
-	return a->status == b->status && a->group == b->group && same_str(a->event, b->event) &&
-	       same_str(a->pmu, b->pmu) && same_str(a->modifiers, b->modifiers) &&
-	       same_str(a->unit, b->unit) && same_str(a->key, b->key);
+	return a->status == b->status && a->group == b->group && td_str_same(a->event, b->event) &&
+	       td_str_same(a->pmu, b->pmu) && td_str_same(a->modifiers, b->modifiers) &&
+	       td_str_same(a->unit, b->unit) && td_str_same(a->key, b->key);
 }
 
 /* The one unit of perf's metrics the CPU inference looks at (Arm's Top-Down). */
@@ -67,8 +62,8 @@ static int is_rate(const char *name)
 /* Units follow the value too and are not compared but for the one looked at. */
 static int same_metric_shape(const struct td_perf_metric *a, const struct td_perf_metric *b)
 {
-	return a->group == b->group && same_str(a->pmu, b->pmu) && slots_unit(a) == slots_unit(b) &&
-	       (same_str(a->name, b->name) || (is_rate(a->name) && is_rate(b->name)));
+	return a->group == b->group && td_str_same(a->pmu, b->pmu) && slots_unit(a) == slots_unit(b) &&
+	       (td_str_same(a->name, b->name) || (is_rate(a->name) && is_rate(b->name)));
 }
 
 /* Does s have the shape of the first interval? */
@@ -118,7 +113,7 @@ static FILE *open_plain(const char *path, size_t max_len, struct stat *st)
 	FILE *fp;
 
 	/* opening a FIFO to look would take its data from the real read */
-	if (!strcmp(path, "-") || stat(path, st) < 0 || !S_ISREG(st->st_mode) || !(fp = fopen(path, "re")))
+	if (!strcmp(path, "-") || !td_is_regular_file(path) || !(fp = fopen(path, "re")))
 		return NULL;
 	if (fstat(fileno(fp), st) < 0 || !S_ISREG(st->st_mode) || (size_t)st->st_size > max_len)
 		goto no;

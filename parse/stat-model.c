@@ -37,13 +37,6 @@ struct td_stat *td_stat_add_session(struct td_stat_file *f, const char *source,
 	return st;
 }
 
-static int same_label(const char *a, const char *b)
-{
-	if (!a || !b)
-		return !a && !b;
-	return !strcmp(a, b);
-}
-
 static int same_time(double a, double b)
 {
 	if (isnan(a) || isnan(b))
@@ -66,7 +59,7 @@ struct td_scope *td_stat_scope(struct td_stat *st, enum td_scope_kind kind,
 		s = &st->scopes[--i];
 		if (!same_time(s->time, time))
 			break;
-		if (s->kind == kind && same_label(s->label, label))
+		if (s->kind == kind && td_str_same(s->label, label))
 			return s;
 	}
 	TD_GROW(st->scopes, st->alloc_scopes, st->nr_scopes + 1);

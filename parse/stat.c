@@ -149,10 +149,11 @@ static void close_session(struct builder *b)
 
 	if (!st)
 		return;
-	for (i = 0; i < st->nr_scopes; i++)
-		note_scope(st, &st->scopes[i]);
 	if (b->on_scope && st->interval)
-		hand_on(b, st->nr_scopes);
+		hand_on(b, st->nr_scopes); /* notes each scope it hands on */
+	else
+		for (i = 0; i < st->nr_scopes; i++)
+			note_scope(st, &st->scopes[i]);
 	b->kept = 0;
 	if (!b->has_content) /* a header with nothing after it */
 		td_stat_file_drop_last(b->f);

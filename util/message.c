@@ -163,6 +163,11 @@ char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
+int td_str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 void td_grow(void **array, size_t *alloc, size_t need, size_t elsize)
 {
 	size_t n;

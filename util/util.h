@@ -30,6 +30,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Are a and b both NULL, or the same text? */
+int td_str_same(const char *a, const char *b);
 /* Grow *array so that it holds at least 'need' elements of 'elsize' bytes. */
 void td_grow(void **array, size_t *alloc, size_t need, size_t elsize);
 #define TD_GROW(arr, alloc, need) td_grow((void **)&(arr), &(alloc), (need), sizeof(*(arr)))

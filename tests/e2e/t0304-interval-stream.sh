@@ -9,11 +9,7 @@
 PUB=$FIXTURES/perf-stat-published
 
 test_expect_success 'setup: case 27 repeated into 40 intervals' '
-	grep "^1\.000103288," $PUB/case-27-*.txt >one &&
-	awk "NR == FNR { row[++k] = \$0; next }
-		END { for (i = 0; i < 40; i++) for (j = 1; j <= k; j++) {
-			r = row[j]; sub(/^[^,]*/, sprintf(\"%.9f\", 1.000103288 + i), r); print r } }" \
-		one /dev/null >long.csv &&
+	case27_intervals 40 >long.csv &&
 	test_line_count = 640 long.csv
 '
 

@@ -11,17 +11,6 @@
 
 PUB=$FIXTURES/perf-stat-published
 
-# intervals N: the one real interval of case 27 (Ice Lake class, CSV,
-# -M topdownl1 -I 1000) repeated N times with rising times, as
-# bench/stat-report-bench.sh builds it
-intervals() {
-	grep "^1\.000103288," $PUB/case-27-*.txt >one &&
-	awk -v n="$1" "NR == FNR { row[++k] = \$0; next }
-		END { for (i = 0; i < n; i++) for (j = 1; j <= k; j++) {
-			r = row[j]; sub(/^[^,]*/, sprintf(\"%.9f\", 1.000103288 + i), r); print r } }" \
-		one /dev/null
-}
-
 # level1_of_report FILE: "time backend_bound bad_speculation frontend_bound
 # retiring" per interval scope of the whole report, in percent with one
 # decimal as the live view prints them, "n/a" where not computable
@@ -46,7 +35,7 @@ format_line='{ printf "%.3f", $1
 	printf "\n" }'
 
 test_expect_success 'report --live -: a line per interval of a pipe, each the report of that interval' '
-	intervals 5 >five.csv &&
+	case27_intervals 5 >five.csv &&
 	cat five.csv | "$TDPERF" report --live - >live.out &&
 	test_line_count = 5 live.out &&
 	test_grep "^ *5.000 s  frontend_bound 51.0 %!  bad_speculation 7.6 %  backend_bound 31.1 %!  retiring 10.2 %  | Frontend Bound: 51.0 % of slots$" live.out &&
@@ -105,7 +94,7 @@ test_expect_success 'bad input and bad usage: one line, exit 2' '
 # 3,000 intervals go through under a memory limit far below what the
 # parsed stream would take if it were kept.
 test_expect_success 'a long stream in constant memory' '
-	intervals 3000 >long.csv &&
+	case27_intervals 3000 >long.csv &&
 	(td_sanitized || ulimit -v 100000; "$TDPERF" report --live - <long.csv >long.out) &&
 	test_line_count = 3000 long.out &&
 	test_grep "^ *3000.000 s  frontend_bound 51.0 %!" long.out

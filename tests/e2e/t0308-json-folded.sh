@@ -9,14 +9,6 @@
 
 PUB=$FIXTURES/perf-stat-published
 
-# intervals N: case 27's one interval repeated N times with rising times
-intervals() {
-	awk -v n="$1" "NR == FNR { row[++k] = \$0; next }
-		END { for (i = 0; i < n; i++) for (j = 1; j <= k; j++) {
-			r = row[j]; sub(/^[^,]*/, sprintf(\"%.9f\", 1.000103288 + i), r); print r } }" \
-		one /dev/null
-}
-
 # Every folded scope as lines "scope|node|field|value", strings looked up;
 # and the same from the whole scopes.  Fields: those of docs/report-schema.md.
 FIELDS='["value","flagged","bottleneck","approximate","reason","perf_value","perf_resolution","perf_name","group","uncertainty","undecided","counted_pct","estimate","sanity"]'
@@ -64,8 +56,7 @@ folded_says_whole() {
 }
 
 test_expect_success 'setup: case 27 repeated into 40 and 80 intervals' '
-	grep "^1\.000103288," $PUB/case-27-*.txt >one &&
-	intervals 40 >i40.csv && intervals 80 >i80.csv &&
+	case27_intervals 40 >i40.csv && case27_intervals 80 >i80.csv &&
 	test_line_count = 640 i40.csv
 '
 

@@ -134,6 +134,17 @@ approx_eq() {
 
 have_prog() { command -v "$1" >/dev/null 2>&1; }
 
+# case27_intervals N: the one interval of the published case-27 output
+# (Ice Lake class, -M topdownl1 -x, -I 1000) repeated N times with rising
+# times, as bench/stat-report-bench.sh builds a long run: perf's layout,
+# a synthetic repetition.
+case27_intervals() {
+	grep "^1\.000103288," "$FIXTURES"/perf-stat-published/case-27-*.txt |
+	awk -v n="$1" '{ row[++k] = $0 }
+		END { for (i = 0; i < n; i++) for (j = 1; j <= k; j++) {
+			r = row[j]; sub(/^[^,]*/, sprintf("%.9f", 1.000103288 + i), r); print r } }'
+}
+
 test_done() {
 	echo "1..$test_count"
 	if [ "$test_failed" -gt 0 ]; then
