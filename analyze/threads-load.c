@@ -199,7 +199,14 @@ static void feed_record(struct feeder *f, const struct td_pd_record *r)
 		break;
 	case TD_PD_FORK:
 		e = base_event(TD_TEV_FORK, s);
-		e.time = r->u.fork.time;
+		/*
+		 * The kernel stamps the record's sample_id before it fills in
+		 * the body, whose own time field can be tens of microseconds
+		 * later on a loaded machine.  perf orders and prints records
+		 * by the sample_id time; the body's is only the fallback.
+		 */
+		if (!(s->fields & TD_PD_S_TIME) || !e.time)
+			e.time = r->u.fork.time;
 		e.pid = (int)r->u.fork.ppid;
 		e.tid = (int)r->u.fork.ptid;
 		e.target_tid = (int)r->u.fork.tid;
