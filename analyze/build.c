@@ -908,6 +908,7 @@ struct scope_eval {
 	int rows_take_reasons;       /* typed rows: each node's row takes its reason string
 					(the JSON's stacks read the reasons after the nodes) */
 	int nohw;                    /* a table but no hardware count */
+	int treeless;                /* a table without a Top-Down tree (Zen 1-3) */
 	struct strbuf nohw_reason;
 	double *values;              /* per table metric, the value shown */
 	int *chosen;                 /* per node, the group its value is from, -1 all */
@@ -1268,6 +1269,23 @@ static int drop_path_if_out_of_range(struct scope_eval *se)
 	return 1;
 }
 
+/*
+ * Why a table without a tree names no bottleneck: its own word on what the
+ * PMU cannot count, else the table's name.  Never "no node above its
+ * threshold", which would read as good news.
+ */
+static void treeless_sentence(const struct td_table *t, const char *lead, struct strbuf *sb)
+{
+	const struct td_table_info *info = td_table_info(t);
+
+	strbuf_addstr(sb, lead);
+	if (info->missing)
+		strbuf_addf(sb, ". %s", info->missing);
+	else
+		strbuf_addf(sb, ": the formula table %s has no Level-1 node; only its info metrics are computed",
+			    info->name);
+}
+
 /* "Backend Bound > Memory Bound: 41.2 % of slots", or why there is no path. */
 static void bottleneck_sentence(const struct scope_eval *se, struct strbuf *sb)
 {
@@ -1285,6 +1303,10 @@ static void bottleneck_sentence(const struct scope_eval *se, struct strbuf *sb)
 	} else if (se->nohw) {
 		strbuf_addstr(sb, "Top-Down ");
 		strbuf_add(sb, se->nohw_reason.buf, se->nohw_reason.len);
+		if (se->treeless)
+			treeless_sentence(se->t, "; and this CPU has no Top-Down tree to measure", sb);
+	} else if (se->treeless) {
+		treeless_sentence(se->t, "no Top-Down tree on this CPU", sb);
 	} else if (np) {
 		const char *id = json_string_value(json_array_get(se->path, np - 1));
 		const struct td_metric *m = td_table_find_metric(se->t, id);
@@ -1455,6 +1477,7 @@ static void scope_eval_init(struct scope_eval *se, const struct scope_job *j, in
 	se->full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
 	se->lean = j->opts && j->opts->stream_scopes && j->opts->streamed_nodes_only && !se->full_nodes;
 	se->nohw = se->t && !hw;
+	se->treeless = se->t && !td_table_has_tree(se->t);
 	strbuf_init(&se->nohw_reason, 0);
 	se->path = json_array();
 	se->warnings = json_array();

@@ -479,7 +479,7 @@ static int choose_node(struct sched_ctx *c, const char *id)
 	const struct td_metric *m = td_table_find_metric(c->table, id);
 
 	if (!m || m->level < 1) {
-		strbuf_addf(c->err, "--nodes: table %s has no Top-Down node '%s' (tdperf list %s "
+		strbuf_addf(c->err, "--nodes: table %s has no Top-Down node '%s' (tdperf list --cpu %s "
 			    "shows them)", td_table_info(c->table)->name, id,
 			    td_table_info(c->table)->name);
 		return -1;
@@ -547,7 +547,7 @@ static int choose_metrics(struct sched_ctx *c, const struct td_sched_request *re
 			nodes += td_table_metric(c->table, i)->level >= 1;
 		if (!nodes)
 			strbuf_addf(c->err, "table %s has no Top-Down tree: ask for info metrics with "
-				    "--metrics (tdperf list %s shows them)",
+				    "--metrics (tdperf list --cpu %s --info shows them)",
 				    td_table_info(c->table)->name, td_table_info(c->table)->name);
 		else
 			strbuf_addf(c->err, "nothing to measure: table %s has no metric for what "

@@ -148,6 +148,12 @@ const char *td_table_path(const struct td_table *t);
 
 const struct td_table_info *td_table_info(const struct td_table *t);
 size_t td_table_nr_metrics(const struct td_table *t);
+/*
+ * Does the table have a Top-Down tree (a metric of level 1 or deeper)?
+ * AMD Zen 1-3 have none: their PMUs count no dispatch slots, and
+ * td_table_info()->missing says so; only info metrics apply.
+ */
+int td_table_has_tree(const struct td_table *t);
 const struct td_metric *td_table_metric(const struct td_table *t, size_t i);
 const struct td_metric *td_table_find_metric(const struct td_table *t, const char *id);
 size_t td_table_nr_events(const struct td_table *t);

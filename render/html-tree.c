@@ -194,16 +194,19 @@ static void tree_level(struct strbuf *sb, json_t *scope, json_t *nodes, const ch
 void td_html_tree(struct strbuf *sb, json_t *scope)
 {
 	json_t *nodes = json_object_get(scope, "nodes");
+	const char *sentence = td_json_str(json_object_get(scope, "bottleneck"), "sentence");
 
-	if (!json_array_size(nodes)) {
-		strbuf_addstr(sb, "<p class=\"muted\">No Top-Down nodes in this scope.</p>");
-		return;
-	}
 	if (json_is_false(json_object_get(scope, "hardware_counts"))) {
 		/* a tree of n/a would only repeat this sentence per node */
 		strbuf_addstr(sb, "<p class=\"muted nohw\">");
-		strbuf_add_html(sb, td_json_str_or(json_object_get(scope, "bottleneck"), "sentence",
-						   "Top-Down not measured: no hardware counts in this scope."));
+		strbuf_add_html(sb, sentence ? sentence : "Top-Down not measured: no hardware counts in this scope.");
+		strbuf_addstr(sb, "</p>");
+		return;
+	}
+	if (!json_array_size(nodes)) {
+		/* a table without a tree (AMD Zen 1-3) says why; no table says nothing */
+		strbuf_addstr(sb, sentence ? "<p class=\"muted notree\">" : "<p class=\"muted\">");
+		strbuf_add_html(sb, sentence ? sentence : "No Top-Down nodes in this scope.");
 		strbuf_addstr(sb, "</p>");
 		return;
 	}

@@ -208,7 +208,8 @@ static void print_tree(const struct out *o, json_t *scope)
 			hidden, hidden == 1 ? "" : "s");
 }
 
-static void print_metrics(const struct out *o, json_t *scope)
+/* Info metrics: a count unless -v, or 'always' where they are all there is. */
+static void print_metrics(const struct out *o, json_t *scope, int always)
 {
 	json_t *ms = json_object_get(scope, "metrics"), *m;
 	size_t i;
@@ -219,7 +220,7 @@ static void print_metrics(const struct out *o, json_t *scope)
 			computable++;
 	if (!computable)
 		return;
-	if (!o->o->verbose) {
+	if (!o->o->verbose && !always) {
 		fprintf(o->f, "  %d info metric%s computed (-v lists them)\n", computable,
 			computable == 1 ? "" : "s");
 		return;
@@ -327,30 +328,37 @@ static void print_scope(const struct out *o, json_t *scope)
 {
 	struct strbuf title = STRBUF_INIT;
 	json_t *bn = json_object_get(scope, "bottleneck"), *w;
+	int hw = !json_is_false(json_object_get(scope, "hardware_counts"));
+	int has_nodes = json_array_size(json_object_get(scope, "nodes")) > 0;
 	size_t i;
 
 	scope_title(o, scope, &title);
 	fprintf(o->f, "\n%s-- %s --%s\n", col(o, C_CYAN), title.buf, col(o, C_RESET));
-	if (json_is_false(json_object_get(scope, "hardware_counts")) &&
-	    json_array_size(json_object_get(scope, "nodes"))) {
+	if (!hw && json_is_object(bn)) {
 		/* one line, not a tree of n/a: nothing of it was measured */
 		fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), jget_str(bn, "sentence"), col(o, C_RESET));
 		print_software(o, scope);
 		print_events(o, scope);
-	} else if (json_array_size(json_object_get(scope, "nodes"))) {
+	} else if (has_nodes) {
 		print_tree(o, scope);
 		if (json_is_object(bn))
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
 				jget_str(bn, "sentence"));
-		print_metrics(o, scope);
+		print_metrics(o, scope, 0);
 		print_stacks(o, scope);
-	} else if (!jget_str(scope, "table")) {
-		fprintf(o->f, "  no formula table applies: counts only\n");
-	}
-	if (!json_array_size(json_object_get(scope, "nodes")))
+	} else {
+		if (json_is_object(bn)) {
+			/* a table without a tree (AMD Zen 1-3): why, then what it has */
+			fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), jget_str(bn, "sentence"), col(o, C_RESET));
+			print_metrics(o, scope, 1);
+		} else if (!jget_str(scope, "table")) {
+			fprintf(o->f, "  no formula table applies: counts only\n");
+		}
 		print_software(o, scope);
-	if (!json_is_false(json_object_get(scope, "hardware_counts")) &&
-	    (o->o->events || !json_array_size(json_object_get(scope, "nodes"))))
+		if (hw)
+			print_events(o, scope);
+	}
+	if (hw && has_nodes && o->o->events)
 		print_events(o, scope);
 	json_array_foreach(json_object_get(scope, "warnings"), i, w)
 		fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET), json_string_value(w));

@@ -70,6 +70,7 @@ struct record_opts {
 	int hotspots, callgraph, locate; /* --hotspots, -g, --locate */
 	int freq;                /* -F, 0: perf's default */
 	int verbose;             /* -v, added to td_verbose */
+	int level_given;         /* -l was on the command line */
 	char **workload;         /* NULL-terminated, or NULL */
 	int argc;                /* the command line as typed, for meta.json */
 	char **argv;
@@ -111,6 +112,7 @@ struct record {
 	int sched_tracepoints;
 	struct td_sched sched;
 	int have_sched;
+	struct strbuf info_metrics; /* a table without a tree: all its info metrics */
 	struct planned_run *runs;
 	size_t nr_runs, alloc_runs;
 	size_t nr_stat_files;
@@ -519,6 +521,32 @@ static int plan_hotspots(struct record *r)
 	return 0;
 }
 
+/*
+ * A table without a Top-Down tree (AMD Zen 1-3, Neoverse N1: their PMUs
+ * count no slots) still has info metrics.  When nothing was asked for
+ * explicitly, measure all of them rather than refuse; an explicit -l or
+ * --nodes is still refused by the scheduler, with what to ask instead.
+ */
+static void plan_treeless(struct record *r)
+{
+	const struct td_table *t = r->table;
+	size_t i;
+
+	if (td_table_has_tree(t) || r->o.level_given || r->o.req.nodes || r->o.req.metrics ||
+	    r->o.req.stacks)
+		return;
+	for (i = 0; i < td_table_nr_metrics(t); i++)
+		strbuf_addf(&r->info_metrics, "%s%s", r->info_metrics.len ? "," : "",
+			    td_table_metric(t, i)->id);
+	if (!r->info_metrics.len)
+		return;
+	r->o.req.level = 0;
+	r->o.req.metrics = r->info_metrics.buf;
+	note("no Top-Down tree on this CPU (table %s): measuring its %zu info metrics instead. %s",
+	     td_table_info(t)->name, td_table_nr_metrics(t),
+	     td_table_info(t)->missing ? td_table_info(t)->missing : "");
+}
+
 /* Decide what to measure and how many runs it takes. */
 static int record_plan(struct record *r)
 {
@@ -532,6 +560,7 @@ static int record_plan(struct record *r)
 
 		plan_budget(r, &b);
 		b.name_pmu = count_arm_clusters(r);
+		plan_treeless(r);
 		if (td_sched_build(r->table, &r->o.req, &b, &r->sched, &err) < 0) {
 			error("%s", err.buf);
 			strbuf_release(&err);
@@ -1012,6 +1041,11 @@ static json_t *record_analyses(const struct record *r)
 	for (i = 0; i < TD_ARRAY_SIZE(hw); i++) {
 		if (!r->hardware)
 			json_object_set_new(a, hw[i], analysis("impossible", why.buf));
+		else if (!strcmp(hw[i], "topdown") && !td_table_has_tree(r->table))
+			json_object_set_new(a, hw[i], analysis("impossible",
+							       td_table_info(r->table)->missing
+							       ? td_table_info(r->table)->missing
+							       : "the formula table has no Top-Down tree"));
 		else if (!strcmp(hw[i], "topdown"))
 			json_object_set_new(a, hw[i], analysis(r->o.req.level > 0 || r->o.req.nodes
 							       ? "ok" : "not_recorded",
@@ -1333,6 +1367,7 @@ static void record_release(struct record *r)
 	}
 	free(r->runs);
 	free(r->clusters);
+	strbuf_release(&r->info_metrics);
 	if (r->have_sched)
 		td_sched_release(&r->sched);
 	td_run_result_release(&r->last);
@@ -1415,6 +1450,7 @@ static int record(const struct record_opts *o)
 
 	memset(&r, 0, sizeof(r));
 	r.o = *o;
+	strbuf_init(&r.info_metrics, 0);
 	if (!r.o.dry_run && r.o.workload && (ret = workload_runnable(r.o.workload[0])))
 		return ret;
 
@@ -1689,7 +1725,7 @@ int cmd_record(int argc, char **argv)
 	};
 
 	memset(&o, 0, sizeof(o));
-	o.req.level = 2;
+	o.req.level = -1; /* 2 unless -l says otherwise */
 	o.sched = o.smt = o.nmi = o.counters = -1;
 	o.repeats = 1;
 	o.tolerance_pct = 5;
@@ -1704,6 +1740,9 @@ int cmd_record(int argc, char **argv)
 	o.argv = argv;
 	nr = td_parse_options(argc, args, options, record_usage, TD_PARSE_STOP_AT_NON_OPTION);
 	o.workload = nr ? args : NULL;
+	o.level_given = o.req.level >= 0;
+	if (!o.level_given)
+		o.req.level = 2;
 
 	job = td_job_wanted(&rank); /* under srun/mpirun: collect/job.c */
 	if (job < 0) {

@@ -68,6 +68,29 @@ for cpu in skylakex icelakex sapphirerapids alderlake meteorlake zen4; do
 	'
 done
 
+# Zen 3 counts no dispatch slots: its table has info metrics and no tree.
+# Without options, record measures those (and says why); an explicit -l is
+# refused with a suggestion that works; the report says why there is no
+# tree, never "no node above its threshold", and shows the info metrics.
+test_expect_success 'zen3: no tree: record measures the info metrics, = formulas on the truth; the report says why' '
+	emu_record zen3 z3 && emu_verify zen3 z3 &&
+	test_grep "^tdperf: note: no Top-Down tree on this CPU (table zen3): measuring its 19 info metrics instead. The PMU has no dispatch-slot events" z3.out &&
+	jq -e ".level == 0 and .analyses.topdown.status == \"impossible\" and (.analyses.topdown.reason | test(\"dispatch-slot\"))" z3.data/meta.json &&
+	"$TDPERF" report z3.data >z3.txt &&
+	test_grep "^  no Top-Down tree on this CPU. The PMU has no dispatch-slot events" z3.txt &&
+	test_grep "^    IPC  *1.2 ratio" z3.txt &&
+	! grep -q "no node above its threshold" z3.txt &&
+	"$TDPERF" report --format json z3.data >z3.json &&
+	jq -e ".scopes[0].nodes == [] and ([.scopes[0].metrics[] | .value | numbers] | length == 19)" z3.json &&
+	"$TDPERF" report --html=z3.html z3.data >/dev/null 2>&1 &&
+	test_grep "class=\"muted notree\">no Top-Down tree on this CPU" z3.html &&
+	test_exit_code 2 "$EMU/pmu-emu" --cpu zen3 -- "$TDPERF" record -l 1 -o z3x.data -- true 2>err &&
+	test ! -e z3x.data &&
+	test_grep "(tdperf list --cpu zen3 --info shows them)" err &&
+	"$TDPERF" list --cpu zen3 --info >list.txt &&
+	test_grep "branch_misprediction_ratio" list.txt
+'
+
 # Meteor Lake's E-cores are Crestmont: their tree comes from Intel's
 # E-core TMA spreadsheet (metrics/tables/meteorlake_atom.json), and perf's
 # CSV alone, without the run's meta.json, names the part from the

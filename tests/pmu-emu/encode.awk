@@ -58,6 +58,7 @@ function load_cpu(path,    line, f, pmu) {
 		if (pmu != "" && f[1] == "rate") rate_of[pmu, hex(f[2])] = f[3]
 		if (pmu != "" && f[1] == "slots") slots_of[pmu] = f[2]
 		if (pmu != "" && f[1] == "hw" && f[2] == "0") cycles_of[pmu] = f[3]
+		if (pmu != "" && f[1] == "hw") { hw_of[pmu, f[2]] = f[3]; if (!(pmu in has_hw)) { has_hw[pmu] = 1; nhw_pmus++; hw_pmu = pmu } }
 	}
 	close(path)
 }

@@ -11,7 +11,7 @@ tests_pmu_emu_libpmu_emu_so_LDADD = -ldl -lpthread
 EXTRA_DIST += tests/pmu-emu/pmu-emu tests/pmu-emu/gen-constraints tests/pmu-emu/README.md \
 	tests/pmu-emu/cpus/skylakex.cpu tests/pmu-emu/cpus/icelakex.cpu \
 	tests/pmu-emu/cpus/sapphirerapids.cpu tests/pmu-emu/cpus/alderlake.cpu \
-	tests/pmu-emu/cpus/zen4.cpu tests/pmu-emu/cpus/cometlake.cpu \
+	tests/pmu-emu/cpus/zen4.cpu tests/pmu-emu/cpus/zen3.cpu tests/pmu-emu/cpus/cometlake.cpu \
 	tests/pmu-emu/cpus/neoverse-v2.cpu tests/pmu-emu/cpus/neoverse-n3.cpu \
 	tests/pmu-emu/cpus/meteorlake.cpu tests/pmu-emu/cpus/neoverse-n1.cpu \
 	tests/pmu-emu/cpus/neoverse-n2.cpu tests/pmu-emu/cpus/neoverse-v1.cpu tests/pmu-emu/cpus/neoverse-v3.cpu \
