@@ -198,8 +198,10 @@ LIST
 test_expect_success 'dry runs: every Arm table, Level 1 counted in one group on the Arm PMU' '
 	for t in $ARM_TABLES; do
 		if [ $t = neoverse-n1 ]; then
-			test_must_fail "$TDPERF" record --dry-run --cpu $t -- true 2>err &&
+			test_must_fail "$TDPERF" record --dry-run --cpu $t -l 1 -- true 2>err &&
 			test_grep "no Top-Down tree" err &&
+			"$TDPERF" record --dry-run --cpu $t -- true >out 2>err &&
+			test_grep "measuring its [0-9]* info metrics instead" err &&
 			"$TDPERF" record --dry-run --cpu $t --metrics frontend_stalled_cycles,ipc -- true >out ||
 				exit 1
 			test_grep "armv8_pmuv3_0/event=0x23" out || exit 1

@@ -160,13 +160,22 @@ test_expect_success '--stacks adds the metrics the tables mark for that stack' '
 	test "$m2" -gt "$m1"
 '
 
+test_expect_success 'a table without a tree: without options its info metrics, each once' '
+	"$TDPERF" record --dry-run --cpu zen1 -- ./app >out 2>err &&
+	test_grep "^tdperf: note: no Top-Down tree on this CPU (table zen1): measuring its 17 info metrics instead" err &&
+	test_grep "^table zen1 .*, level 0, metrics " out &&
+	want=$(jq -r "[.metrics[].id] | sort | join(\",\")" "$TD_SRCDIR/metrics/tables/zen1.json") &&
+	got=$(sed -n "s/^table zen1 .*, metrics //p" out | tr , "\n" | sort | paste -sd,) &&
+	test "$got" = "$want"
+'
+
 test_expect_success 'unknown names are errors naming them' '
 	test_exit_code 2 "$TDPERF" record --dry-run --cpu skylake --nodes nope -- ./app 2>err &&
 	test_grep "nope" err &&
 	test_exit_code 2 "$TDPERF" record --dry-run --cpu nosuchcpu -- ./app 2>err &&
 	test_grep "nosuchcpu" err &&
-	test_exit_code 2 "$TDPERF" record --dry-run --cpu zen1 -- ./app 2>err &&
-	test_grep "no Top-Down tree" err
+	test_exit_code 2 "$TDPERF" record --dry-run --cpu zen1 -l 1 -- ./app 2>err &&
+	test_grep "table zen1 has no Top-Down tree: ask for info metrics with --metrics" err
 '
 
 test_done
