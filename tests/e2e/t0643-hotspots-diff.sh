@@ -24,10 +24,17 @@ test_expect_success 'twice the work: tw_hot_a and tw_hot_b about 2x slower (1.5x
 		jq -e "[.functions[] | select(.symbol == \"$f\")][0] | .b.period / .a.period | . > 1.5 and . < 2.7" d.json || return 1
 	done
 '
+# The JIT loop runs for some 15-60 ms, short enough for a busy virtual
+# machine to take 2x out of it either way (its B/A ranged from 0.93 to 2.9
+# here, and perf report counts the same samples): what is asserted of it
+# is the match of perf-PID.map code across two processes, not its speed.
 test_expect_success 'text: slowest first, marked slower; JIT code matched across processes' '
 	"$TDPERF" diff --hotspots a.data b.data >d.txt &&
 	sed -n 4p d.txt | test_grep -q "tw_hot_a (tw-hot)  slower" &&
-	test_grep -q "tw_jit_loop (perf-PID.map)  slower" d.txt
+	test_grep "tw_jit_loop (perf-PID.map)" d.txt >jit.txt &&
+	test_line_count = 1 jit.txt &&
+	! grep -q "only\]" jit.txt &&
+	jq -e "[.functions[] | select(.symbol == \"tw_jit_loop\")] | length == 1 and .[0].a.period > 0 and .[0].b.period > 0" d.json
 '
 test_expect_success 'a function in B only is marked so' '
 	test_grep -q "tw_lib_spin (libtwhot.so)  \[B only\]" d.txt
