@@ -541,11 +541,7 @@ static int choose_metrics(struct sched_ctx *c, const struct td_sched_request *re
 	if (req->stacks && for_each_item(c, req->stacks, choose_stack) < 0)
 		return -1;
 	if (!c->nr_chosen) {
-		size_t nodes = 0;
-
-		for (i = 0; i < td_table_nr_metrics(c->table); i++)
-			nodes += td_table_metric(c->table, i)->level >= 1;
-		if (!nodes)
+		if (!td_table_has_tree(c->table))
 			strbuf_addf(c->err, "table %s has no Top-Down tree: ask for info metrics with "
 				    "--metrics (tdperf list --cpu %s --info shows them)",
 				    td_table_info(c->table)->name, td_table_info(c->table)->name);

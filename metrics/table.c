@@ -598,12 +598,7 @@ size_t td_table_nr_events(const struct td_table *t) { return t->nr_events; }
 
 int td_table_has_tree(const struct td_table *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->nr_metrics; i++)
-		if (t->metrics[i].level >= 1)
-			return 1;
-	return 0;
+	return t->nr_nodes > 0;
 }
 
 const struct td_metric *td_table_metric(const struct td_table *t, size_t i)
