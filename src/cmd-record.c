@@ -1663,7 +1663,7 @@ int cmd_record(int argc, char **argv)
 	int nr, job, ret;
 	const struct td_option options[] = {
 		TD_OPT_GROUP("What to measure:"),
-		TD_OPT_INT_RANGE('l', "level", &o.req.level, 0, INT_MAX, "N", "Top-Down depth (default 2)"),
+		TD_OPT_INT_RANGE('l', "level", &o.req.level, 0, INT_MAX, "N", "Top-Down depth (default 2; without a tree in the table, as on AMD Zen 1-3: its info metrics)"),
 		TD_OPT_STRING(0, "nodes", &o.req.nodes, "LIST", "Top-Down nodes to measure (comma-separated ids)"),
 		TD_OPT_STRING(0, "metrics", &o.req.metrics, "LIST", "info metrics to measure (comma-separated ids)"),
 		TD_OPT_STRING(0, "stacks", &o.req.stacks, "LIST", "stacks to measure (cpi, flops, frontend, ...)"),
