@@ -16,7 +16,10 @@
 # Counted: runs; crashes (a signal, or an exit status other than 0, 1, 2);
 # hangs (no end within 20 s); failures (exit 2) without exactly one
 # "tdperf: " error line; runs that left a half-written output after
-# failing; marker files (an injected command that ran); peak resident
+# failing; marker files (an injected command that ran); raw ESC or BEL
+# bytes on stdout; CSV text cells that start a spreadsheet formula; the
+# attacks of another local user that won (as root: a script run by
+# gnuplot, a root-only file deleted or overwritten); peak resident
 # memory over all runs.  Ends with one summary line; exit 1 when any count
 # but runs and memory is not 0.
 set -eu
@@ -29,7 +32,7 @@ mark=$work/MARK
 fixtures=$top/tests/fixtures/perf-stat-published
 [ -x /usr/bin/time ] || { echo "hostile-probe: needs /usr/bin/time (Debian package 'time')" >&2; exit 2; }
 
-runs=0 crashes=0 hangs=0 badmsg=0 partial=0 peak=0
+runs=0 crashes=0 hangs=0 badmsg=0 partial=0 peak=0 rawctl=0 formulas=0
 log=$work/problems
 
 # probe OUT WHAT CMD...: run one command under a 20 s limit and judge it.
@@ -58,6 +61,22 @@ probe() {
 			partial=$((partial + 1)); echo "half-written $out: $what" >>"$log"
 		fi
 	fi
+	judge_output "$what" "$*"
+}
+
+# judge_output WHAT COMMAND: what a run printed must not act on the reader's
+# tools: no raw ESC or BEL reaches a terminal (a thread name can retitle
+# and clear it), and no CSV text cell starts a spreadsheet formula.
+judge_output() {
+	if LC_ALL=C grep -aq "$(printf '[\033\007]')" "$work/stdout"; then
+		rawctl=$((rawctl + 1)); echo "raw ESC/BEL on stdout: $1" >>"$log"
+	fi
+	case $2 in
+	*csv*)
+		if LC_ALL=C grep -aEq '(^|,)([=@+]|-[^0-9.])' "$work/stdout"; then
+			formulas=$((formulas + 1)); echo "CSV cell starting a formula: $1" >>"$log"
+		fi ;;
+	esac
 }
 
 # mutate IN OUT K: write the K-th mutation of IN (deterministic per seed)
@@ -67,7 +86,8 @@ mutate() {
 		hostile[2] = "\"; system(\"touch " mark "\"); \""; hostile[3] = "@x\\\\n";
 		hostile[4] = "\033[31m\033]0;t\007"; hostile[5] = "%s%n%s%n";
 		hostile[6] = "1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890";
-		hostile[7] = "\x27 . system(\x27touch " mark "\x27) . \x27" }
+		hostile[7] = "\x27 . system(\x27touch " mark "\x27) . \x27";
+		hostile[8] = "=HYPERLINK(\"http://x\")"; hostile[9] = "@SUM(1+1)" }
 	{ line[NR] = $0 }
 	END {
 		kind = int(rand() * 4)
@@ -81,7 +101,7 @@ mutate() {
 			}
 			if (kind == 3 && rand() < 0.15) {                           # hostile strings
 				p = int(rand() * (length(l) + 1))
-				l = substr(l, 1, p) hostile[int(rand() * 8)] substr(l, p + 1)
+				l = substr(l, 1, p) hostile[int(rand() * 10)] substr(l, p + 1)
 			}
 			print l
 		}
@@ -169,10 +189,73 @@ for c in "report" "report --format json" "report --format csv" "diff $case23" "e
 	probe "" "$c >/dev/full" sh -c "exec '$tdperf' $c '$case23' >/dev/full"
 done
 
+# Attacks by another local user (docs/security.md).  The probe runs as
+# root; nobody plays the other user, in a sticky world-writable directory
+# of the probe's own that stands for /tmp.  Each attack is the same every
+# time and bounded in time; what it would have won is counted.
+attacks=0 won=0
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 711 "$work"
+	shared=$work/shared
+	mkdir -m 1777 "$shared"
+	mkdir -m 700 "$work/secret"
+	echo root-only >"$work/secret/file"
+	cp "$work/secret/file" "$work/secret/file.orig"
+
+	# 1. --plot into the other user's directory, a script renamed over
+	# each .gp as soon as it appears: gnuplot must never run it.
+	as_nobody mkdir "$shared/plots"
+	as_nobody sh -c 'end=$(($(date +%s) + 12)); while [ $(date +%s) -lt $end ]; do
+		for f in "$1"/*.gp; do [ -e "$f" ] || continue
+			printf "system(\"touch %s\")\n" "$2" >"$1/.evil" && mv -f "$1/.evil" "$f"; done; done' \
+		sh "$shared/plots" "$mark" &
+	attacker=$!
+	for k in 1 2 3; do
+		attacks=$((attacks + 1))
+		"$tdperf" report --plot "$shared/plots" "$case23" >/dev/null 2>&1 || true
+	done
+	wait $attacker || true
+
+	# 2. a stale run directory of the other user's, its subdirectory
+	# swapped for a link to a root-only directory while it is removed:
+	# the planted names include the root-only directory's.
+	for k in 1 2 3; do
+		attacks=$((attacks + 1))
+		seq 1 100 | sed "s|^|$work/secret/s|" | xargs touch
+		as_nobody sh -c 'mkdir -p "$1/tdperf.data.tmp-999999/a" && cd "$1/tdperf.data.tmp-999999/a" &&
+			seq 1 3000 | xargs touch && seq 1 100 | sed s/^/s/ | xargs touch' sh "$shared"
+		as_nobody sh -c 'd=$1/tdperf.data.tmp-999999; end=$(($(date +%s) + 8))
+			while [ -d "$d" ] && [ $(date +%s) -lt $end ]; do
+				mv "$d/a" "$d/b" 2>/dev/null && ln -s "$2" "$d/a" 2>/dev/null; rm -f "$d/a" && mv "$d/b" "$d/a" 2>/dev/null
+			done' sh "$shared" "$work/secret" &
+		attacker=$!
+		(cd "$shared" && "$tdperf" import -q "$case23" >/dev/null 2>&1) || true
+		wait $attacker || true
+		rm -rf "$shared/tdperf.data" "$shared/tdperf.data.old" "$shared/tdperf.data.tmp-999999"
+		[ "$(ls "$work/secret" | grep -c '^s')" = 100 ] ||
+			{ won=$((won + 1)); echo "a root-only file was deleted through a swapped link" >>"$log"; }
+	done
+
+	# 3. links planted where tdperf writes: meta.json in the other user's
+	# job directory, an -o file that is the other user's link.
+	as_nobody mkdir "$shared/job"
+	as_nobody ln -s "$work/secret/file" "$shared/job/meta.json"
+	as_nobody ln -s "$work/secret/file" "$shared/report.txt"
+	attacks=$((attacks + 2))
+	"$tdperf" import -q -o "$shared/job" "$case23" >/dev/null 2>&1 || true
+	"$tdperf" report -o "$shared/report.txt" "$case23" >/dev/null 2>&1 || true
+	cmp -s "$work/secret/file" "$work/secret/file.orig" ||
+		{ won=$((won + 1)); echo "a root-only file was overwritten through a planted link" >>"$log"; }
+else
+	echo "hostile-probe: not root or no setpriv: the other-user attacks are left out" >&2
+fi
+
 markers=0
 [ ! -e "$mark" ] || { markers=1; echo "an injected command ran (marker file)" >>"$log"; }
 [ ! -s "$log" ] || { echo "problems:"; sort "$log" | uniq -c | sort -rn | head -40; }
 echo "hostile-probe (seed $seed): $runs runs, $crashes crashes, $hangs hangs," \
 	"$badmsg failures without exactly one line, $partial half-written, $markers marker files," \
-	"peak $((peak / 1024)) MB"
-[ $((crashes + hangs + badmsg + partial + markers)) = 0 ]
+	"$rawctl with raw ESC/BEL, $formulas with CSV formula cells," \
+	"$attacks other-user attacks of which $won won, peak $((peak / 1024)) MB"
+[ $((crashes + hangs + badmsg + partial + markers + rawctl + formulas + won)) = 0 ]
