@@ -17,15 +17,84 @@
 #include <unistd.h>
 
 /*
- * A label as one data field: no tabs or line breaks, never a comment, and
- * no double quotes (gnuplot reads "..." inside a field as a quoted string).
+ * The length of the UTF-8 sequence at s when it encodes a character that
+ * XML allows in text and that is no C1 control (U+0080-U+009F, which 8-bit
+ * terminals obey), else 0: overlong forms, surrogates, U+FFFE, U+FFFF and
+ * anything beyond U+10FFFF are no characters an SVG may hold.
+ */
+static size_t drawable_utf8(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	if ((s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xe0 && s[1] < 0xa0) ||
+	    (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	if (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+		return 0;
+	return n;
+}
+
+/*
+ * Append 'str' as text gnuplot may draw.  gnuplot copies a label into the
+ * SVG byte for byte, and one ESC (a thread that names itself "\e]0;..\a")
+ * or one byte that is not UTF-8 makes the whole SVG unparsable XML; a line
+ * break would also end a script line.  So control characters (C0, DEL and
+ * C1) become spaces, and each byte that does not start a character XML
+ * allows becomes U+FFFD, visibly.
+ */
+static void add_chart_text(struct strbuf *sb, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+	while (*s) {
+		size_t n;
+
+		if (*s < 0x20 || *s == 0x7f) {
+			strbuf_addch(sb, ' ');
+			s++;
+		} else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+			strbuf_addch(sb, ' ');
+			s += 2;
+		} else if (*s < 0x80) {
+			strbuf_addch(sb, *s++);
+		} else if ((n = drawable_utf8(s))) {
+			strbuf_add(sb, s, n);
+			s += n;
+		} else {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			s++;
+		}
+	}
+}
+
+/*
+ * A label as one data field: chart text (so no tab or line break), never
+ * a comment, and no double quote (gnuplot reads "..." inside a field as a
+ * quoted string).
  */
 static void add_field(struct strbuf *sb, const char *s)
 {
-	if (*s == '#')
+	struct strbuf text = STRBUF_INIT;
+	size_t i;
+
+	add_chart_text(&text, s);
+	if (text.buf[0] == '#')
 		strbuf_addch(sb, ' ');
-	for (; *s; s++)
-		strbuf_addch(sb, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s == '"' ? '\'' : *s);
+	for (i = 0; i < text.len; i++)
+		strbuf_addch(sb, text.buf[i] == '"' ? '\'' : text.buf[i]);
+	strbuf_release(&text);
 }
 
 static void add_number(struct strbuf *sb, double v)
@@ -37,33 +106,47 @@ static void add_number(struct strbuf *sb, double v)
 }
 
 /*
- * A gnuplot string literal holding 's' as plain text.  Labels come from the
- * input (a thread names itself with prctl(PR_SET_NAME), a run directory
- * carries its own table.json), so nothing in them may reach gnuplot's
- * command line processing: inside single quotes gnuplot performs no backtick
- * command substitution, no @macro expansion and no backslash escapes; a single
- * quote is written twice.  A control character would end the script line and
- * becomes a space.  The terminals are noenhanced, so {}^_@ are shown as is.
+ * A gnuplot string expression holding 's' as plain chart text.  Labels come
+ * from the input (a thread names itself with prctl(PR_SET_NAME), a run
+ * directory carries its own table.json), so nothing in them may reach
+ * gnuplot's command line processing: inside single quotes gnuplot performs
+ * no backtick command substitution, no @macro expansion and no backslash
+ * escapes.  But a quote cannot be doubled inside one: gnuplot's scanner
+ * takes '' right after the opening quote (or after another '') for the
+ * empty string, so a label starting with a quote, '''x', ended the string
+ * there and the chart failed.  Each run of quotes is therefore a
+ * double-quoted string of its own ("'" holds nothing gnuplot expands),
+ * joined to the other pieces with gnuplot's concatenation operator '.'.
+ * The terminals are noenhanced, so {}^_@ are shown as is.
  */
 void td_gp_string(struct strbuf *sb, const char *s)
 {
-	strbuf_addch(sb, '\'');
-	for (; s && *s; s++) {
-		unsigned char ch = *s;
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
 
-		if (ch == '\'')
-			strbuf_addstr(sb, "''");
-		else
-			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
+	add_chart_text(&text, s);
+	if (!text.len)
+		strbuf_addstr(sb, "''");
+	for (p = text.buf; *p; ) {
+		size_t quotes = strspn(p, "'");
+		size_t n = quotes ? quotes : strcspn(p, "'");
+		char delim = quotes ? '"' : '\'';
+
+		if (p != text.buf)
+			strbuf_addch(sb, '.');
+		strbuf_addch(sb, delim);
+		strbuf_add(sb, p, n);
+		strbuf_addch(sb, delim);
+		p += n;
 	}
-	strbuf_addch(sb, '\'');
+	strbuf_release(&text);
 }
 
 /*
- * 'text' as comment lines starting with 'prefix', one per line of text.
- * Control characters become spaces, and a backslash never ends a line:
- * gnuplot continues a comment that ends with one onto the next line, which
- * would swallow the script's next command.
+ * 'text' as comment lines starting with 'prefix', one per line of text,
+ * each line chart text.  A backslash never ends a line: gnuplot continues
+ * a comment that ends with one onto the next line, which would swallow
+ * the script's next command.
  */
 void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
 {
@@ -71,13 +154,11 @@ void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
 
 	do {
 		const char *nl = strchrnul(p, '\n');
+		char *line = xstrndup(p, nl - p);
 
 		strbuf_addstr(sb, prefix);
-		for (; p < nl; p++) {
-			unsigned char ch = *p;
-
-			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
-		}
+		add_chart_text(sb, line);
+		free(line);
 		while (sb->len && sb->buf[sb->len - 1] == '\\')
 			sb->buf[sb->len - 1] = '/';
 		strbuf_addch(sb, '\n');
