@@ -388,7 +388,18 @@ static void chart_script(struct strbuf *sb, const struct td_chart *c, const char
 	}
 }
 
-static int write_text(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
+void td_chart_text(const struct td_chart *c, const char *format, struct strbuf *data, struct strbuf *script)
+{
+	if (c->script) {
+		strbuf_addstr(script, c->script);
+		return;
+	}
+	chart_data(data, c);
+	chart_script(script, c, format);
+}
+
+/* Write dir/STEM.EXT through td_write_file_atomic(); err names the file on failure. */
+static int write_file(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
 		      struct strbuf *err)
 {
 	struct strbuf name = STRBUF_INIT;
@@ -409,30 +420,41 @@ static int write_text(const char *dir, const char *stem, const char *ext, const 
 int td_chart_write(const struct td_chart *c, const char *dir, const char *format, struct strbuf *err)
 {
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
-	int ret;
+	int ret = 0;
 
-	chart_data(&data, c);
-	chart_script(&script, c, format);
-	ret = write_text(dir, c->stem, "dat", &data, err);
+	td_chart_text(c, format, &data, &script);
+	if (!c->script)
+		ret = write_file(dir, c->stem, "dat", &data, err);
 	if (!ret)
-		ret = write_text(dir, c->stem, "gp", &script, err);
+		ret = write_file(dir, c->stem, "gp", &script, err);
 	strbuf_release(&data);
 	strbuf_release(&script);
 	return ret;
 }
 
-void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created)
+/* Publish one chart into dir: its data and script, then its image when drawn. */
+static int publish_chart(const struct td_chart *c, const char *dir, const char *format,
+			 const struct strbuf *image, struct strbuf *err)
 {
-	static const char *const exts[] = { "dat", "gp", "svg", "png" };
+	int ret = td_chart_write(c, dir, format, err);
+
+	if (!ret && image)
+		ret = write_file(dir, c->stem, format, image, err);
+	return ret;
+}
+
+/*
+ * After a failed publication, remove the files of the first 'nr' charts
+ * (those it wrote), so that nothing is left cut.
+ */
+static void unpublish(const struct td_chart_list *charts, size_t nr, const char *dir, const char *format)
+{
+	const char *exts[] = { "dat", "gp", format };
 	struct strbuf name = STRBUF_INIT;
 	size_t i, k;
 
-	if (created) {
-		td_remove_tree(dir);
-		return;
-	}
-	for (i = 0; i < charts->nr; i++)
-		for (k = 0; k < TD_ARRAY_SIZE(exts); k++) {
+	for (i = 0; i < nr && i < charts->nr; i++)
+		for (k = charts->items[i]->script ? 1 : 0; k < TD_ARRAY_SIZE(exts); k++) {
 			char *path;
 
 			strbuf_reset(&name);
@@ -444,12 +466,47 @@ void td_charts_remove(const struct td_chart_list *charts, const char *dir, int c
 	strbuf_release(&name);
 }
 
+int td_charts_plot(const struct td_chart_list *charts, const char *dir, const char *format,
+		   struct strbuf *err)
+{
+	struct strbuf *images = xcalloc(charts->nr ? charts->nr : 1, sizeof(*images));
+	struct strbuf why = STRBUF_INIT;
+	int drawn, ret = 0, created = !td_is_dir(dir);
+	size_t i;
+
+	for (i = 0; i < charts->nr; i++)
+		strbuf_init(&images[i], 0);
+	/* everything is drawn before anything is published: a failure leaves nothing */
+	drawn = td_charts_draw(charts, format, images, &why);
+	if (drawn < 0) {
+		strbuf_add(err, why.buf, why.len);
+		ret = -1;
+	} else if (td_mkdir_p(dir) < 0) {
+		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
+		ret = -1;
+	} else {
+		for (i = 0; i < charts->nr && !ret; i++)
+			ret = publish_chart(charts->items[i], dir, format, drawn ? NULL : &images[i], err);
+		if (ret < 0) {
+			unpublish(charts, i, dir, format);
+			if (created)
+				rmdir(dir);
+		} else if (drawn) {
+			strbuf_add(err, why.buf, why.len);
+			ret = 1;
+		}
+	}
+	for (i = 0; i < charts->nr; i++)
+		strbuf_release(&images[i]);
+	free(images);
+	strbuf_release(&why);
+	return ret;
+}
+
 int td_report_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err)
 {
 	struct td_chart_list charts = { 0 };
-	struct strbuf why = STRBUF_INIT;
-	size_t i;
-	int ret = 0, created;
+	int ret;
 
 	if (!format)
 		format = "svg";
@@ -462,27 +519,12 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 		strbuf_addstr(err, "nothing to chart: the report has no Top-Down values and no thread analysis");
 		return -1;
 	}
-	created = !td_is_dir(dir);
-	if (td_mkdir_p(dir) < 0) {
-		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
-		td_chart_list_release(&charts);
-		return -1;
+	ret = td_charts_plot(&charts, dir, format, err);
+	if (ret == 1) {
+		warning("%s: wrote chart data and gnuplot scripts only", err->buf);
+		strbuf_reset(err);
+		ret = 0;
 	}
-	for (i = 0; i < charts.nr && !ret; i++)
-		ret = td_chart_write(charts.items[i], dir, format, err);
-	if (!ret) {
-		int r = td_charts_render(&charts, dir, format, &why);
-
-		if (r == 1)
-			warning("%s: wrote chart data and gnuplot scripts only", why.buf);
-		else if (r < 0) {
-			strbuf_addstr(err, why.buf);
-			ret = -1;
-		}
-	}
-	if (ret < 0)
-		td_charts_remove(&charts, dir, created);
 	td_chart_list_release(&charts);
-	strbuf_release(&why);
 	return ret;
 }
