@@ -1,7 +1,8 @@
 /*
  * Charts independent of gnuplot: which charts a document supports, their
- * rows and series (render/plot-data.c and friends), and writing them as
- * gnuplot data and scripts (render/plot.c).
+ * rows and series (render/plot-data.c and friends), writing them as
+ * gnuplot data and scripts (render/plot.c) and drawing them with gnuplot
+ * in a private directory (render/plot-run.c).
  */
 #ifndef TD_RENDER_CHART_H
 #define TD_RENDER_CHART_H
@@ -52,6 +53,7 @@ struct td_chart {
 	struct td_chart_row *rows;
 	size_t nrows, rows_alloc;
 	struct strbuf notes; /* one line per approximation or missing value */
+	char *script;       /* a whole script with its data inline (the roofline's); NULL: built from the rows */
 };
 struct td_chart_list {
 	struct td_chart **items;
@@ -82,19 +84,32 @@ struct td_chart *td_chart_stack(json_t *scopes, int level, const char *stem, con
 struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const char *title);
 /* Width in pixels the chart is drawn at (bars get wider with more rows). */
 int td_chart_width(const struct td_chart *c);
-/* Write chart data (STEM.dat) and gnuplot script (STEM.gp) into dir. */
+/*
+ * The chart's data file (STEM.dat; nothing for a chart with its own
+ * script) and gnuplot script (STEM.gp) for the image format 'format'.
+ */
+void td_chart_text(const struct td_chart *c, const char *format, struct strbuf *data, struct strbuf *script);
+/* Write STEM.dat and STEM.gp into dir (td_write_file_atomic()). */
 int td_chart_write(const struct td_chart *c, const char *dir, const char *format, struct strbuf *err);
 /*
- * After a failed chart run, remove what it wrote so nothing is left cut:
- * the directory when the run created it, else each chart's files.
+ * Draw each chart with gnuplot into images[i] (charts->nr buffers), in a
+ * directory this process made for it alone and removes after: gnuplot
+ * never reads a file another user could replace.  Returns 0; 1 when gnuplot
+ * is not installed (err says so); -1 on failure (err says why).
  */
-void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created);
+int td_charts_draw(const struct td_chart_list *charts, const char *format, struct strbuf *images,
+		   struct strbuf *err);
 /*
- * Run gnuplot on each chart's script in dir (fork/exec, no shell).  Returns
- * 0; 1 when gnuplot is not installed (err says so); -1 on failure.
+ * The charts' files in dir, made when missing: draw them all
+ * (td_charts_draw()), then publish STEM.dat, STEM.gp and STEM.FORMAT of
+ * each.  Returns 0; 1 when gnuplot is not installed (the data and scripts
+ * are written, err says why); -1 on failure, with nothing of the charts
+ * left in dir and dir removed when this call made it.
  */
-int td_charts_render(const struct td_chart_list *charts, const char *dir, const char *format,
-		     struct strbuf *err);
+int td_charts_plot(const struct td_chart_list *charts, const char *dir, const char *format,
+		   struct strbuf *err);
+/* The roofline chart of the document (render/plot-roofline.c), or NULL when it has no roofs. */
+struct td_chart *td_chart_roofline(json_t *doc);
 /* Rewrite a gnuplot SVG for inlining in HTML: no XML prolog, ids prefixed. */
 void td_svg_inline(struct strbuf *out, const char *svg, const char *id_prefix);
 
@@ -119,8 +134,8 @@ const char *td_thread_colour(const char *id);
  */
 void td_charts_stacks(json_t *doc, struct td_chart_list *out);
 
-/* gnuplot script text from input strings (render/plot.c): a literal that
- * gnuplot never interprets. */
+/* gnuplot script text from input strings (render/plot.c): a string
+ * expression that gnuplot never interprets, holding text an SVG may hold. */
 void td_gp_string(struct strbuf *sb, const char *s);
 
 #endif /* TD_RENDER_CHART_H */

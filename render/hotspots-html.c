@@ -323,19 +323,11 @@ int td_hotspots_plot(json_t *doc, const char *dir, const char *format, int top, 
 		row->colour = json_object_get(fn, "kernel") ? "#e08030" : "#c04040";
 	}
 	td_chart_list_add(&list, c);
-	if (td_mkdir_p(dir) < 0) {
-		strbuf_addf(err, "%s: cannot create: %s", dir, strerror(errno));
-		td_chart_list_release(&list);
-		return -1;
-	}
-	ret = td_chart_write(c, dir, format, err);
-	if (!ret) {
-		ret = td_charts_render(&list, dir, format, err);
-		if (ret > 0) { /* no gnuplot: the data and script are there */
-			warning("%s", err->buf);
-			strbuf_reset(err);
-			ret = 0;
-		}
+	ret = td_charts_plot(&list, dir, format, err);
+	if (ret > 0) { /* no gnuplot: the data and script are there */
+		warning("%s", err->buf);
+		strbuf_reset(err);
+		ret = 0;
 	}
 	td_chart_list_release(&list);
 	return ret;

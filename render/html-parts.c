@@ -7,7 +7,6 @@
 #include "render/render.h"
 #include "render/html.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,54 +137,32 @@ void td_html_warnings(struct strbuf *sb, json_t *list)
 
 void td_html_charts_render(struct td_html_charts *hc)
 {
-	char tmpl[] = "/tmp/tdperf-charts-XXXXXX";
-	const char *tmpdir = getenv("TMPDIR");
-	struct strbuf dir = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, *images;
 	size_t i;
-	int r = 0;
 
 	hc->svg = xcalloc(hc->list.nr + 1, sizeof(char *));
 	strbuf_init(&hc->status, 0);
 	if (!hc->list.nr)
 		return;
-	if (tmpdir && *tmpdir) {
-		strbuf_addf(&dir, "%s/tdperf-charts-XXXXXX", tmpdir);
-	} else {
-		strbuf_addstr(&dir, tmpl);
-	}
-	if (!mkdtemp(dir.buf)) {
-		strbuf_addf(&hc->status, "charts left out: cannot create a scratch directory: %s",
-			    strerror(errno));
-		goto out;
-	}
-	for (i = 0; i < hc->list.nr && !r; i++)
-		r = td_chart_write(hc->list.items[i], dir.buf, "svg", &err);
-	if (!r)
-		r = td_charts_render(&hc->list, dir.buf, "svg", &err);
-	if (r) {
+	images = xcalloc(hc->list.nr, sizeof(*images));
+	for (i = 0; i < hc->list.nr; i++)
+		strbuf_init(&images[i], 0);
+	if (td_charts_draw(&hc->list, "svg", images, &err)) {
 		strbuf_addf(&hc->status, "Charts left out: %s. Everything else in this report is complete; "
 			    "the stacked bars above are drawn without gnuplot.", err.buf);
 		warning("%s: the HTML report has no charts", err.buf);
 	} else {
 		for (i = 0; i < hc->list.nr; i++) {
-			struct strbuf name = STRBUF_INIT, svg = STRBUF_INIT, out = STRBUF_INIT;
-			char *path;
+			struct strbuf out = STRBUF_INIT;
 
-			strbuf_addf(&name, "%s.svg", hc->list.items[i]->stem);
-			path = td_path_join(dir.buf, name.buf);
-			if (td_read_file(&svg, path) == 0) {
-				td_svg_inline(&out, svg.buf, hc->list.items[i]->stem);
-				hc->svg[i] = strbuf_detach(&out, NULL);
-			}
-			free(path);
-			strbuf_release(&name);
-			strbuf_release(&svg);
+			td_svg_inline(&out, images[i].buf, hc->list.items[i]->stem);
+			hc->svg[i] = out.len ? strbuf_detach(&out, NULL) : NULL;
 			strbuf_release(&out);
 		}
 	}
-	td_remove_tree(dir.buf);
-out:
-	strbuf_release(&dir);
+	for (i = 0; i < hc->list.nr; i++)
+		strbuf_release(&images[i]);
+	free(images);
 	strbuf_release(&err);
 }
 

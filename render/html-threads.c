@@ -10,7 +10,6 @@
 #include "render/render.h"
 #include "render/html.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,29 +227,25 @@ void td_html_threads(struct strbuf *sb, json_t *doc, const struct td_html_charts
 
 /* ---- roofline ---- */
 
-/* The roofline SVG, rendered by gnuplot in a scratch directory; NULL with 'why' set when none. */
+/* The roofline SVG, drawn by gnuplot (td_charts_draw()); NULL with 'why' set when none. */
 static char *roofline_svg(json_t *doc, struct strbuf *why)
 {
-	struct strbuf dir = STRBUF_INIT, svg = STRBUF_INIT, out = STRBUF_INIT;
-	const char *tmp = getenv("TMPDIR");
-	char *path, *ret = NULL;
-	int r;
+	struct td_chart_list list = { 0 };
+	struct td_chart *c = td_chart_roofline(doc);
+	struct strbuf svg = STRBUF_INIT, out = STRBUF_INIT;
+	char *ret = NULL;
 
-	strbuf_addf(&dir, "%s/tdperf-roofline-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir.buf)) {
-		strbuf_addf(why, "cannot create a scratch directory: %s", strerror(errno));
-		strbuf_release(&dir);
+	if (!c) {
+		strbuf_addstr(why, "no roofline to draw: no calibrated roofs in the document");
 		return NULL;
 	}
-	r = td_report_plot_roofline(doc, dir.buf, "svg", why);
-	path = td_path_join(dir.buf, "roofline.svg");
-	if (r == 0 && td_read_file(&svg, path) == 0) {
+	td_chart_list_add(&list, c);
+	if (td_charts_draw(&list, "svg", &svg, why) == 0) {
 		td_svg_inline(&out, svg.buf, "roofline");
-		ret = strbuf_detach(&out, NULL);
+		if (out.len)
+			ret = strbuf_detach(&out, NULL);
 	}
-	free(path);
-	td_remove_tree(dir.buf);
-	strbuf_release(&dir);
+	td_chart_list_release(&list);
 	strbuf_release(&svg);
 	strbuf_release(&out);
 	return ret;

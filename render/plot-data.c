@@ -84,6 +84,7 @@ void td_chart_free(struct td_chart *c)
 	free(c->title);
 	free(c->ylabel);
 	free(c->xlabel);
+	free(c->script);
 	strbuf_release(&c->notes);
 	free(c);
 }

@@ -11,7 +11,6 @@
 #include "render/render.h"
 #include "render/chart.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,39 +204,32 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 	return 0;
 }
 
-int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, struct strbuf *err)
+struct td_chart *td_chart_roofline(json_t *doc)
 {
 	struct strbuf gp = STRBUF_INIT;
-	struct td_chart_list list = { 0 };
-	char *path;
-	int ret, created = !td_is_dir(dir);
+	struct td_chart *c;
 
 	if (td_roofline_script(doc, &gp, NULL) < 0) {
-		strbuf_addstr(err, "no roofline to draw: no calibrated roofs in the document");
 		strbuf_release(&gp);
+		return NULL;
+	}
+	c = td_chart_new("roofline", "Roofline", TD_CHART_STACKED);
+	c->script = strbuf_detach(&gp, NULL);
+	return c;
+}
+
+int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, struct strbuf *err)
+{
+	struct td_chart_list list = { 0 };
+	struct td_chart *c = td_chart_roofline(doc);
+	int ret;
+
+	if (!c) {
+		strbuf_addstr(err, "no roofline to draw: no calibrated roofs in the document");
 		return 1;
 	}
-	if (td_mkdir_p(dir) < 0) {
-		strbuf_addf(err, "%s: cannot create: %s", dir, strerror(errno));
-		strbuf_release(&gp);
-		return -1;
-	}
-	path = td_path_join(dir, "roofline.gp");
-	if (td_write_file_atomic(path, gp.buf, gp.len) < 0) {
-		strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
-		free(path);
-		strbuf_release(&gp);
-		if (created)
-			td_remove_tree(dir);
-		return -1;
-	}
-	free(path);
-	strbuf_release(&gp);
-	/* the charts' runner executes STEM.gp in dir with fmt set */
-	td_chart_list_add(&list, td_chart_new("roofline", "Roofline", TD_CHART_STACKED));
-	ret = td_charts_render(&list, dir, format ? format : "svg", err);
-	if (ret < 0)
-		td_charts_remove(&list, dir, created);
+	td_chart_list_add(&list, c);
+	ret = td_charts_plot(&list, dir, format ? format : "svg", err);
 	td_chart_list_release(&list);
 	return ret;
 }

@@ -17,15 +17,84 @@
 #include <unistd.h>
 
 /*
- * A label as one data field: no tabs or line breaks, never a comment, and
- * no double quotes (gnuplot reads "..." inside a field as a quoted string).
+ * The length of the UTF-8 sequence at s when it encodes a character that
+ * XML allows in text and that is no C1 control (U+0080-U+009F, which 8-bit
+ * terminals obey), else 0: overlong forms, surrogates, U+FFFE, U+FFFF and
+ * anything beyond U+10FFFF are no characters an SVG may hold.
+ */
+static size_t drawable_utf8(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	if ((s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xe0 && s[1] < 0xa0) ||
+	    (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	if (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+		return 0;
+	return n;
+}
+
+/*
+ * Append 'str' as text gnuplot may draw.  gnuplot copies a label into the
+ * SVG byte for byte, and one ESC (a thread that names itself "\e]0;..\a")
+ * or one byte that is not UTF-8 makes the whole SVG unparsable XML; a line
+ * break would also end a script line.  So control characters (C0, DEL and
+ * C1) become spaces, and each byte that does not start a character XML
+ * allows becomes U+FFFD, visibly.
+ */
+static void add_chart_text(struct strbuf *sb, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+	while (*s) {
+		size_t n;
+
+		if (*s < 0x20 || *s == 0x7f) {
+			strbuf_addch(sb, ' ');
+			s++;
+		} else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+			strbuf_addch(sb, ' ');
+			s += 2;
+		} else if (*s < 0x80) {
+			strbuf_addch(sb, *s++);
+		} else if ((n = drawable_utf8(s))) {
+			strbuf_add(sb, s, n);
+			s += n;
+		} else {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			s++;
+		}
+	}
+}
+
+/*
+ * A label as one data field: chart text (so no tab or line break), never
+ * a comment, and no double quote (gnuplot reads "..." inside a field as a
+ * quoted string).
  */
 static void add_field(struct strbuf *sb, const char *s)
 {
-	if (*s == '#')
+	struct strbuf text = STRBUF_INIT;
+	size_t i;
+
+	add_chart_text(&text, s);
+	if (text.buf[0] == '#')
 		strbuf_addch(sb, ' ');
-	for (; *s; s++)
-		strbuf_addch(sb, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s == '"' ? '\'' : *s);
+	for (i = 0; i < text.len; i++)
+		strbuf_addch(sb, text.buf[i] == '"' ? '\'' : text.buf[i]);
+	strbuf_release(&text);
 }
 
 static void add_number(struct strbuf *sb, double v)
@@ -37,33 +106,47 @@ static void add_number(struct strbuf *sb, double v)
 }
 
 /*
- * A gnuplot string literal holding 's' as plain text.  Labels come from the
- * input (a thread names itself with prctl(PR_SET_NAME), a run directory
- * carries its own table.json), so nothing in them may reach gnuplot's
- * command line processing: inside single quotes gnuplot performs no backtick
- * command substitution, no @macro expansion and no backslash escapes; a single
- * quote is written twice.  A control character would end the script line and
- * becomes a space.  The terminals are noenhanced, so {}^_@ are shown as is.
+ * A gnuplot string expression holding 's' as plain chart text.  Labels come
+ * from the input (a thread names itself with prctl(PR_SET_NAME), a run
+ * directory carries its own table.json), so nothing in them may reach
+ * gnuplot's command line processing: inside single quotes gnuplot performs
+ * no backtick command substitution, no @macro expansion and no backslash
+ * escapes.  But a quote cannot be doubled inside one: gnuplot's scanner
+ * takes '' right after the opening quote (or after another '') for the
+ * empty string, so a label starting with a quote, '''x', ended the string
+ * there and the chart failed.  Each run of quotes is therefore a
+ * double-quoted string of its own ("'" holds nothing gnuplot expands),
+ * joined to the other pieces with gnuplot's concatenation operator '.'.
+ * The terminals are noenhanced, so {}^_@ are shown as is.
  */
 void td_gp_string(struct strbuf *sb, const char *s)
 {
-	strbuf_addch(sb, '\'');
-	for (; s && *s; s++) {
-		unsigned char ch = *s;
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
 
-		if (ch == '\'')
-			strbuf_addstr(sb, "''");
-		else
-			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
+	add_chart_text(&text, s);
+	if (!text.len)
+		strbuf_addstr(sb, "''");
+	for (p = text.buf; *p; ) {
+		size_t quotes = strspn(p, "'");
+		size_t n = quotes ? quotes : strcspn(p, "'");
+		char delim = quotes ? '"' : '\'';
+
+		if (p != text.buf)
+			strbuf_addch(sb, '.');
+		strbuf_addch(sb, delim);
+		strbuf_add(sb, p, n);
+		strbuf_addch(sb, delim);
+		p += n;
 	}
-	strbuf_addch(sb, '\'');
+	strbuf_release(&text);
 }
 
 /*
- * 'text' as comment lines starting with 'prefix', one per line of text.
- * Control characters become spaces, and a backslash never ends a line:
- * gnuplot continues a comment that ends with one onto the next line, which
- * would swallow the script's next command.
+ * 'text' as comment lines starting with 'prefix', one per line of text,
+ * each line chart text.  A backslash never ends a line: gnuplot continues
+ * a comment that ends with one onto the next line, which would swallow
+ * the script's next command.
  */
 void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
 {
@@ -71,13 +154,11 @@ void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
 
 	do {
 		const char *nl = strchrnul(p, '\n');
+		char *line = xstrndup(p, nl - p);
 
 		strbuf_addstr(sb, prefix);
-		for (; p < nl; p++) {
-			unsigned char ch = *p;
-
-			strbuf_addch(sb, ch < 0x20 || ch == 0x7f ? ' ' : ch);
-		}
+		add_chart_text(sb, line);
+		free(line);
 		while (sb->len && sb->buf[sb->len - 1] == '\\')
 			sb->buf[sb->len - 1] = '/';
 		strbuf_addch(sb, '\n');
@@ -307,7 +388,18 @@ static void chart_script(struct strbuf *sb, const struct td_chart *c, const char
 	}
 }
 
-static int write_text(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
+void td_chart_text(const struct td_chart *c, const char *format, struct strbuf *data, struct strbuf *script)
+{
+	if (c->script) {
+		strbuf_addstr(script, c->script);
+		return;
+	}
+	chart_data(data, c);
+	chart_script(script, c, format);
+}
+
+/* Write dir/STEM.EXT through td_write_file_atomic(); err names the file on failure. */
+static int write_file(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
 		      struct strbuf *err)
 {
 	struct strbuf name = STRBUF_INIT;
@@ -328,30 +420,41 @@ static int write_text(const char *dir, const char *stem, const char *ext, const 
 int td_chart_write(const struct td_chart *c, const char *dir, const char *format, struct strbuf *err)
 {
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
-	int ret;
+	int ret = 0;
 
-	chart_data(&data, c);
-	chart_script(&script, c, format);
-	ret = write_text(dir, c->stem, "dat", &data, err);
+	td_chart_text(c, format, &data, &script);
+	if (!c->script)
+		ret = write_file(dir, c->stem, "dat", &data, err);
 	if (!ret)
-		ret = write_text(dir, c->stem, "gp", &script, err);
+		ret = write_file(dir, c->stem, "gp", &script, err);
 	strbuf_release(&data);
 	strbuf_release(&script);
 	return ret;
 }
 
-void td_charts_remove(const struct td_chart_list *charts, const char *dir, int created)
+/* Publish one chart into dir: its data and script, then its image when drawn. */
+static int publish_chart(const struct td_chart *c, const char *dir, const char *format,
+			 const struct strbuf *image, struct strbuf *err)
 {
-	static const char *const exts[] = { "dat", "gp", "svg", "png" };
+	int ret = td_chart_write(c, dir, format, err);
+
+	if (!ret && image)
+		ret = write_file(dir, c->stem, format, image, err);
+	return ret;
+}
+
+/*
+ * After a failed publication, remove the files of the first 'nr' charts
+ * (those it wrote), so that nothing is left cut.
+ */
+static void unpublish(const struct td_chart_list *charts, size_t nr, const char *dir, const char *format)
+{
+	const char *exts[] = { "dat", "gp", format };
 	struct strbuf name = STRBUF_INIT;
 	size_t i, k;
 
-	if (created) {
-		td_remove_tree(dir);
-		return;
-	}
-	for (i = 0; i < charts->nr; i++)
-		for (k = 0; k < TD_ARRAY_SIZE(exts); k++) {
+	for (i = 0; i < nr && i < charts->nr; i++)
+		for (k = charts->items[i]->script ? 1 : 0; k < TD_ARRAY_SIZE(exts); k++) {
 			char *path;
 
 			strbuf_reset(&name);
@@ -363,12 +466,47 @@ void td_charts_remove(const struct td_chart_list *charts, const char *dir, int c
 	strbuf_release(&name);
 }
 
+int td_charts_plot(const struct td_chart_list *charts, const char *dir, const char *format,
+		   struct strbuf *err)
+{
+	struct strbuf *images = xcalloc(charts->nr ? charts->nr : 1, sizeof(*images));
+	struct strbuf why = STRBUF_INIT;
+	int drawn, ret = 0, created = !td_is_dir(dir);
+	size_t i;
+
+	for (i = 0; i < charts->nr; i++)
+		strbuf_init(&images[i], 0);
+	/* everything is drawn before anything is published: a failure leaves nothing */
+	drawn = td_charts_draw(charts, format, images, &why);
+	if (drawn < 0) {
+		strbuf_add(err, why.buf, why.len);
+		ret = -1;
+	} else if (td_mkdir_p(dir) < 0) {
+		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
+		ret = -1;
+	} else {
+		for (i = 0; i < charts->nr && !ret; i++)
+			ret = publish_chart(charts->items[i], dir, format, drawn ? NULL : &images[i], err);
+		if (ret < 0) {
+			unpublish(charts, i, dir, format);
+			if (created)
+				rmdir(dir);
+		} else if (drawn) {
+			strbuf_add(err, why.buf, why.len);
+			ret = 1;
+		}
+	}
+	for (i = 0; i < charts->nr; i++)
+		strbuf_release(&images[i]);
+	free(images);
+	strbuf_release(&why);
+	return ret;
+}
+
 int td_report_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err)
 {
 	struct td_chart_list charts = { 0 };
-	struct strbuf why = STRBUF_INIT;
-	size_t i;
-	int ret = 0, created;
+	int ret;
 
 	if (!format)
 		format = "svg";
@@ -381,27 +519,12 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 		strbuf_addstr(err, "nothing to chart: the report has no Top-Down values and no thread analysis");
 		return -1;
 	}
-	created = !td_is_dir(dir);
-	if (td_mkdir_p(dir) < 0) {
-		strbuf_addf(err, "%s: cannot create directory: %s", dir, strerror(errno));
-		td_chart_list_release(&charts);
-		return -1;
+	ret = td_charts_plot(&charts, dir, format, err);
+	if (ret == 1) {
+		warning("%s: wrote chart data and gnuplot scripts only", err->buf);
+		strbuf_reset(err);
+		ret = 0;
 	}
-	for (i = 0; i < charts.nr && !ret; i++)
-		ret = td_chart_write(charts.items[i], dir, format, err);
-	if (!ret) {
-		int r = td_charts_render(&charts, dir, format, &why);
-
-		if (r == 1)
-			warning("%s: wrote chart data and gnuplot scripts only", why.buf);
-		else if (r < 0) {
-			strbuf_addstr(err, why.buf);
-			ret = -1;
-		}
-	}
-	if (ret < 0)
-		td_charts_remove(&charts, dir, created);
 	td_chart_list_release(&charts);
-	strbuf_release(&why);
 	return ret;
 }

@@ -85,7 +85,8 @@ void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
  */
 int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes);
 /*
- * Write DIR/roofline.gp and run gnuplot on it (DIR/roofline.svg or .png).
+ * Draw the roofline in a private directory and publish DIR/roofline.gp and
+ * DIR/roofline.svg or .png (td_charts_plot()).
  * 0 done; 1 nothing drawn (no roofs, or gnuplot missing: err says which);
  * -1 on failure with err set.
  */

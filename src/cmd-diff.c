@@ -118,25 +118,14 @@ static int write_plots(json_t *diff, const char *dir)
 {
 	struct td_chart_list charts = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	size_t i;
-	int ret = 0, r = 0, created = !td_is_dir(dir);
+	int ret = 0, r;
 
-	if (td_mkdir_p(dir) < 0) {
-		ret = error("%s: cannot create directory: %s", dir, strerror(errno));
-		goto out;
-	}
 	td_charts_for_diff(diff, &charts);
-	for (i = 0; i < charts.nr && !r; i++)
-		r = td_chart_write(charts.items[i], dir, "svg", &err);
-	if (!r)
-		r = td_charts_render(&charts, dir, "svg", &err);
+	r = td_charts_plot(&charts, dir, "svg", &err);
 	if (r == 1)
 		warning("%s: wrote chart data and gnuplot scripts only", err.buf);
 	else if (r < 0)
 		ret = error("%s", err.buf);
-	if (ret < 0)
-		td_charts_remove(&charts, dir, created);
-out:
 	td_chart_list_release(&charts);
 	strbuf_release(&err);
 	return ret;

@@ -277,11 +277,41 @@ static void chart_labels_cannot_break_the_data_file(void **state)
 	dat = read_whole(dir, "x.dat");
 	gp = read_whole(dir, "x.gp");
 	assert_non_null(strstr(dat, "\n #comm with 'tab' newline\t1.5\n"));
-	/* single quotes: gnuplot substitutes no `command` and expands no @macro there */
-	assert_non_null(strstr(gp, "set title 'a \"quoted\" ''title'' `date` @m next\\' font"));
+	/* single quotes: gnuplot substitutes no `command` and expands no @macro
+	 * there; a quote is a double-quoted string of its own, joined with '.' */
+	assert_non_null(strstr(gp, "set title 'a \"quoted\" '.\"'\".'title'.\"'\".' `date` @m next\\' font"));
 	/* the comment stays one line and does not continue onto the next */
 	assert_non_null(strstr(gp, "# tdperf chart: a \"quoted\" 'title' `date` @m\n# tdperf chart: next/\n"));
 	assert_non_null(strstr(gp, "if (!exists(\"fmt\")) fmt = \"png\""));
+	td_remove_tree(dir);
+	free(dir);
+	free(dat);
+	free(gp);
+	td_chart_free(c);
+	strbuf_release(&err);
+}
+
+/* Labels starting with quotes reach gnuplot as text; controls and bad UTF-8 never reach an SVG. */
+static void chart_labels_are_text_an_svg_may_hold(void **state)
+{
+	struct td_chart *c = td_chart_new("q", "'lead", TD_CHART_STACKED);
+	struct td_chart_row *r;
+	struct strbuf err = STRBUF_INIT;
+	char *dir = scratch_dir(), *dat, *gp;
+
+	td_chart_add_series(c, "retiring", "'''", "#000000");
+	td_chart_add_series(c, "other", "", "#000000");
+	r = td_chart_add_row(c, "\033]0;PWN\a\302\233x\377\355\240\200\357\277\276\303\251");
+	r->values[0] = 1;
+	assert_int_equal(td_chart_write(c, dir, "svg", &err), 0);
+	dat = read_whole(dir, "q.dat");
+	gp = read_whole(dir, "q.gp");
+	assert_non_null(strstr(gp, "set title \"'\".'lead' font"));
+	assert_non_null(strstr(gp, "title \"'''\" lc rgb"));
+	assert_non_null(strstr(gp, "title '' lc rgb"));
+	/* ESC, BEL and C1 become spaces; bad bytes, a surrogate and U+FFFE become U+FFFD; é stays */
+	assert_non_null(strstr(dat, "\n ]0;PWN  x\357\277\275\357\277\275\357\277\275\357\277\275"
+			       "\357\277\275\357\277\275\357\277\275\303\251\t1\t?\n"));
 	td_remove_tree(dir);
 	free(dir);
 	free(dat);
@@ -802,6 +832,7 @@ int main(void)
 		cmocka_unit_test(topdown_bars_keep_fixed_order_and_values),
 		cmocka_unit_test(not_computable_stays_missing_with_a_note),
 		cmocka_unit_test(chart_labels_cannot_break_the_data_file),
+		cmocka_unit_test(chart_labels_are_text_an_svg_may_hold),
 		cmocka_unit_test(intervals_make_a_timeline),
 		cmocka_unit_test(cpi_stack_from_metric_ipc_or_events),
 		cmocka_unit_test(templates_fill_slots_blocks_and_includes),
