@@ -2,12 +2,15 @@
 libtdperf_a_SOURCES += parse/parse.h
 libtdperf_a_SOURCES += parse/perfdata-internal.h parse/perfdata.c parse/perfdata-read.c \
 	parse/perfdata-trace.c parse/perfdata-feature.c parse/perfdata-stat.c parse/perfdata-cpu.c \
-	parse/perfdata-symbols.c parse/perfdata-inline.c
+	parse/perfdata-symbols.c parse/perfdata-inline.c parse/perfdata-open.c
 TESTS += tests/e2e/t0400-perfdata-record.sh
 EXTRA_DIST += tests/e2e/t0400-perfdata-record.sh tests/e2e/perfdata-lib.sh
 # perf.data that lost a data.N stream or holds only a pipe header (hostile inputs work)
 TESTS += tests/e2e/t1510-perfdata-lost-streams.sh
 EXTRA_DIST += tests/e2e/t1510-perfdata-lost-streams.sh
+# files a perf.data names (binaries, build-id cache, data.N, JIT maps) that another user controls
+TESTS += tests/e2e/t1603-perfdata-files.sh
+EXTRA_DIST += tests/e2e/t1603-perfdata-files.sh
 # perf stat output (text, CSV, JSON) -> count model
 libtdperf_a_SOURCES += parse/stat.c parse/stat-lines.c parse/stat-lines.h \
 	parse/stat-model.c parse/stat-names.c parse/stat-infer.c

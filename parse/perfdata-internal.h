@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 #include <zstd.h>
 
 #define PD_MAGIC "PERFILE2"
@@ -185,5 +186,24 @@ struct Dwfl_Module;
 struct pd_func_scope;
 void pd_addr_detail(struct Dwfl_Module *mod, uint64_t addr, struct pd_func_scope **fs,
 		    char **inlined, char **source);
+
+/*
+ * perfdata-open.c: files a perf.data names (binaries, the build-id cache,
+ * debug files, JIT maps, data.N), whose paths someone else may control.
+ * pd_open_regular opens path read-only without waiting (a FIFO there
+ * cannot block) and returns the descriptor of a regular file, checked
+ * with fstat after the open (*st), so the file checked is the file read;
+ * PD_OPEN_FAILED with errno set when it cannot be opened (with
+ * PD_OPEN_NOFOLLOW, ELOOP for a symbolic link), PD_OPEN_NOT_REGULAR when
+ * it is something else (st_mode says what: pd_file_kind).
+ */
+struct stat;
+#define PD_OPEN_NOFOLLOW 1u
+#define PD_OPEN_FAILED (-1)
+#define PD_OPEN_NOT_REGULAR (-2)
+int pd_open_regular(const char *path, unsigned flags, struct stat *st);
+const char *pd_file_kind(mode_t mode);
+/* Read fd to its end into sb: 0, or -1 with errno set. */
+int pd_read_fd(int fd, struct strbuf *sb);
 
 #endif /* TD_PERFDATA_INTERNAL_H */

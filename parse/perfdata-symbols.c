@@ -24,13 +24,17 @@
 #include "parse/perfdata-internal.h"
 #include "util/util.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The Itanium C++ ABI demangler of the C++ runtime (libstdc++). */
@@ -38,6 +42,7 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *st
 
 #define SYM_BUILD_ID_MAX 20
 #define SYM_IP_CACHE_MAX (1u << 21) /* entries before the cache starts over */
+#define PD_BUILD_ID_READ_MAX 64 /* the longest build-id note read (perf records 20 bytes) */
 
 /* A function symbol of a DSO, at its link-time address (plus bias). */
 struct sym_func {
@@ -131,6 +136,7 @@ struct td_symbolizer {
 	size_t ips_cap, ips_used;
 	char *debug_home;       /* ~/.debug */
 	int offline;            /* read no file: every address unknown */
+	struct strvec skipped;  /* files not read, each said once */
 	int no_demangle;        /* keep names as the symbol tables spell them */
 };
 
@@ -197,6 +203,7 @@ struct td_symbolizer *td_sym_new(const struct td_pd *pd)
 	struct td_symbolizer *s = xcalloc(1, sizeof(*s));
 	const char *home = getenv("HOME");
 
+	elf_version(EV_CURRENT); /* libelf, before fd_build_id reads a file */
 	s->swap = pd ? td_pd_needs_swap(pd) : 0;
 	if (pd)
 		load_build_ids(s, pd);
@@ -264,6 +271,7 @@ void td_sym_free(struct td_symbolizer *s)
 	free(s->ips);
 	free(s->kernel_build_id);
 	free(s->debug_home);
+	strvec_clear(&s->skipped);
 	for (i = 0; i < s->nr_details; i++) {
 		free((char *)s->details[i].inlined);
 		free((char *)s->details[i].source);
@@ -549,6 +557,53 @@ const struct td_frame *td_sym_frame(const struct td_symbolizer *s, size_t id)
 	return id < s->nr_frames ? s->frames[id] : NULL;
 }
 
+/* ---- files the recording names ---- */
+
+/* Say once per path that a file was not read, and why. */
+static void note_skipped(struct td_symbolizer *s, const char *path, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < s->skipped.nr; i++)
+		if (!strcmp(s->skipped.v[i], path))
+			return;
+	strvec_push(&s->skipped, path);
+	note("%s: %s; its symbols are not used", path, why);
+}
+
+/*
+ * Open a file the recording names (see pd_open_regular): its descriptor,
+ * or -1 when it is missing or unreadable (nothing said: a recording
+ * outlives its files) or not a regular file (said once).
+ */
+static int open_named(struct td_symbolizer *s, const char *path, struct stat *st)
+{
+	int fd = pd_open_regular(path, 0, st);
+	struct strbuf why = STRBUF_INIT;
+
+	if (fd != PD_OPEN_NOT_REGULAR)
+		return fd < 0 ? -1 : fd;
+	strbuf_addf(&why, "%s, not a regular file", pd_file_kind(st->st_mode));
+	note_skipped(s, path, why.buf);
+	strbuf_release(&why);
+	return -1;
+}
+
+/* Read a text file the recording names into sb: 0, or -1 (sb empty). */
+static int read_named(struct td_symbolizer *s, const char *path, struct strbuf *sb)
+{
+	struct stat st;
+	int fd = open_named(s, path, &st), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = pd_read_fd(fd, sb);
+	close(fd);
+	if (ret < 0)
+		strbuf_reset(sb);
+	return ret;
+}
+
 /* ---- kernel ---- */
 
 static int ksym_cmp(const void *a, const void *b)
@@ -575,11 +630,10 @@ static void load_ksyms(struct td_symbolizer *s)
 		struct strbuf path = STRBUF_INIT;
 
 		strbuf_addf(&path, "%s/[kernel.kallsyms]/%s/kallsyms", s->debug_home, s->kernel_build_id);
-		if (td_read_file(&text, path.buf) < 0)
-			strbuf_reset(&text);
+		read_named(s, path.buf, &text);
 		strbuf_release(&path);
 	}
-	if (!text.len && td_read_file(&text, "/proc/kallsyms") < 0) {
+	if (!text.len && read_named(s, "/proc/kallsyms", &text) < 0) {
 		strbuf_release(&text);
 		return;
 	}
@@ -646,6 +700,36 @@ static int jit_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/*
+ * The text of a JIT map, when it can be trusted: /tmp is everyone's, so
+ * any user can leave a perf-PID.map there for a process of someone else's
+ * and name its samples.  As perf does (since 6.x), a map is read only when
+ * its owner is the user tdperf runs as or root; and never through a
+ * symbolic link, which would let its owner choose the file.  The owner is
+ * that of the file open, not of a path looked at before.
+ */
+static int read_jit_map(struct td_symbolizer *s, const char *path, struct strbuf *text)
+{
+	struct stat st;
+	struct strbuf why = STRBUF_INIT;
+	int fd = pd_open_regular(path, PD_OPEN_NOFOLLOW, &st), ret;
+
+	if (fd == PD_OPEN_FAILED && errno == ELOOP)
+		strbuf_addstr(&why, "a symbolic link, not followed");
+	else if (fd == PD_OPEN_NOT_REGULAR)
+		strbuf_addf(&why, "%s, not a regular file", pd_file_kind(st.st_mode));
+	else if (fd >= 0 && st.st_uid != geteuid() && st.st_uid != 0)
+		strbuf_addf(&why, "owned by uid %lu, not by you or root", (unsigned long)st.st_uid);
+	if (why.len)
+		note_skipped(s, path, why.buf);
+	strbuf_release(&why);
+	if (fd < 0)
+		return -1;
+	ret = st.st_uid != geteuid() && st.st_uid != 0 ? -1 : pd_read_fd(fd, text);
+	close(fd);
+	return ret;
+}
+
 /* Read /tmp/perf-PID.map: "START SIZE name" per line, hex numbers. */
 static void load_jit(struct td_symbolizer *s, struct sym_proc *p)
 {
@@ -655,7 +739,7 @@ static void load_jit(struct td_symbolizer *s, struct sym_proc *p)
 	p->jit_loaded = 1;
 	strbuf_addf(&path, "/tmp/perf-%" PRIu32 ".map", p->pid);
 	p->jit_path = strbuf_detach(&path, NULL);
-	if (s->offline || td_read_file(&text, p->jit_path) < 0) {
+	if (s->offline || read_jit_map(s, p->jit_path, &text) < 0) {
 		strbuf_release(&text);
 		return;
 	}
@@ -699,62 +783,352 @@ static struct td_frame *resolve_jit(struct td_symbolizer *s, struct sym_proc *p,
 
 /* ---- ELF files through libdwfl ---- */
 
-/* 1 when the ELF file at path has the given build-id. */
-static int file_has_build_id(const char *path, const unsigned char *id, int size)
+/* The build-id of the ELF file open at fd: its length (0: none), the bytes in id. */
+static int fd_build_id(int fd, unsigned char id[PD_BUILD_ID_READ_MAX])
 {
-	Dwfl_Callbacks cb = { .find_elf = NULL, .find_debuginfo = dwfl_standard_find_debuginfo };
-	Dwfl *dwfl = dwfl_begin(&cb);
-	Dwfl_Module *mod;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *bits;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &bits) : -1;
+	int len = 0;
+
+	if (n > 0 && n <= PD_BUILD_ID_READ_MAX) {
+		memcpy(id, bits, (size_t)n);
+		len = (int)n;
+	}
+	if (elf)
+		elf_end(elf);
+	return len;
+}
+
+static int fd_has_build_id(int fd, const unsigned char *id, int size)
+{
+	unsigned char have[PD_BUILD_ID_READ_MAX];
+
+	return size && fd_build_id(fd, have) == size && !memcmp(have, id, (size_t)size);
+}
+
+/*
+ * The CRC-32 that .gnu_debuglink records of its debug file (the common
+ * reflected polynomial 0xedb88320), of the file open at fd: 0, or -1.
+ */
+static int fd_crc32(int fd, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uint32_t c = 0xffffffffu;
+	off_t off = 0;
+
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof(buf), off), i;
+		int k;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		for (i = 0; i < n; i++)
+			for (c ^= buf[i], k = 0; k < 8; k++)
+				c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+		off += n;
+	}
+	*crc = ~c;
+	return 0;
+}
+
+/*
+ * A debug file candidate: its descriptor when it is a regular file with
+ * the build-id want (want_len > 0), else with the CRC crc (crc != 0),
+ * else any; -1 when not.
+ */
+static int open_debug_candidate(struct td_symbolizer *s, const char *path, const char *main_path,
+				const unsigned char *want, int want_len, GElf_Word crc)
+{
+	struct stat st;
+	uint32_t have;
+	int fd;
+
+	if (main_path && !strcmp(path, main_path))
+		return -1;
+	fd = open_named(s, path, &st);
+	if (fd < 0)
+		return -1;
+	if (want_len ? fd_has_build_id(fd, want, want_len) :
+	    !crc || (fd_crc32(fd, &have) == 0 && have == crc))
+		return fd;
+	close(fd);
+	return -1;
+}
+
+/* The directory part of path ("." when it has none). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+/*
+ * The name and build-id that the .gnu_debugaltlink section of the ELF
+ * file at path records (a dwz file of debug info shared by several
+ * files): the build-id's length, or 0 when it has none.
+ */
+static int read_altlink(struct td_symbolizer *s, const char *path, char **name,
+			unsigned char id[PD_BUILD_ID_READ_MAX])
+{
+	struct stat st;
+	int fd = open_named(s, path, &st), len = 0;
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	*name = NULL;
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			const char *sname;
+			Elf_Data *data;
+			size_t n;
+
+			if (!gelf_getshdr(scn, &sh) ||
+			    !(sname = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+			    strcmp(sname, ".gnu_debugaltlink"))
+				continue;
+			if (!(data = elf_getdata(scn, NULL)) || !data->d_buf)
+				break;
+			n = strnlen(data->d_buf, data->d_size);
+			if (n && n < data->d_size && data->d_size - n - 1 <= PD_BUILD_ID_READ_MAX) {
+				*name = xstrndup(data->d_buf, n);
+				len = (int)(data->d_size - n - 1);
+				memcpy(id, (const char *)data->d_buf + n + 1, (size_t)len);
+			}
+			break;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return len;
+}
+
+/* "/usr/lib/debug/.build-id/xx/rest.debug" of a build-id */
+static void add_build_id_path(struct strvec *paths, const unsigned char *id, int len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int k;
+
+	if (len < 2)
+		return;
+	strbuf_addf(&sb, "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (k = 1; k < len; k++)
+		strbuf_addf(&sb, "%02x", id[k]);
+	strbuf_addstr(&sb, ".debug");
+	strvec_push(paths, sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * Where a debug link name is looked for, as elfutils, gdb and perf do:
+ * beside the file, in .debug/ beside it, and under /usr/lib/debug; for a
+ * symbolic link, beside its target too.
+ */
+static void add_debuglink_paths(struct strvec *paths, const char *file, const char *link)
+{
+	char real[PATH_MAX];
+	char *dirs[2];
+	int nr = 0, k;
+
+	if (link[0] == '/') {
+		strvec_push(paths, link);
+		return;
+	}
+	dirs[nr++] = dir_of(file);
+	if (realpath(file, real)) {
+		dirs[nr] = dir_of(real);
+		if (strcmp(dirs[nr], dirs[0]))
+			nr++;
+		else
+			free(dirs[nr]);
+	}
+	for (k = 0; k < nr; k++) {
+		char *p = td_path_join(dirs[k], link), *dot = td_path_join(dirs[k], ".debug");
+		char *in_dot = td_path_join(dot, link);
+		struct strbuf sys = STRBUF_INIT;
+
+		strvec_push(paths, p);
+		strvec_push(paths, in_dot);
+		if (dirs[k][0] == '/') {
+			strbuf_addf(&sys, "/usr/lib/debug%s/%s",
+				    strcmp(dirs[k], "/") ? dirs[k] : "", link);
+			strvec_push(paths, sys.buf);
+		}
+		strbuf_release(&sys);
+		free(p);
+		free(dot);
+		free(in_dot);
+		free(dirs[k]);
+	}
+}
+
+/*
+ * Where the dwz file that the debug info of file refers to is: the
+ * altlink's build-id under /usr/lib/debug, then its name, absolute or
+ * beside file.
+ */
+static void add_altlink_paths(struct strvec *paths, const char *file, const char *altname,
+			      const unsigned char *id, int len)
+{
+	char *dir, *p;
+
+	add_build_id_path(paths, id, len);
+	if (altname[0] == '/') {
+		strvec_push(paths, altname);
+		return;
+	}
+	dir = dir_of(file);
+	p = td_path_join(dir, altname);
+	strvec_push(paths, p);
+	free(p);
+	free(dir);
+}
+
+/* 1 when a path holds something that is neither a regular file nor a directory. */
+static int is_special_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/*
+ * libdwfl's find_debuginfo callback: a module's separate debug file (its
+ * .gnu_debuglink, or its build-id under /usr/lib/debug), or the dwz file
+ * its debug info refers to (.gnu_debugaltlink).  libdwfl's standard
+ * search opens its candidates with a plain open(2), and the binary's own
+ * directory is among them, so a FIFO planted there would block it; here
+ * each is opened as pd_open_regular does and taken only with the right
+ * build-id (or CRC).  No debuginfod download.
+ *
+ * A dwz link to a FIFO or a device is answered with the debug file
+ * itself: libdw would otherwise look for the dwz file on its own, with a
+ * plain open(2), when it meets a reference into it.  The hostile module
+ * then loses the names its dwz file held, and nothing else.
+ */
+static int find_debuginfo_safely(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+				 GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct td_symbolizer *s = *userdata;
+	struct strvec paths = STRVEC_INIT;
+	unsigned char want[PD_BUILD_ID_READ_MAX];
 	const unsigned char *bits;
 	GElf_Addr vaddr;
-	int n, same = 0;
+	char *altname = NULL;
+	int want_len = 0, alt = 0, fd = -1;
+	size_t i;
 
-	if (!dwfl)
-		return 0;
-	mod = dwfl_report_elf(dwfl, "x", path, -1, 0, false);
-	if (mod) {
-		n = dwfl_module_build_id(mod, &bits, &vaddr);
-		same = n == size && !memcmp(bits, id, size);
+	(void)modname;
+	(void)base;
+	if (!s || !file_name)
+		return -1;
+	/* libdwfl asks for a dwz file with its name and no CRC */
+	if (debuglink_file && !debuglink_crc)
+		want_len = read_altlink(s, file_name, &altname, want);
+	if (want_len > 0 && !strcmp(altname, debuglink_file)) {
+		alt = 1;
+		add_altlink_paths(&paths, file_name, altname, want, want_len);
+	} else {
+		int n = dwfl_module_build_id(mod, &bits, &vaddr);
+
+		want_len = n > 0 && n <= PD_BUILD_ID_READ_MAX ? n : 0;
+		if (want_len)
+			memcpy(want, bits, (size_t)want_len);
+		add_build_id_path(&paths, want, want_len);
+		if (debuglink_file)
+			add_debuglink_paths(&paths, file_name, debuglink_file);
 	}
-	dwfl_end(dwfl);
-	return same;
+	free(altname);
+	for (i = 0; i < paths.nr && fd < 0; i++)
+		fd = open_debug_candidate(s, paths.v[i], file_name, want, want_len, debuglink_crc);
+	if (fd >= 0) {
+		*debuginfo_file_name = xstrdup(paths.v[i - 1]);
+	} else if (alt) {
+		struct stat st;
+
+		for (i = 0; i < paths.nr && !is_special_file(paths.v[i]); i++)
+			;
+		if (i < paths.nr && (fd = open_named(s, file_name, &st)) >= 0)
+			*debuginfo_file_name = xstrdup(file_name);
+	}
+	strvec_clear(&paths);
+	return fd;
 }
 
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = dwfl_build_id_find_elf, /* not called: every module is reported with its file */
+	.find_debuginfo = find_debuginfo_safely,
 	.section_address = dwfl_offline_section_address,
 };
 
+/* The path of the DSO's copy in perf's build-id cache. */
+static char *build_id_cache_path(const struct td_symbolizer *s, const struct sym_dso *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int k;
+
+	strbuf_addf(&sb, "%s/.build-id/%02x/", s->debug_home, d->build_id[0]);
+	for (k = 1; k < d->build_id_size; k++)
+		strbuf_addf(&sb, "%02x", d->build_id[k]);
+	strbuf_addstr(&sb, "/elf");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Hand libdwfl the ELF file open at fd (which it then owns), read as path. */
+static void report_dso(struct td_symbolizer *s, struct sym_dso *d, const char *path, int fd)
+{
+	void **userdata;
+
+	d->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (d->dwfl)
+		d->mod = dwfl_report_elf(d->dwfl, strrchr(d->path, '/') + 1, path, fd, 0, false);
+	if (!d->mod) {
+		close(fd);
+		return;
+	}
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	/* the debug file search (find_debuginfo_safely) says what it skips */
+	if (dwfl_module_info(d->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = s;
+}
+
 /*
  * Open the DSO's ELF file: the recorded path when it is still the file
- * that was recorded, else perf's build-id cache copy.
+ * that was recorded, else perf's build-id cache copy.  Each is opened
+ * once, checked and read through the same descriptor (open_named).
  */
 static void open_dso(struct td_symbolizer *s, struct sym_dso *d)
 {
-	struct strbuf cached = STRBUF_INIT;
+	struct stat st;
+	char *cached = NULL;
 	const char *path = d->path;
-	int k;
+	int fd;
 
 	d->opened = 1;
 	if (d->anon || d->path[0] != '/' || s->offline)
 		return;
-	if (d->build_id_size) {
-		strbuf_addf(&cached, "%s/.build-id/%02x/", s->debug_home, d->build_id[0]);
-		for (k = 1; k < d->build_id_size; k++)
-			strbuf_addf(&cached, "%02x", d->build_id[k]);
-		strbuf_addstr(&cached, "/elf");
-		if (access(path, R_OK) || !file_has_build_id(path, d->build_id, d->build_id_size))
-			path = access(cached.buf, R_OK) ? NULL : cached.buf;
+	fd = open_named(s, path, &st);
+	if (d->build_id_size && (fd < 0 || !fd_has_build_id(fd, d->build_id, d->build_id_size))) {
+		if (fd >= 0)
+			close(fd);
+		path = cached = build_id_cache_path(s, d);
+		fd = open_named(s, path, &st);
 	}
-	if (path && !access(path, R_OK)) {
-		d->dwfl = dwfl_begin(&dwfl_callbacks);
-		if (d->dwfl) {
-			d->mod = dwfl_report_elf(d->dwfl, strrchr(d->path, '/') + 1, path, -1, 0, false);
-			dwfl_report_end(d->dwfl, NULL, NULL);
-		}
-	}
-	strbuf_release(&cached);
+	if (fd >= 0)
+		report_dso(s, d, path, fd);
+	free(cached);
 }
 
 /* The link-time address of a file offset, through the PT_LOAD headers. */

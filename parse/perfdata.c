@@ -302,6 +302,24 @@ void pd_name_events(struct td_pd *pd)
 	}
 }
 
+/*
+ * Open a file of the recording to map it: only a regular file maps, and a
+ * FIFO planted in a perf.data directory must not block the open (see
+ * pd_open_regular).  The descriptor, or -1 with the failure recorded.
+ */
+static int open_stream_file(struct td_pd *pd, struct pd_stream *st, const char *path)
+{
+	struct stat sb;
+	int fd = pd_open_regular(path, 0, &sb);
+
+	if (fd == PD_OPEN_NOT_REGULAR)
+		return pd_fail_at(pd, st, 0, 0, "not a regular file but %s (give - to read a perf.data "
+				  "from a pipe)", pd_file_kind(sb.st_mode));
+	if (fd < 0)
+		return pd_fail_at(pd, st, 0, 0, "cannot open: %s", strerror(errno));
+	return fd;
+}
+
 /* Map a file read-only; an empty file maps to an empty range. */
 static int map_file(struct td_pd *pd, struct pd_stream *st, int fd)
 {
@@ -601,10 +619,10 @@ static int open_directory(struct td_pd *pd, const char *path)
 	for (i = 0; i < nr; i++) {
 		char *p = td_path_join(path, names[i]);
 		struct pd_stream *st = add_stream(pd, p);
-		int fd = open(p, O_RDONLY);
+		int fd = open_stream_file(pd, st, p);
 
 		if (fd < 0) {
-			ret = pd_fail_at(pd, st, 0, 0, "cannot open: %s", strerror(errno));
+			ret = -1;
 		} else {
 			if (map_file(pd, st, fd) < 0)
 				ret = -1;
@@ -688,16 +706,14 @@ struct td_pd *td_pd_open(const char *path, unsigned flags, struct strbuf *err)
 
 		pd->dir = 1;
 		st = add_stream(pd, main_path);
-		fd = open(main_path, O_RDONLY);
+		fd = open_stream_file(pd, st, main_path);
 		free(main_path);
 	} else {
 		st = add_stream(pd, path);
-		fd = open(path, O_RDONLY);
+		fd = open_stream_file(pd, st, path);
 	}
-	if (fd < 0) {
-		pd_fail_at(pd, st, 0, 0, "cannot open: %s", strerror(errno));
+	if (fd < 0)
 		return pd_finish_open(pd, err);
-	}
 	if (map_file(pd, st, fd) == 0 && read_header(pd, st) == 0 && pd->dir)
 		open_directory(pd, path);
 	close(fd);

@@ -20,6 +20,7 @@
 #include "parse/stat-lines.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ void rec_release(struct rec *r)
 	free(r->mpmu);
 	free(r->text);
 	free(r->err);
+	free(r->bad_text);
 	line = r->line;
 	memset(r, 0, sizeof(*r));
 	r->line = line;
@@ -63,6 +65,120 @@ static const char *skip_ws(const char *p)
 static int starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* ---------------- numbers perf can print ---------------- */
+
+/*
+ * What perf can print for each number: counts and run times are 64-bit
+ * counters, a counter runs at most all of the time it is enabled, and
+ * no time, variance or repeat count is negative.  whole: an integer.
+ * perf prints counts (scaled or averaged) from its 64-bit readings, so a
+ * count of 2^64 or more is a corrupt or made-up line, and a double could
+ * not carry its digits anyway; counts above 2^53 are kept as the nearest
+ * double (a relative error below 1.2e-16, far below any count's own).
+ */
+static const struct {
+	const char *name;
+	double max;
+	int whole;
+	const char *too_large;
+	const char *negative;
+} readings[] = {
+	[RD_COUNT] = { "count", 0x1p64, 0,
+		"larger than any 64-bit counter perf reads (at most 18446744073709551615)",
+		"negative (perf's counters never go below 0)" },
+	[RD_RUN_TIME] = { "run time", 0x1p64, 0, "larger than any 64-bit time perf reads", "negative" },
+	[RD_PCT] = { "running percentage", 100, 0,
+		"above 100 % (a counter runs at most all of the time it is enabled)", "negative" },
+	[RD_VARIANCE] = { "variance", INFINITY, 0, "", "negative" },
+	[RD_TIME] = { "interval time", INFINITY, 0, "", "negative" },
+	[RD_ELAPSED] = { "elapsed time", INFINITY, 0, "", "negative" },
+	[RD_USER] = { "user time", INFINITY, 0, "", "negative" },
+	[RD_SYS] = { "system time", INFINITY, 0, "", "negative" },
+	[RD_CPUS] = { "aggregate-number", INT_MAX, 1, "larger than any number of CPUs", "negative" },
+	[RD_REPEATS] = { "number of runs", INT_MAX, 1, "larger than any number of runs perf makes",
+		"negative" },
+};
+
+static int reading_fits(enum rec_reading k, double v)
+{
+	return isfinite(v) && !signbit(v) && v <= readings[k].max &&
+	       (!readings[k].whole || v == floor(v));
+}
+
+/*
+ * Reading k of r is v: 1 when perf can print it, else 0 with the first
+ * such number of the line noted for rec_why_bad.
+ */
+static int reading(struct rec *r, enum rec_reading k, double v)
+{
+	if (reading_fits(k, v))
+		return 1;
+	if (!r->bad) {
+		r->bad = k;
+		r->bad_value = v;
+	}
+	return 0;
+}
+
+/* Reading k of r is the text s, which is no number at all. */
+static void reading_not_a_number(struct rec *r, enum rec_reading k, const char *s)
+{
+	if (r->bad)
+		return;
+	r->bad = k;
+	r->bad_text = xstrndup(s, strnlen(s, 40));
+}
+
+/* v in as few digits as read back the same: "-50", "150.5", "1e+100", "nan" */
+static void format_shortest(char *buf, size_t n, double v)
+{
+	int prec;
+
+	if (v == floor(v) && fabs(v) < 1e17) {
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, n, "%.17g", v);
+}
+
+int rec_why_bad(const struct rec *r, struct strbuf *why)
+{
+	const char *name, *ev = r->event ? r->event : "";
+	const char *of = r->event ? " for " : "";
+	double v = r->bad_value;
+	char num[40];
+
+	if (r->bad == RD_NONE)
+		return 0;
+	name = readings[r->bad].name;
+	if (r->bad_text) {
+		strbuf_addf(why, "%s%s%s is not a number: \"%s\"", name, of, ev, r->bad_text);
+		return 1;
+	}
+	strbuf_addf(why, "%s out of range%s%s: ", name, of, ev);
+	/* digits beyond any double read as +inf: say how large, not "inf" */
+	if (v == INFINITY && readings[r->bad].max < INFINITY) {
+		strbuf_addstr(why, readings[r->bad].too_large);
+		return 1;
+	}
+	format_shortest(num, sizeof(num), v);
+	strbuf_addf(why, "%s is ", num);
+	if (!isfinite(v))
+		strbuf_addstr(why, "not a finite number");
+	else if (signbit(v))
+		strbuf_addstr(why, readings[r->bad].negative);
+	else if (v > readings[r->bad].max)
+		strbuf_addstr(why, readings[r->bad].too_large);
+	else
+		strbuf_addstr(why, "not a whole number");
+	return 1;
 }
 
 /* Length of a digit-grouping separator at p (0: none); *space: a blank one. */
@@ -416,9 +532,9 @@ static const char *trailing_paren(const char *start, const char *end, struct rec
 		return NULL;
 	if (apply) {
 		if (variance)
-			r->variance = v;
+			reading(r, RD_VARIANCE, r->variance = v);
 		else
-			r->pct = v;
+			reading(r, RD_PCT, r->pct = v);
 	}
 	return open;
 }
@@ -459,6 +575,21 @@ static int parse_trailer(const char *p, struct rec *r)
 	return 1;
 }
 
+/*
+ * A count in text.  perf never prints a negative one, but a line that
+ * does is a count to refuse (see reading), not prose to skip.
+ */
+static const char *scan_text_count(const char *p, double *out)
+{
+	const char *e;
+
+	if (*p == '-' && isdigit((unsigned char)p[1]) && (e = td_stat_scan_count(p + 1, out)) != NULL) {
+		*out = -*out;
+		return e;
+	}
+	return td_stat_scan_count(p, out);
+}
+
 /* Count, unit, event and trailer of a text line after time and label. */
 static int parse_text_body(const char *p, struct rec *r)
 {
@@ -475,7 +606,7 @@ static int parse_text_body(const char *p, struct rec *r)
 	} else if (starts_with(p, "<not supported>")) {
 		r->status = TD_COUNT_NOT_SUPPORTED;
 		e = p + 15;
-	} else if ((e = td_stat_scan_count(p, &v)) == NULL || !is_end_or_ws(e)) {
+	} else if ((e = scan_text_count(p, &v)) == NULL || !is_end_or_ws(e)) {
 		/* perf >= 6.3: "TopdownL1 (cpu_core)   #  17.5 %  tma_..." */
 		w1e = token_end(p);
 		if (w1e == p || !isalpha((unsigned char)*p))
@@ -494,6 +625,8 @@ static int parse_text_body(const char *p, struct rec *r)
 		return parse_trailer(w2, r) && r->has_metric;
 	}
 	r->value = v;
+	if (r->status == TD_COUNT_OK)
+		reading(r, RD_COUNT, v);
 	w1 = skip_ws(e);
 	w1e = token_end(w1);
 	if (w1e == w1)
@@ -581,7 +714,7 @@ static void parse_text(const char *line, struct rec *r)
 			const char *n = runs;
 			while (n > b && isdigit((unsigned char)n[-1]))
 				n--;
-			if (n < runs)
+			if (n < runs && reading(r, RD_REPEATS, strtod(n, NULL)))
 				r->repeats = atoi(n);
 		}
 		return;
@@ -595,17 +728,17 @@ static void parse_text(const char *line, struct rec *r)
 		}
 		if (starts_with(s, "seconds time elapsed")) {
 			r->kind = R_ELAPSED;
-			r->secs = v;
+			reading(r, RD_ELAPSED, r->secs = v);
 			return;
 		}
 		if (starts_with(s, "seconds user")) {
 			r->kind = R_USER;
-			r->secs = v;
+			reading(r, RD_USER, r->secs = v);
 			return;
 		}
 		if (starts_with(s, "seconds sys")) {
 			r->kind = R_SYS;
-			r->secs = v;
+			reading(r, RD_SYS, r->secs = v);
 			return;
 		}
 	}
@@ -633,7 +766,7 @@ static void parse_text(const char *line, struct rec *r)
 	/* interval time */
 	q = p;
 	if ((t = scan_time(q, &v)) != NULL && is_end_or_ws(t) && *skip_ws(t)) {
-		r->time = v;
+		reading(r, RD_TIME, r->time = v);
 		q = skip_ws(t);
 	}
 	/* aggregation label */
@@ -664,7 +797,7 @@ static void parse_text(const char *line, struct rec *r)
 			const char *ce;
 			if (is_thread_label(s, se - s) &&
 			    (starts_with(n, "<not ") ||
-			     ((ce = td_stat_scan_count(n, &dummy)) != NULL && is_end_or_ws(ce)))) {
+			     ((ce = scan_text_count(n, &dummy)) != NULL && is_end_or_ws(ce)))) {
 				r->skind = TD_SCOPE_THREAD;
 				r->label = xstrndup(q, se - q);
 				q = n;
@@ -748,6 +881,20 @@ static int is_csv_count(const char *s)
 }
 
 /*
+ * A row of perf's columns (unit, event, then a run time or variance and
+ * a number) whose count, field i, is no number: a count to refuse, not
+ * a line of prose.
+ */
+static int is_row_with_bad_count(const struct fields *fs, size_t i)
+{
+	char **f = fs->f;
+	double v;
+
+	return i + 5 <= fs->n && (!f[i + 1][0] || is_unit_word(f[i + 1], strlen(f[i + 1]))) &&
+	       is_event_name(f[i + 2], strlen(f[i + 2])) && f[i + 3][0] && csv_number(f[i + 4], &v);
+}
+
+/*
  * Parse one CSV row with separator sep.  Returns 1 when it is perf's
  * (kind COUNT or METRIC), 0 when not, -1 when it starts like perf's but
  * is cut short or malformed (r->err says how).
@@ -767,7 +914,7 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 	r->fmt = F_CSV;
 	r->nfields = (int)fs.n;
 	if (fs.n >= 2 && is_csv_time(f[0], &v)) {
-		r->time = v;
+		reading(r, RD_TIME, r->time = v);
 		i = 1;
 	}
 	if (i < fs.n && is_cpu_label(f[i], strlen(f[i]))) {
@@ -784,7 +931,7 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 	} else {
 		r->skind = TD_SCOPE_TOTAL;
 	}
-	if (i >= fs.n || (f[i][0] && !is_csv_count(f[i])))
+	if (i >= fs.n || (f[i][0] && !is_csv_count(f[i]) && !is_row_with_bad_count(&fs, i)))
 		goto out; /* not a row of perf's */
 	if (i + 3 > fs.n) {
 		ret = -1;
@@ -812,8 +959,10 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 		r->status = TD_COUNT_NOT_COUNTED;
 	else if (!strcmp(f[i], "<not supported>"))
 		r->status = TD_COUNT_NOT_SUPPORTED;
+	else if (csv_number(f[i], &r->value))
+		reading(r, RD_COUNT, r->value);
 	else
-		csv_number(f[i], &r->value);
+		reading_not_a_number(r, RD_COUNT, f[i]);
 	if (f[i + 1][0] && !is_unit_word(f[i + 1], strlen(f[i + 1])))
 		goto out;
 	r->unit = f[i + 1][0] ? xstrdup(f[i + 1]) : NULL;
@@ -845,25 +994,23 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 	if (j < fs.n && f[j][0] && f[j][strlen(f[j]) - 1] == '%') {
 		char *t = xstrndup(f[j], strlen(f[j]) - 1);
 		if (csv_number(t, &v))
-			r->variance = v;
+			reading(r, RD_VARIANCE, r->variance = v);
+		else
+			reading_not_a_number(r, RD_VARIANCE, f[j]);
 		free(t);
 		j++;
 	}
 	if (j < fs.n && f[j][0]) {
-		if (!csv_number(f[j], &v)) {
-			ret = -1;
-			r->err = xstrdup("CSV row: run-time is not a number");
-			goto out;
-		}
-		r->running_ns = v;
+		if (csv_number(f[j], &v))
+			reading(r, RD_RUN_TIME, r->running_ns = v);
+		else
+			reading_not_a_number(r, RD_RUN_TIME, f[j]);
 	}
 	if (j + 1 < fs.n && f[j + 1][0]) {
-		if (!csv_number(f[j + 1], &v)) {
-			ret = -1;
-			r->err = xstrdup("CSV row: pcnt-running is not a number");
-			goto out;
-		}
-		r->pct = v;
+		if (csv_number(f[j + 1], &v))
+			reading(r, RD_PCT, r->pct = v);
+		else
+			reading_not_a_number(r, RD_PCT, f[j + 1]);
 	}
 	if (j + 3 < fs.n && f[j + 2][0] && csv_number(f[j + 2], &v)) {
 		r->has_metric = 1;
@@ -966,6 +1113,21 @@ static int kv_number(const struct kv *e, double *v)
 	return e && csv_number(e->val, v);
 }
 
+/*
+ * Reading k of r from the key e, if the line has it: 1 with *v when
+ * perf can print it, 0 when absent or not (r notes which).
+ */
+static int kv_reading(struct rec *r, enum rec_reading k, const struct kv *e, double *v)
+{
+	if (!e)
+		return 0;
+	if (!csv_number(e->val, v)) {
+		reading_not_a_number(r, k, e->val);
+		return 0;
+	}
+	return reading(r, k, *v);
+}
+
 static int parse_json(const char *line, struct rec *r)
 {
 	struct kv kv[24];
@@ -991,7 +1153,7 @@ static int parse_json(const char *line, struct rec *r)
 		}
 		return 0;
 	}
-	if (kv_number(kv_get(kv, n, "interval"), &v))
+	if (kv_reading(r, RD_TIME, kv_get(kv, n, "interval"), &v))
 		r->time = v;
 	if ((e = kv_get(kv, n, "cpu")) != NULL) {
 		struct strbuf sb = STRBUF_INIT;
@@ -1006,7 +1168,7 @@ static int parse_json(const char *line, struct rec *r)
 			if ((e = kv_get(kv, n, aggr[i].key)) != NULL) {
 				r->skind = aggr[i].kind;
 				r->label = xstrdup(e->val);
-				if (kv_number(kv_get(kv, n, "aggregate-number"), &v))
+				if (kv_reading(r, RD_CPUS, kv_get(kv, n, "aggregate-number"), &v))
 					r->cpus = (int)v;
 				break;
 			}
@@ -1032,21 +1194,18 @@ static int parse_json(const char *line, struct rec *r)
 			r->status = TD_COUNT_NOT_COUNTED;
 		else if (!strcmp(e->val, "<not supported>"))
 			r->status = TD_COUNT_NOT_SUPPORTED;
-		else if (!csv_number(e->val, &r->value)) {
-			r->err = xstrdup("perf JSON line: counter-value is not a number");
-			r->kind = R_BAD;
-			return -1;
-		}
+		else
+			kv_reading(r, RD_COUNT, e, &r->value);
 		r->event = pmu_bracket_event(ev->val, strlen(ev->val));
 		if (!r->event)
 			r->event = xstrdup(ev->val);
 		if ((e = kv_get(kv, n, "unit")) != NULL && e->val[0])
 			r->unit = xstrdup(e->val);
-		if (kv_number(kv_get(kv, n, "event-runtime"), &v))
+		if (kv_reading(r, RD_RUN_TIME, kv_get(kv, n, "event-runtime"), &v))
 			r->running_ns = v;
-		if (kv_number(kv_get(kv, n, "pcnt-running"), &v))
+		if (kv_reading(r, RD_PCT, kv_get(kv, n, "pcnt-running"), &v))
 			r->pct = v;
-		if (kv_number(kv_get(kv, n, "variance"), &v))
+		if (kv_reading(r, RD_VARIANCE, kv_get(kv, n, "variance"), &v))
 			r->variance = v;
 		r->kind = R_COUNT;
 		return 1;
@@ -1062,8 +1221,8 @@ static int parse_json(const char *line, struct rec *r)
 
 static const char csv_seps[] = ",;\t|:!^~@&*+=$";
 
-static void rec_dispatch(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
-			 struct rec *r)
+void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
+	       struct rec *r)
 {
 	const char *p = skip_ws(line);
 	int ret;
@@ -1084,7 +1243,8 @@ static void rec_dispatch(const char *line, const char *csv_sep, char *found_sep,
 			return;
 		}
 	}
-	if (*p && (isdigit((unsigned char)*p) || *p == '<' || isalpha((unsigned char)*p))) {
+	/* '-': a negative count, which perf never prints, is still a row to refuse */
+	if (*p && (isdigit((unsigned char)*p) || *p == '<' || *p == '-' || isalpha((unsigned char)*p))) {
 		const char *s;
 		for (s = csv_seps; *s; s++) {
 			char sep[2] = { *s, '\0' };
@@ -1105,28 +1265,4 @@ static void rec_dispatch(const char *line, const char *csv_sep, char *found_sep,
 		}
 	}
 	parse_text(line, r);
-}
-
-/*
- * perf reads its counters as 64-bit integers and prints them (scaled or
- * averaged) from those: a count of 2^64 or more is not perf's output but a
- * corrupt or made-up line, and a double cannot carry its digits anyway.
- * Counts below 2^64 and above 2^53 are kept as the nearest double (a
- * relative error below 1.2e-16, far below any count's own uncertainty).
- */
-static void check_count_range(struct rec *r)
-{
-	if (r->kind != R_COUNT || r->status != TD_COUNT_OK || !(fabs(r->value) > 0x1p64))
-		return;
-	r->kind = R_BAD;
-	free(r->err);
-	r->err = xstrdup("count out of range: larger than any 64-bit counter perf reads "
-			 "(at most 18446744073709551615)");
-}
-
-void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
-	       struct rec *r)
-{
-	rec_dispatch(line, csv_sep, found_sep, found_len, r);
-	check_count_range(r);
 }

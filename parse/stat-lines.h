@@ -31,6 +31,26 @@ enum rec_kind {
 
 enum rec_fmt { F_TEXT = 0, F_CSV, F_JSON };
 
+/*
+ * The numbers of a line other than metric values: each has a range perf
+ * cannot print outside of (a count is a 64-bit counter, a percentage of
+ * running time is at most 100, no time is negative).  Metric values are
+ * not among them: perf prints negative ones.
+ */
+enum rec_reading {
+	RD_NONE = 0,
+	RD_COUNT,     /* counter-value */
+	RD_RUN_TIME,  /* run-time, event-runtime (ns) */
+	RD_PCT,       /* pcnt-running, "(71.07%)" */
+	RD_VARIANCE,  /* -r: "( +- 1.55% )", "2.93%" */
+	RD_TIME,      /* -I: the interval time */
+	RD_ELAPSED,   /* "seconds time elapsed" */
+	RD_USER,      /* "seconds user" */
+	RD_SYS,       /* "seconds sys" */
+	RD_CPUS,      /* JSON aggregate-number */
+	RD_REPEATS,   /* "(5 runs)" */
+};
+
 struct rec {
 	enum rec_kind kind;
 	enum rec_fmt fmt;
@@ -53,6 +73,15 @@ struct rec {
 	int repeats;
 	double secs;
 	char *err;
+	/*
+	 * The first number of the line that perf cannot have printed
+	 * (RD_NONE: none): its value, or its text when it is no number.
+	 * Refused by the reader that uses the line (rec_why_bad), not
+	 * here: a line of prose may look like a count.
+	 */
+	enum rec_reading bad;
+	double bad_value;
+	char *bad_text;
 };
 
 void rec_init(struct rec *r, int line);
@@ -65,6 +94,14 @@ void rec_release(struct rec *r);
  */
 void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
 	       struct rec *r);
+
+/*
+ * Why the numbers of r cannot be perf's, in one line naming the number
+ * and the event ("count out of range for cycles: -5 is negative ..."):
+ * 1 with the reason appended to why, 0 when they all can be.  The one
+ * check for text, CSV and JSON alike.
+ */
+int rec_why_bad(const struct rec *r, struct strbuf *why);
 
 /* Numbers as perf prints them (exposed for the unit tests). */
 const char *td_stat_scan_count(const char *p, double *out);

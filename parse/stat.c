@@ -340,6 +340,23 @@ static int is_cut_annotation(const char *s)
 }
 
 /*
+ * A line of perf's output that is used holds no number perf cannot print
+ * (a negative count, a running percentage above 100): 0, or -1 with err
+ * naming the file, line, number and event.  A line of prose that only
+ * looks like perf's is not used, so not refused.
+ */
+static int check_numbers(const struct builder *b, const struct rec *r, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	if (!rec_why_bad(r, &why))
+		return 0;
+	strbuf_addf(err, "%s:%d: %s", b->name, r->line, why.buf);
+	strbuf_release(&why);
+	return -1;
+}
+
+/*
  * The second pass on record i of n (the rest of the input, or as much of
  * it as decides what record i is: see followed_by_counts); 0 or -1 with
  * err set.
@@ -361,6 +378,8 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 		strbuf_addf(err, "%s:%d: %s", b->name, r->line, r->err);
 		return -1;
 	case R_HEADER:
+		if (check_numbers(b, r, err) < 0)
+			return -1;
 		open_session(b, F_TEXT, r->line);
 		b->cur->target = xstrdup(r->text);
 		b->cur->repeats = r->repeats;
@@ -380,6 +399,8 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 				break; /* a lone count-like line in prose */
 			open_session(b, r->fmt, r->line);
 		}
+		if (check_numbers(b, r, err) < 0)
+			return -1;
 		if (r->fmt == F_TEXT && r->kind == R_COUNT && i + 1 == n && unterminated) {
 			/* perf ends every line; a count as the unterminated last line was cut */
 			strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
@@ -409,21 +430,25 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 		}
 		break;
 	case R_CONT:
+		if (b->cur && b->last_scope && check_numbers(b, r, err) < 0)
+			return -1;
 		add_continuation(b, r);
 		break;
 	case R_ELAPSED:
-		if (b->cur) {
+	case R_USER:
+	case R_SYS:
+		if (!b->cur)
+			break;
+		if (check_numbers(b, r, err) < 0)
+			return -1;
+		if (r->kind == R_ELAPSED) {
 			b->cur->elapsed_s = r->secs;
 			b->ended = 1;
-		}
-		break;
-	case R_USER:
-		if (b->cur)
+		} else if (r->kind == R_USER) {
 			b->cur->user_s = r->secs;
-		break;
-	case R_SYS:
-		if (b->cur)
+		} else {
 			b->cur->sys_s = r->secs;
+		}
 		break;
 	case R_ELISION:
 		if (b->cur)

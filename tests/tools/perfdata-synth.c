@@ -8,14 +8,25 @@
  * MMAP2, EXIT and SAMPLE records, FINISHED_ROUND, and HOSTNAME, NRCPUS,
  * TOTAL_MEM, CMDLINE and EVENT_DESC features.
  *
- * usage: perfdata-synth [--big-endian|--little-endian] OUT
+ * usage: perfdata-synth --big-endian|--little-endian [--pid N] [--mmap PATH]
+ *                       [--build-id HEX] OUT
+ *
+ * --pid: the process's pid (100); --mmap: the file its MMAP2 record maps
+ * at 0x400000, where every sample falls ("/usr/bin/synth"), "//anon" for
+ * JIT code; --build-id: the MMAP2 record carries this build-id instead of
+ * device and inode numbers.
  */
 #include "util/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int big;                 /* write big-endian */
+static uint32_t the_pid = 100;
+static const char *mmap_path = "/usr/bin/synth";
+static unsigned char build_id[20];
+static int build_id_size;
 static struct strbuf out = STRBUF_INIT;
 
 static void put(uint64_t v, int bytes)
@@ -173,11 +184,27 @@ int main(int argc, char **argv)
 	uint64_t flags_member = (1ull << 1) | (1ull << 18);
 	FILE *f;
 	size_t i;
+	int a;
 
-	if (argc == 3 && !strcmp(argv[1], "--big-endian"))
-		big = 1;
-	else if (!(argc == 3 && !strcmp(argv[1], "--little-endian")))
-		die("usage: perfdata-synth --big-endian|--little-endian OUT");
+	if (argc < 3 || (strcmp(argv[1], "--big-endian") && strcmp(argv[1], "--little-endian")))
+		die("usage: perfdata-synth --big-endian|--little-endian [--pid N] [--mmap PATH] "
+		    "[--build-id HEX] OUT");
+	big = !strcmp(argv[1], "--big-endian");
+	for (a = 2; a + 2 < argc; a += 2) {
+		if (!strcmp(argv[a], "--pid"))
+			the_pid = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+		else if (!strcmp(argv[a], "--mmap"))
+			mmap_path = argv[a + 1];
+		else if (!strcmp(argv[a], "--build-id"))
+			while (build_id_size < 20 &&
+			       sscanf(argv[a + 1] + 2 * build_id_size, "%2hhx", &build_id[build_id_size]) == 1)
+				build_id_size++;
+		else
+			die("perfdata-synth: unknown option %s", argv[a]);
+	}
+	if (a != argc - 1)
+		die("usage: perfdata-synth --big-endian|--little-endian [--pid N] [--mmap PATH] "
+		    "[--build-id HEX] OUT");
 
 	/* header, patched at the end */
 	put64(0x32454c4946524550ull);   /* "PERFILE2" as a u64 */
@@ -200,30 +227,37 @@ int main(int argc, char **argv)
 
 	data_at = out.len;
 	at = rec_begin(3, 1 << 13);             /* COMM exec */
-	put32(100); put32(101);
+	put32(the_pid); put32(the_pid + 1);
 	put_bytes("synth-comm\0\0\0\0\0", 16);
-	trailer(100, 101, 1000, 11, 1);
+	trailer(the_pid, the_pid + 1, 1000, 11, 1);
 	rec_end(at);
 	at = rec_begin(7, 0);                   /* FORK */
-	put32(100); put32(1); put32(102); put32(101); put64(1100);
-	trailer(100, 102, 1100, 11, 0);
+	put32(the_pid); put32(1); put32(the_pid + 2); put32(the_pid + 1); put64(1100);
+	trailer(the_pid, the_pid + 2, 1100, 11, 0);
 	rec_end(at);
-	at = rec_begin(10, 2);                  /* MMAP2 */
-	put32(100); put32(101);
+	at = rec_begin(10, build_id_size ? 2 | 1 << 14 : 2); /* MMAP2 (MISC_MMAP_BUILD_ID) */
+	put32(the_pid); put32(the_pid + 1);
 	put64(0x400000); put64(0x2000); put64(0x1000);
-	put32(8); put32(1); put64(123456); put64(7);
+	if (build_id_size) {
+		put_bytes((unsigned char[4]){ (unsigned char)build_id_size, 0, 0, 0 }, 4);
+		put_bytes(build_id, 20);
+	} else {
+		put32(8); put32(1); put64(123456); put64(7);
+	}
 	put32(5); put32(2);
-	put_bytes("/usr/bin/synth\0\0", 16);
-	trailer(100, 101, 1200, 11, 1);
+	put_bytes(mmap_path, strlen(mmap_path) + 1);
+	while ((out.len - at) % 8)
+		strbuf_addch(&out, '\0');
+	trailer(the_pid, the_pid + 1, 1200, 11, 1);
 	rec_end(at);
-	sample(0x400010, 100, 101, 2000, 11, 1, 250000, 1000000, 999000, 3);
-	sample(0x400020, 100, 102, 1500, 11, 0, 250000, 2000000, 1999000, 1);
+	sample(0x400010, the_pid, the_pid + 1, 2000, 11, 1, 250000, 1000000, 999000, 3);
+	sample(0x400020, the_pid, the_pid + 2, 1500, 11, 0, 250000, 2000000, 1999000, 1);
 	at = rec_begin(68, 0);                  /* FINISHED_ROUND */
 	rec_end(at);
-	sample(0x400030, 100, 101, 3000, 11, 1, 250000, 3000000, 2999000, 0);
+	sample(0x400030, the_pid, the_pid + 1, 3000, 11, 1, 250000, 3000000, 2999000, 0);
 	at = rec_begin(4, 0);                   /* EXIT */
-	put32(100); put32(1); put32(102); put32(101); put64(3100);
-	trailer(100, 102, 3100, 11, 0);
+	put32(the_pid); put32(1); put32(the_pid + 2); put32(the_pid + 1); put64(3100);
+	trailer(the_pid, the_pid + 2, 3100, 11, 0);
 	rec_end(at);
 	at = rec_begin(68, 0);
 	rec_end(at);
@@ -268,9 +302,9 @@ int main(int argc, char **argv)
 			bits |= 1ull << feats[i];
 		patch64(72, bits);
 	}
-	f = fopen(argv[2], "wb");
+	f = fopen(argv[argc - 1], "wb");
 	if (!f || fwrite(out.buf, 1, out.len, f) != out.len || fclose(f))
-		die("cannot write %s", argv[2]);
+		die("cannot write %s", argv[argc - 1]);
 	strbuf_release(&out);
 	return 0;
 }

@@ -279,6 +279,57 @@ static void refuses_what_is_not_perf(void **state)
 	strbuf_release(&err);
 }
 
+/* The parse error for input s, named "n.txt": one line, or NULL when s is read. */
+static char *parse_error(const char *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct td_stat_file *f = td_stat_parse(s, strlen(s), "n.txt", &err);
+
+	if (f) {
+		td_stat_file_free(f);
+		strbuf_release(&err);
+		return NULL;
+	}
+	return strbuf_detach(&err, NULL);
+}
+
+static void assert_refused(const char *s, const char *want)
+{
+	char *e = parse_error(s);
+
+	assert_non_null(e);
+	assert_string_equal(e, want);
+	free(e);
+}
+
+static void refuses_numbers_perf_cannot_print(void **state)
+{
+	const char *neg = "n.txt:1: count out of range for CPU_CLK_UNHALTED.THREAD: -5 is negative "
+			  "(perf's counters never go below 0)";
+	char *e;
+
+	(void)state;
+	/* the same count in all three forms, refused by the same check */
+	assert_refused("-5,,CPU_CLK_UNHALTED.THREAD,1000,100.00,,\n", neg);
+	assert_refused("{\"counter-value\" : \"-5\", \"unit\" : \"\", "
+		       "\"event\" : \"CPU_CLK_UNHALTED.THREAD\", \"event-runtime\" : 1000, "
+		       "\"pcnt-running\" : 100.00}\n", neg);
+	assert_refused("               -5      CPU_CLK_UNHALTED.THREAD\n"
+		       "            1,000      INST_RETIRED.ANY\n", neg);
+	assert_refused("5,,cycles,1000,100.01,,\n",
+		       "n.txt:1: running percentage out of range for cycles: 100.01 is above 100 % "
+		       "(a counter runs at most all of the time it is enabled)");
+	assert_refused("5,,cycles,-1,100.00,,\n", "n.txt:1: run time out of range for cycles: -1 is negative");
+	assert_refused("5,,cycles,-1.5%,1000,100.00,,\n",
+		       "n.txt:1: variance out of range for cycles: -1.5 is negative");
+	assert_refused("1.000000000,5,,cycles,1000,100.00,,\n"
+		       "{\"interval\" : nan, \"counter-value\" : \"5\", \"event\" : \"cycles\"}\n",
+		       "n.txt:2: interval time out of range for cycles: nan is not a finite number");
+	/* a negative metric value is perf's (a formula over noisy counts) */
+	e = parse_error("5,,cycles,1000,100.00,-3.5,%  tma_backend_bound\n");
+	assert_null(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +344,7 @@ int main(void)
 		cmocka_unit_test(csv_with_other_separator_and_variance),
 		cmocka_unit_test(infers_cpu_and_smt),
 		cmocka_unit_test(refuses_what_is_not_perf),
+		cmocka_unit_test(refuses_numbers_perf_cannot_print),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
