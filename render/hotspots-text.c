@@ -177,22 +177,14 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 	strbuf_release(&label);
 }
 
-/* A CSV field, quoted when it holds a comma, quote or newline. */
+/* A CSV text cell (util/message.c: quoting, formulas neutralised). */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_csv(&sb, s);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
 }
 
 void td_hotspots_render_csv(json_t *doc, FILE *out)

@@ -253,6 +253,17 @@ void td_report_job_text(json_t *doc, FILE *out)
 	per_node_and_rank(doc, out);
 }
 
+/* A CSV text cell then its separator (util/message.c: quoting, formulas neutralised). */
+static void csv_text(FILE *out, const char *s, char end)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_csv(&sb, s);
+	strbuf_addch(&sb, end);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
+}
+
 /* CSV: one row per rank and metric, then one per metric's statistic. */
 void td_report_job_csv(json_t *doc, FILE *out)
 {
@@ -265,8 +276,10 @@ void td_report_job_csv(json_t *doc, FILE *out)
 		json_object_foreach(stats, id, s) {
 			double v = td_job_rank_value(r, id);
 
-			fprintf(out, "rank,%lld,%s,%lld,%s,", (long long)json_integer_value(json_object_get(r, "rank")),
-				td_json_str_or(r, "host", ""), (long long)json_integer_value(json_object_get(r, "node")), id);
+			fprintf(out, "rank,%lld,", (long long)json_integer_value(json_object_get(r, "rank")));
+			csv_text(out, td_json_str_or(r, "host", ""), ',');
+			fprintf(out, "%lld,", (long long)json_integer_value(json_object_get(r, "node")));
+			csv_text(out, id, ',');
 			if (isfinite(v))
 				fprintf(out, "%.10g", v);
 			fputc('\n', out);
@@ -278,7 +291,8 @@ void td_report_job_csv(json_t *doc, FILE *out)
 		for (k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
 			double v = td_json_num(json_object_get(s, what[k]));
 
-			fprintf(out, "%s,,,,%s,", what[k], id);
+			fprintf(out, "%s,,,,", what[k]);
+			csv_text(out, id, ',');
 			if (isfinite(v))
 				fprintf(out, "%.10g", v);
 			fputc('\n', out);
