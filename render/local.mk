@@ -28,6 +28,9 @@ EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
 # labels from the input never reach gnuplot as commands (hostile inputs work)
 TESTS += tests/e2e/t1501-hostile-labels.sh
 EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh
+# control bytes from the input are escaped in text output; CSV cells are no formulas
+TESTS += tests/e2e/t1602-escapes.sh
+EXTRA_DIST += tests/e2e/t1602-escapes.sh
 # fuzz harnesses: gnuplot scripts from hostile strings, run directories (tests/fuzz/run-brief)
 EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
 # hotspots: samples per function and call path (analyze/hotspots-*.c)
