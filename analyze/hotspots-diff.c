@@ -172,11 +172,12 @@ void td_hotspots_diff_render_text(json_t *d, int top, FILE *out)
 	json_t *row, *n;
 	size_t i, k;
 
-	fprintf(out, "Hotspots: A = %s, B = %s (weights: %s%s)\n", td_json_str(d, "a"), td_json_str(d, "b"), ev,
+	fprintf(out, "Hotspots: A = %s, B = %s (weights: %s%s)\n", td_printable(td_json_str(d, "a")),
+		td_printable(td_json_str(d, "b")), td_printable(ev),
 		clock ? ", in ms of CPU time" : "");
 	if (!json_is_true(json_object_get(d, "same_event")))
-		fprintf(out, "A sampled %s and B %s: compare the shares (%%), not the weights\n", ev,
-			td_json_str_or(d, "event_b", "?"));
+		fprintf(out, "A sampled %s and B %s: compare the shares (%%), not the weights\n", td_printable(ev),
+			td_printable(td_json_str_or(d, "event_b", "?")));
 	fprintf(out, "\n%13s  %13s  %13s  %7s  %7s  function (dso)\n", "self A", "self B", "change", "A %", "B %");
 	json_array_foreach(json_object_get(d, "functions"), i, row) {
 		json_t *a = json_object_get(row, "a"), *b = json_object_get(row, "b");
@@ -190,14 +191,16 @@ void td_hotspots_diff_render_text(json_t *d, int top, FILE *out)
 		fputs("  ", out);
 		weight(out, ch, clock);
 		fprintf(out, "  %7.2f  %7.2f  %s (%s)  %s\n", json_is_null(a) ? 0 : td_json_num(json_object_get(a, "percent")),
-			json_is_null(b) ? 0 : td_json_num(json_object_get(b, "percent")), td_json_str(row, "symbol"),
-			td_json_str(row, "dso"), json_is_null(a) ? "[B only]" : json_is_null(b) ? "[A only]" :
+			json_is_null(b) ? 0 : td_json_num(json_object_get(b, "percent")),
+			td_printable(td_json_str(row, "symbol")), td_printable(td_json_str(row, "dso")),
+			json_is_null(a) ? "[B only]" : json_is_null(b) ? "[A only]" :
 			ch > 0 ? "slower" : ch < 0 ? "faster" : "");
 		json_array_foreach(json_object_get(row, "topdown"), k, n) {
 			double va = td_json_num(json_object_get(n, "a")), vb = td_json_num(json_object_get(n, "b"));
 
 			if (isfinite(va) && isfinite(vb))
-				fprintf(out, "%45s %-24s %5.1f%% -> %5.1f%% (%+.1f)\n", "", td_json_str(n, "id"),
+				fprintf(out, "%45s %-24s %5.1f%% -> %5.1f%% (%+.1f)\n", "",
+					td_printable(td_json_str(n, "id")),
 					100 * va, 100 * vb, 100 * (vb - va));
 		}
 	}

@@ -89,6 +89,20 @@ static size_t f_str(struct fcur *c, struct strbuf *sb)
 	return n;
 }
 
+/*
+ * A string as dump shows it: what the file holds (a host name, a command
+ * line, an event name) may hold terminal escape sequences, so control
+ * characters are escaped (util/message.c).
+ */
+static void f_str_shown(struct fcur *c, struct strbuf *out)
+{
+	struct strbuf raw = STRBUF_INIT;
+
+	f_str(c, &raw);
+	strbuf_add_printable_mem(out, raw.buf, raw.len);
+	strbuf_release(&raw);
+}
+
 /* A count read from the payload that must fit in what is left (each
  * element taking at least 'min_size' bytes): 0 and !ok otherwise. */
 static uint32_t f_count(struct fcur *c, uint32_t nr, size_t min_size)
@@ -288,7 +302,7 @@ static void str_list(struct fcur *c, struct strbuf *out)
 	for (i = 0; c->ok && i < nr; i++) {
 		if (i)
 			strbuf_addstr(out, ", ");
-		f_str(c, out);
+		f_str_shown(c, out);
 	}
 }
 
@@ -300,7 +314,7 @@ static void describe_one(const struct td_pd *pd, int feat, struct fcur *c, struc
 	switch (feat) {
 	case TD_PD_FEAT_HOSTNAME: case TD_PD_FEAT_OSRELEASE: case TD_PD_FEAT_VERSION:
 	case TD_PD_FEAT_ARCH: case TD_PD_FEAT_CPUDESC: case TD_PD_FEAT_CPUID:
-		f_str(c, out);
+		f_str_shown(c, out);
 		break;
 	case TD_PD_FEAT_NRCPUS: {
 		uint32_t avail = f_u32(c), online = f_u32(c);
@@ -327,7 +341,7 @@ static void describe_one(const struct td_pd *pd, int feat, struct fcur *c, struc
 			f_skip(c, attr_sz);
 			nr_ids = f_u32(c);
 			strbuf_addf(out, "\n  event %u: name=", i);
-			f_str(c, out);
+			f_str_shown(c, out);
 			nr_ids = f_count(c, nr_ids, 8);
 			strbuf_addf(out, " ids=%u", nr_ids);
 			f_skip(c, 8ull * nr_ids);
@@ -369,14 +383,14 @@ static void describe_one(const struct td_pd *pd, int feat, struct fcur *c, struc
 
 			strbuf_addf(out, "\n  node %u: mem_total=%llu mem_free=%llu cpus=", node,
 				    (unsigned long long)total, (unsigned long long)free_kb);
-			f_str(c, out);
+			f_str_shown(c, out);
 		}
 		break;
 	case TD_PD_FEAT_PMU_MAPPINGS:
 		nr = f_count(c, f_u32(c), 8);
 		for (i = 0; c->ok && i < nr; i++) {
 			strbuf_addf(out, "%s%u=", i ? ", " : "", f_u32(c));
-			f_str(c, out);
+			f_str_shown(c, out);
 		}
 		break;
 	case TD_PD_FEAT_GROUP_DESC:
@@ -386,7 +400,7 @@ static void describe_one(const struct td_pd *pd, int feat, struct fcur *c, struc
 			uint32_t leader, members;
 
 			strbuf_addstr(out, "\n  group ");
-			f_str(c, out);
+			f_str_shown(c, out);
 			leader = f_u32(c);
 			members = f_u32(c);
 			strbuf_addf(out, ": leader=%u members=%u", leader, members);
@@ -396,18 +410,18 @@ static void describe_one(const struct td_pd *pd, int feat, struct fcur *c, struc
 		nr = f_count(c, f_u32(c), 8);
 		for (i = 0; c->ok && i < nr; i++) {
 			strbuf_addstr(out, i ? ", " : "");
-			f_str(c, out);
+			f_str_shown(c, out);
 			strbuf_addch(out, '=');
-			f_str(c, out);
+			f_str_shown(c, out);
 		}
 		break;
 	case TD_PD_FEAT_CPU_PMU_CAPS:
 		nr = f_count(c, f_u32(c), 8);
 		for (i = 0; c->ok && i < nr; i++) {
 			strbuf_addstr(out, i ? ", " : "");
-			f_str(c, out);
+			f_str_shown(c, out);
 			strbuf_addch(out, '=');
-			f_str(c, out);
+			f_str_shown(c, out);
 		}
 		break;
 	case TD_PD_FEAT_PMU_CAPS:
@@ -418,12 +432,12 @@ static void describe_one(const struct td_pd *pd, int feat, struct fcur *c, struc
 
 			for (k = 0; c->ok && k < caps; k++) {
 				strbuf_addstr(&tmp, k ? ", " : "");
-				f_str(c, &tmp);
+				f_str_shown(c, &tmp);
 				strbuf_addch(&tmp, '=');
-				f_str(c, &tmp);
+				f_str_shown(c, &tmp);
 			}
 			strbuf_addstr(out, "\n  pmu ");
-			f_str(c, out);
+			f_str_shown(c, out);
 			strbuf_addf(out, ": %s", tmp.buf);
 			strbuf_release(&tmp);
 		}
@@ -476,7 +490,7 @@ static void describe_one(const struct td_pd *pd, int feat, struct fcur *c, struc
 				for (k = 0; k < bsz; k++)
 					strbuf_addf(&list, "%02x", c->p[12 + k]);
 				strbuf_addch(&list, ' ');
-				strbuf_add(&list, c->p + 36, fn);
+				strbuf_add_printable_mem(&list, c->p + 36, fn);
 			}
 			c->p += sz;
 			n++;

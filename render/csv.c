@@ -27,24 +27,14 @@ static void put(struct strbuf *row, const char *s, size_t n, char end)
 	strbuf_setlen(row, row->len + n + 1);
 }
 
-/* RFC 4180 quoting when needed. */
+/*
+ * A text cell: quoted as RFC 4180 and spreadsheet programs require, a
+ * formula start neutralised, control characters escaped (util/message.c).
+ */
 static void field(struct strbuf *row, const char *s, int last)
 {
-	size_t plain = s ? strcspn(s, ",\"\n\r") : 0;
-	const char *q;
-
-	if (!s || !s[plain]) {
-		put(row, s ? s : "", plain, last ? '\n' : ',');
-		return;
-	}
-	strbuf_addch(row, '"');
-	while ((q = strchr(s, '"')) != NULL) {
-		strbuf_add(row, s, (size_t)(q - s) + 1);
-		strbuf_addch(row, '"'); /* a quote inside is doubled */
-		s = q + 1;
-	}
-	strbuf_addstr(row, s);
-	put(row, "\"", 1, last ? '\n' : ',');
+	strbuf_add_csv(row, s);
+	put(row, "", 0, last ? '\n' : ',');
 }
 
 /* v in decimal, as %lld prints it (printf costs more than the rest of a row) */

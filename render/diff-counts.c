@@ -29,7 +29,7 @@ static void pair_row(FILE *out, json_t *p)
 	const char *unit = td_json_str(p, "unit");
 	double ratio = td_json_num(json_object_get(p, "ratio")), d = td_json_num(json_object_get(p, "delta"));
 
-	fprintf(out, "  %-30.30s", td_json_str_or(p, "name", "?"));
+	fprintf(out, "  %-30.30s", td_printable(td_json_str_or(p, "name", "?")));
 	value_cell(out, td_json_num(json_object_get(p, "a")), unit);
 	value_cell(out, td_json_num(json_object_get(p, "b")), unit);
 	if (unit && !strcmp(unit, "fraction"))
@@ -37,7 +37,7 @@ static void pair_row(FILE *out, json_t *p)
 	else if (!isnan(ratio))
 		fprintf(out, " %12.3fx", ratio);
 	fprintf(out, "%s%s\n", unit && strcmp(unit, "fraction") ? "  " : "",
-		unit && strcmp(unit, "fraction") ? unit : "");
+		unit && strcmp(unit, "fraction") ? td_printable(unit) : "");
 }
 
 void td_diff_render_counts_text(json_t *diff, FILE *out)

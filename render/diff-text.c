@@ -14,20 +14,20 @@ static void side_line(FILE *out, const char *tag, json_t *s)
 	double w = td_json_num(json_object_get(s, "slots_per_cycle"));
 	double cpi = td_json_num(json_object_get(s, "cpi"));
 
-	fprintf(out, "  %s: %s\n     %s", tag, td_json_str_or(s, "label", "?"),
-		td_json_str(s, "cpu") ? td_json_str(s, "cpu") : "CPU unknown");
+	fprintf(out, "  %s: %s\n     %s", tag, td_printable(td_json_str_or(s, "label", "?")),
+		td_json_str(s, "cpu") ? td_printable(td_json_str(s, "cpu")) : "CPU unknown");
 	if (td_json_str(s, "table"))
-		fprintf(out, " (table %s", td_json_str(s, "table"));
+		fprintf(out, " (table %s", td_printable(td_json_str(s, "table")));
 	if (!isnan(w))
 		fprintf(out, ", %g slots/cycle", w);
 	if (td_json_str(s, "table"))
 		fputc(')', out);
-	fprintf(out, ", scope %s", td_json_str_or(s, "scope", "?"));
+	fprintf(out, ", scope %s", td_printable(td_json_str_or(s, "scope", "?")));
 	if (!isnan(cpi))
 		fprintf(out, ", CPI %.3f", cpi);
 	fputc('\n', out);
 	if (td_json_str(s, "bottleneck"))
-		fprintf(out, "     bottleneck: %s\n", td_json_str(s, "bottleneck"));
+		fprintf(out, "     bottleneck: %s\n", td_printable(td_json_str(s, "bottleneck")));
 }
 
 /*
@@ -58,7 +58,7 @@ static void nodes_table(FILE *out, json_t *diff)
 		const char *only = td_json_str(n, "only_in");
 
 		fprintf(out, "  %*s%-*.*s", (level - 1) * 2, "", 38 - (level - 1) * 2, 38 - (level - 1) * 2,
-			td_json_str_or(n, "name", "?"));
+			td_printable(td_json_str_or(n, "name", "?")));
 		pct_cell(out, td_json_num(json_object_get(n, "a")), json_is_true(json_object_get(n, "a_approximate")));
 		pct_cell(out, td_json_num(json_object_get(n, "b")), json_is_true(json_object_get(n, "b_approximate")));
 		if (!isnan(d))
@@ -78,7 +78,8 @@ static void attribution_table(FILE *out, json_t *st, const char *title, const ch
 
 	fprintf(out, "\n%s\n", title);
 	if (!json_is_array(json_object_get(st, "components"))) {
-		fprintf(out, "  not computable: %s\n", td_json_str(st, "reason") ? td_json_str(st, "reason") : "?");
+		fprintf(out, "  not computable: %s\n",
+			td_json_str(st, "reason") ? td_printable(td_json_str(st, "reason")) : "?");
 		return;
 	}
 	fprintf(out, "  %-36s %12s %12s %12s %8s\n", "component", "A", "B", "B - A", "share");
@@ -90,7 +91,7 @@ static void attribution_table(FILE *out, json_t *st, const char *title, const ch
 		int k;
 
 		fprintf(out, "  %*s%-*.*s", level > 1 ? 2 : 0, "", level > 1 ? 34 : 36, level > 1 ? 34 : 36,
-			td_json_str_or(c, "name", "?"));
+			td_printable(td_json_str_or(c, "name", "?")));
 		for (k = 0; k < 3; k++) {
 			if (isnan(v[k]))
 				fprintf(out, " %12s", "n/a");
@@ -108,7 +109,7 @@ static void attribution_table(FILE *out, json_t *st, const char *title, const ch
 	if (!isnan(un) && fabs(un) > 1e-9 * fmax(1, fabs(td_json_num(json_object_get(st, "delta")))))
 		fprintf(out, "  not attributed (fractions do not sum to 1): %+.4g\n", un);
 	if (td_json_str(st, "reason"))
-		fprintf(out, "  note: %s\n", td_json_str(st, "reason"));
+		fprintf(out, "  note: %s\n", td_printable(td_json_str(st, "reason")));
 	if (json_is_true(json_object_get(st, "approximate")))
 		fprintf(out, "  note: built from approximate nodes\n");
 }
@@ -122,7 +123,7 @@ static void id_list(FILE *out, const char *what, json_t *list)
 		return;
 	fprintf(out, "  %s:", what);
 	json_array_foreach(list, i, x)
-		fprintf(out, "%s %s (L%d)", i ? "," : "", td_json_str_or(x, "id", "?"),
+		fprintf(out, "%s %s (L%d)", i ? "," : "", td_printable(td_json_str_or(x, "id", "?")),
 			td_json_int(json_object_get(x, "level"), 0));
 	fputc('\n', out);
 }
@@ -174,7 +175,7 @@ void td_diff_render_text(json_t *diff, FILE *out)
 	if (json_array_size(json_object_get(diff, "approximations"))) {
 		fprintf(out, "\nApproximations\n");
 		json_array_foreach(json_object_get(diff, "approximations"), i, x)
-			fprintf(out, "  %s: %s in A, %s in B%s\n", td_json_str_or(x, "name", "?"),
+			fprintf(out, "  %s: %s in A, %s in B%s\n", td_printable(td_json_str_or(x, "name", "?")),
 				json_is_true(json_object_get(x, "a")) ? "approximate" : "exact",
 				json_is_true(json_object_get(x, "b")) ? "approximate" : "exact",
 				json_is_true(json_object_get(x, "changed")) ? " (changed)" : "");
@@ -185,6 +186,6 @@ void td_diff_render_text(json_t *diff, FILE *out)
 	if (json_array_size(json_object_get(diff, "warnings"))) {
 		fprintf(out, "\nWarnings\n");
 		json_array_foreach(json_object_get(diff, "warnings"), i, x)
-			fprintf(out, "  warning: %s\n", json_string_value(x));
+			fprintf(out, "  warning: %s\n", td_printable(json_string_value(x)));
 	}
 }

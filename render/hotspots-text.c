@@ -24,10 +24,10 @@ static void frame_label(json_t *fn, struct strbuf *sb)
 	json_t *off = json_object_get(fn, "offset");
 
 	if (off)
-		strbuf_addf(sb, "[unknown] in %s+0x%llx", dso ? dso : "?",
+		strbuf_addf(sb, "[unknown] in %s+0x%llx", dso ? td_printable(dso) : "?",
 			    (unsigned long long)json_integer_value(off));
 	else
-		strbuf_addstr(sb, sym ? sym : "?");
+		strbuf_add_printable(sb, sym ? sym : "?");
 }
 
 /* A bar of width 20 for a fraction. */
@@ -54,7 +54,7 @@ static void function_topdown(json_t *fn, FILE *out)
 	if (!td)
 		return;
 	if (note) {
-		fprintf(out, "%31s Top-Down: %s\n", "", note);
+		fprintf(out, "%31s Top-Down: %s\n", "", td_printable(note));
 		return;
 	}
 	nodes = json_object_get(td, "nodes");
@@ -67,7 +67,7 @@ static void function_topdown(json_t *fn, FILE *out)
 		if (level == 1 && bott)
 			path = json_string_value(json_object_get(n, "id"));
 		fprintf(out, "%31s %*s%-22s ", "", (int)(2 * (level - 1)), "",
-			json_string_value(json_object_get(n, "name")));
+			td_printable(json_string_value(json_object_get(n, "name"))));
 		bar(out, real_of(n, "value"));
 		fprintf(out, " %5.1f%% [%5.1f, %5.1f]%s\n", 100 * real_of(n, "value"), 100 * real_of(n, "low"),
 			100 * real_of(n, "high"), bott ? "  <== bottleneck" : "");
@@ -92,7 +92,8 @@ static void function_details(json_t *fn, FILE *out)
 		json_array_foreach(list, i, e) {
 			if (i >= 3)
 				break;
-			fprintf(out, "%s %s %.2f%%", i ? "," : "", json_string_value(json_object_get(e, keys[k][1])),
+			fprintf(out, "%s %s %.2f%%", i ? "," : "",
+				td_printable(json_string_value(json_object_get(e, keys[k][1]))),
 				real_of(e, "percent"));
 		}
 		fputc('\n', out);
@@ -106,11 +107,11 @@ static void topdown_note(json_t *h, FILE *out)
 	const char *note = json_string_value(json_object_get(h, "topdown_note"));
 
 	if (note)
-		fprintf(out, "\nTop-Down per function: %s\n", note);
+		fprintf(out, "\nTop-Down per function: %s\n", td_printable(note));
 	if (!group)
 		fprintf(out, "\nTop-Down per function needs hardware counters: this recording sampled %s alone "
 			"(no counter group); record with tdperf record --hotspots on a CPU with a PMU.\n",
-			json_string_value(json_object_get(h, "event")));
+			td_printable(json_string_value(json_object_get(h, "event"))));
 }
 
 /* The MPI library's share, when the profile holds an MPI library. */
@@ -126,7 +127,7 @@ static void mpi_line(json_t *mpi, FILE *out)
 	json_array_foreach(json_object_get(mpi, "dsos"), i, d) {
 		const char *p = json_string_value(d), *base = strrchr(p, '/');
 
-		fprintf(out, "%s%s", i ? ", " : "", base ? base + 1 : p);
+		fprintf(out, "%s%s", i ? ", " : "", td_printable(base ? base + 1 : p));
 	}
 	fputs(")\n", out);
 }
@@ -138,9 +139,10 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 	size_t i;
 
 	fns = json_object_get(doc, "hotspots");
-	fprintf(out, "Hotspots of %s: %lld samples of %s%s\n", json_string_value(json_object_get(h, "source")),
+	fprintf(out, "Hotspots of %s: %lld samples of %s%s\n",
+		td_printable(json_string_value(json_object_get(h, "source"))),
 		(long long)json_integer_value(json_object_get(h, "samples")),
-		json_string_value(json_object_get(h, "event")),
+		td_printable(json_string_value(json_object_get(h, "event"))),
 		json_is_true(json_object_get(h, "callchains")) ? ", with call chains" : ", no call chains (children = self)");
 	fprintf(out, "\n   self%%  children%%   samples  function  (dso)  [source]\n");
 	json_array_foreach(fns, i, fn) {
@@ -152,9 +154,9 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 		frame_label(fn, &label);
 		fprintf(out, "%8.2f  %9.2f  %8lld  %s  (%s)", real_of(fn, "percent"), real_of(fn, "children_percent"),
 			(long long)json_integer_value(json_object_get(fn, "samples")), label.buf,
-			json_string_value(json_object_get(fn, "dso")));
+			td_printable(json_string_value(json_object_get(fn, "dso"))));
 		if (src)
-			fprintf(out, "  [%s]", src);
+			fprintf(out, "  [%s]", td_printable(src));
 		fputc('\n', out);
 		function_details(fn, out);
 		function_topdown(fn, out);
@@ -168,29 +170,21 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out)
 			break;
 		fprintf(out, "%8.2f  %8lld  %s\n", real_of(fn, "percent"),
 			(long long)json_integer_value(json_object_get(fn, "samples")),
-			json_string_value(json_object_get(fn, "dso")));
+			td_printable(json_string_value(json_object_get(fn, "dso"))));
 	}
 	mpi_line(json_object_get(h, "mpi"), out);
 	topdown_note(h, out);
 	strbuf_release(&label);
 }
 
-/* A CSV field, quoted when it holds a comma, quote or newline. */
+/* A CSV text cell (util/message.c: quoting, formulas neutralised). */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_csv(&sb, s);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
 }
 
 void td_hotspots_render_csv(json_t *doc, FILE *out)

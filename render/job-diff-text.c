@@ -30,12 +30,14 @@ void td_report_job_diff_text(json_t *diff, FILE *out)
 	json_t *a = json_object_get(diff, "a"), *b = json_object_get(diff, "b"), *m;
 	size_t i;
 
-	fprintf(out, "A: %s, job %s: %lld ranks on %lld nodes; outliers:", td_json_str(a, "name"),
-		td_json_str_or(a, "job_id", "?"), (long long)json_integer_value(json_object_get(a, "ranks")),
+	fprintf(out, "A: %s, job %s: %lld ranks on %lld nodes; outliers:", td_printable(td_json_str(a, "name")),
+		td_printable(td_json_str_or(a, "job_id", "?")),
+		(long long)json_integer_value(json_object_get(a, "ranks")),
 		(long long)json_integer_value(json_object_get(a, "nodes")));
 	outlier_list(out, a);
-	fprintf(out, "\nB: %s, job %s: %lld ranks on %lld nodes; outliers:", td_json_str(b, "name"),
-		td_json_str_or(b, "job_id", "?"), (long long)json_integer_value(json_object_get(b, "ranks")),
+	fprintf(out, "\nB: %s, job %s: %lld ranks on %lld nodes; outliers:", td_printable(td_json_str(b, "name")),
+		td_printable(td_json_str_or(b, "job_id", "?")),
+		(long long)json_integer_value(json_object_get(b, "ranks")),
 		(long long)json_integer_value(json_object_get(b, "nodes")));
 	outlier_list(out, b);
 	fprintf(out, "\n\n%-22s %10s %10s %10s %10s %10s %10s %8s\n", "metric", "A mean", "B mean",
@@ -44,7 +46,7 @@ void td_report_job_diff_text(json_t *diff, FILE *out)
 		json_t *x = json_object_get(m, "a"), *y = json_object_get(m, "b");
 		double c = td_json_num(json_object_get(m, "mean_change"));
 
-		fprintf(out, "%-22s", td_json_str(m, "id"));
+		fprintf(out, "%-22s", td_printable(td_json_str(m, "id")));
 		number(out, json_object_get(x, "mean"));
 		number(out, json_object_get(y, "mean"));
 		number(out, json_object_get(x, "max"));

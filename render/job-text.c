@@ -13,15 +13,17 @@
 
 #define MAX_RANK_LINES 64
 
-/* A metric id as a heading ("sched.running" -> "running s"). */
+/* A metric id as a heading ("sched.running" -> "running s"), printable. */
 static void metric_label(struct strbuf *sb, const char *id)
 {
-	if (!strncmp(id, "sched.", 6))
-		strbuf_addf(sb, "%s s", id + 6);
-	else if (!strncmp(id, "topdown.", 8))
-		strbuf_addf(sb, "%s", id + 8);
-	else
-		strbuf_addstr(sb, id);
+	if (!strncmp(id, "sched.", 6)) {
+		strbuf_add_printable(sb, id + 6);
+		strbuf_addstr(sb, " s");
+	} else if (!strncmp(id, "topdown.", 8)) {
+		strbuf_add_printable(sb, id + 8);
+	} else {
+		strbuf_add_printable(sb, id);
+	}
 }
 
 static void value(FILE *out, double v, int width)
@@ -39,8 +41,8 @@ static void header(json_t *doc, FILE *out)
 	json_t *job = json_object_get(doc, "job"), *run = json_object_get(doc, "run"), *w, *m;
 	size_t i;
 
-	fprintf(out, "Job %s (%s): %lld rank%s", td_json_str_or(job, "job_id", "without id"),
-		td_json_str_or(job, "launcher", "launcher unknown"),
+	fprintf(out, "Job %s (%s): %lld rank%s", td_printable(td_json_str_or(job, "job_id", "without id")),
+		td_printable(td_json_str_or(job, "launcher", "launcher unknown")),
 		(long long)json_integer_value(json_object_get(job, "ranks_found")),
 		json_integer_value(json_object_get(job, "ranks_found")) == 1 ? "" : "s");
 	if (json_is_integer(json_object_get(job, "ranks_expected")))
@@ -50,15 +52,15 @@ static void header(json_t *doc, FILE *out)
 	if (json_array_size(json_object_get(run, "workload"))) {
 		fputs("Command:", out);
 		json_array_foreach(json_object_get(run, "workload"), i, w)
-			fprintf(out, " %s", json_string_value(w));
+			fprintf(out, " %s", td_printable(json_string_value(w)));
 		fputc('\n', out);
 	}
 	fputs("CPU:", out);
 	json_array_foreach(json_object_get(job, "cpu_models"), i, m)
-		fprintf(out, "%s %s", i ? "," : "", json_string_value(m));
+		fprintf(out, "%s %s", i ? "," : "", td_printable(json_string_value(m)));
 	fputc('\n', out);
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-		fprintf(out, "warning: %s\n", td_json_str(w, "text"));
+		fprintf(out, "warning: %s\n", td_printable(td_json_str(w, "text")));
 }
 
 static void stats_table(json_t *doc, FILE *out)
@@ -103,14 +105,15 @@ static void outliers(json_t *doc, FILE *out)
 		fputs("Outliers: none (no rank's CPU time is 1.2 x the median or more)\n", out);
 	json_array_foreach(json_object_get(imb, "outlier_details"), i, d) {
 		fprintf(out, "Outlier: rank %lld (%s): CPU time %.3f s, %.2f x the median %.3f s",
-			(long long)json_integer_value(json_object_get(d, "rank")), td_json_str_or(d, "host", "?"),
+			(long long)json_integer_value(json_object_get(d, "rank")),
+			td_printable(td_json_str_or(d, "host", "?")),
 			td_json_num(json_object_get(d, "value")), td_json_num(json_object_get(d, "ratio")),
 			td_json_num(json_object_get(d, "median")));
 		if (json_is_object(g = json_object_get(d, "sched_grows")))
-			fprintf(out, "; %s grows by %.3f s", td_json_str(g, "component"),
+			fprintf(out, "; %s grows by %.3f s", td_printable(td_json_str(g, "component")),
 				td_json_num(json_object_get(g, "over_median")));
 		if (json_is_object(g = json_object_get(d, "topdown_grows")))
-			fprintf(out, "; Top-Down %s grows by %.1f %%", td_json_str(g, "component"),
+			fprintf(out, "; Top-Down %s grows by %.1f %%", td_printable(td_json_str(g, "component")),
 				100 * td_json_num(json_object_get(g, "over_median")));
 		fputc('\n', out);
 	}
@@ -122,7 +125,7 @@ static void mpi_share(json_t *doc, FILE *out)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (td_job_mpi_sentence(doc, &sb))
-		fprintf(out, "%s\n", sb.buf);
+		fprintf(out, "%s\n", td_printable(sb.buf));
 	strbuf_release(&sb);
 }
 
@@ -204,16 +207,17 @@ static void per_node_and_rank(json_t *doc, FILE *out)
 	fprintf(out, "\nPer node %20s %8s %12s %12s  %s\n", "host", "ranks", "cpu s", "elapsed s", "CPU");
 	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
 		fprintf(out, "  node %-5lld %17s %8lld", (long long)json_integer_value(json_object_get(n, "node")),
-			td_json_str_or(n, "host", "?"), (long long)json_integer_value(json_object_get(n, "nr_ranks")));
+			td_printable(td_json_str_or(n, "host", "?")),
+			(long long)json_integer_value(json_object_get(n, "nr_ranks")));
 		value(out, td_json_num(json_object_get(n, "cpu_s")), 12);
 		value(out, td_json_num(json_object_get(n, "elapsed_s")), 12);
-		fprintf(out, "  %s\n", td_json_str_or(n, "cpu_model", "?"));
+		fprintf(out, "  %s\n", td_printable(td_json_str_or(n, "cpu_model", "?")));
 	}
 	fprintf(out, "\nPer node, mean over its ranks\n  %-10s %17s", "node", "host");
 	rank_header(stats, out);
 	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
 		fprintf(out, "  node %-5lld %17s", (long long)json_integer_value(json_object_get(n, "node")),
-			td_json_str_or(n, "host", "?"));
+			td_printable(td_json_str_or(n, "host", "?")));
 		rank_values(stats, json_object_get(n, "means"), NULL, out);
 	}
 	fprintf(out, "\nPer rank%s\n  %-10s %9s %5s", nr > MAX_RANK_LINES ? " (outliers and extremes only)" : "",
@@ -223,7 +227,8 @@ static void per_node_and_rank(json_t *doc, FILE *out)
 		if (nr > MAX_RANK_LINES && !notable(doc, r))
 			continue;
 		fprintf(out, "  rank %-5lld %9s %5lld", (long long)json_integer_value(json_object_get(r, "rank")),
-			td_json_str_or(r, "host", "?"), (long long)json_integer_value(json_object_get(r, "node")));
+			td_printable(td_json_str_or(r, "host", "?")),
+			(long long)json_integer_value(json_object_get(r, "node")));
 		rank_values(stats, NULL, r, out);
 	}
 }
@@ -240,12 +245,23 @@ void td_report_job_text(json_t *doc, FILE *out)
 	if (json_is_object(tree)) {
 		fputs("\nJob-wide Top-Down (ranks weighted by cycles):\n", out);
 		json_object_foreach(tree, key, v)
-			fprintf(out, "  %-30s %6.1f %%\n", key, 100 * td_json_num(v));
+			fprintf(out, "  %-30s %6.1f %%\n", td_printable(key), 100 * td_json_num(v));
 	} else {
 		fprintf(out, "\nJob-wide Top-Down: not available: %s\n",
-			td_json_str_or(json_object_get(doc, "job"), "tree_reason", "no counts"));
+			td_printable(td_json_str_or(json_object_get(doc, "job"), "tree_reason", "no counts")));
 	}
 	per_node_and_rank(doc, out);
+}
+
+/* A CSV text cell then its separator (util/message.c: quoting, formulas neutralised). */
+static void csv_text(FILE *out, const char *s, char end)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_csv(&sb, s);
+	strbuf_addch(&sb, end);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
 }
 
 /* CSV: one row per rank and metric, then one per metric's statistic. */
@@ -260,8 +276,10 @@ void td_report_job_csv(json_t *doc, FILE *out)
 		json_object_foreach(stats, id, s) {
 			double v = td_job_rank_value(r, id);
 
-			fprintf(out, "rank,%lld,%s,%lld,%s,", (long long)json_integer_value(json_object_get(r, "rank")),
-				td_json_str_or(r, "host", ""), (long long)json_integer_value(json_object_get(r, "node")), id);
+			fprintf(out, "rank,%lld,", (long long)json_integer_value(json_object_get(r, "rank")));
+			csv_text(out, td_json_str_or(r, "host", ""), ',');
+			fprintf(out, "%lld,", (long long)json_integer_value(json_object_get(r, "node")));
+			csv_text(out, id, ',');
 			if (isfinite(v))
 				fprintf(out, "%.10g", v);
 			fputc('\n', out);
@@ -273,7 +291,8 @@ void td_report_job_csv(json_t *doc, FILE *out)
 		for (k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
 			double v = td_json_num(json_object_get(s, what[k]));
 
-			fprintf(out, "%s,,,,%s,", what[k], id);
+			fprintf(out, "%s,,,,", what[k]);
+			csv_text(out, id, ',');
 			if (isfinite(v))
 				fprintf(out, "%.10g", v);
 			fputc('\n', out);

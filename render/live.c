@@ -222,11 +222,11 @@ static void counts_of(json_t *sc, struct strbuf *f, const char *sep)
 		double v = td_json_num(json_object_get(e, "value"));
 		const char *unit = td_json_str_or(e, "unit", NULL);
 
-		strbuf_addf(f, "%s%s ", sep, td_json_str_or(e, "name", "?"));
+		strbuf_addf(f, "%s%s ", sep, td_printable(td_json_str_or(e, "name", "?")));
 		if (isnan(v))
-			strbuf_addf(f, "%s", td_json_str_or(e, "status", "n/a"));
+			strbuf_addf(f, "%s", td_printable(td_json_str_or(e, "status", "n/a")));
 		else
-			strbuf_addf(f, "%.6g%s%s", v, unit ? " " : "", unit ? unit : "");
+			strbuf_addf(f, "%.6g%s%s", v, unit ? " " : "", unit ? td_printable(unit) : "");
 	}
 }
 
@@ -238,7 +238,7 @@ static void frame_scope_tty(struct td_live *lv, json_t *sc, struct strbuf *f)
 	char marks[8];
 
 	if (pmu)
-		strbuf_addf(f, "-- PMU %s --\n", pmu);
+		strbuf_addf(f, "-- PMU %s --\n", td_printable(pmu));
 	if (!has_tree(sc)) {
 		strbuf_addstr(f, "  no Top-Down events; the counts:\n");
 		counts_of(sc, f, "\n    ");
@@ -262,7 +262,7 @@ static void frame_scope_tty(struct td_live *lv, json_t *sc, struct strbuf *f)
 		}
 		strbuf_addf(f, "%s%*s%-*s", json_is_true(json_object_get(n, "bottleneck")) ? "> " : "  ",
 			    2 * (level - 1), "", 34 - 2 * (level - 1),
-			    td_json_str_or(n, "name", "?"));
+			    td_printable(td_json_str_or(n, "name", "?")));
 		if (isnan(v))
 			strbuf_addf(f, " %8s  %-4s ", "n/a", "");
 		else
@@ -272,7 +272,8 @@ static void frame_scope_tty(struct td_live *lv, json_t *sc, struct strbuf *f)
 	}
 	if (hidden)
 		strbuf_addf(f, "  (%zu deeper nodes not computable from these events hidden)\n", hidden);
-	strbuf_addf(f, "  Bottleneck: %s\n", td_json_str_or(bn, "sentence", "no node above its threshold"));
+	strbuf_addf(f, "  Bottleneck: %s\n",
+		    td_printable(td_json_str_or(bn, "sentence", "no node above its threshold")));
 }
 
 /* One appended line per PMU: "  12.004 s  frontend_bound 41.1 %! ... | bottleneck". */
@@ -285,7 +286,7 @@ static void frame_scope_line(struct td_live *lv, json_t *sc, struct strbuf *f)
 
 	strbuf_addf(f, "%12.3f s", lv->chunk_time);
 	if (pmu)
-		strbuf_addf(f, "  %s:", pmu);
+		strbuf_addf(f, "  %s:", td_printable(pmu));
 	if (!has_tree(sc)) {
 		counts_of(sc, f, "  ");
 		strbuf_addstr(f, "  | no Top-Down events\n");
@@ -299,12 +300,12 @@ static void frame_scope_line(struct td_live *lv, json_t *sc, struct strbuf *f)
 			continue;
 		history_add(history_of(lv, pmu, td_json_str_or(n, "id", "?")), v);
 		if (isnan(v))
-			strbuf_addf(f, "  %s n/a", td_json_str_or(n, "id", "?"));
+			strbuf_addf(f, "  %s n/a", td_printable(td_json_str_or(n, "id", "?")));
 		else
-			strbuf_addf(f, "  %s %.1f %%%s", td_json_str_or(n, "id", "?"), 100 * v,
+			strbuf_addf(f, "  %s %.1f %%%s", td_printable(td_json_str_or(n, "id", "?")), 100 * v,
 				    node_marks(n, marks));
 	}
-	strbuf_addf(f, "  | %s\n", td_json_str_or(bn, "sentence", "no node above its threshold"));
+	strbuf_addf(f, "  | %s\n", td_printable(td_json_str_or(bn, "sentence", "no node above its threshold")));
 }
 
 /* Report the finished interval and draw it; -1 with err when not even the first can be. */
@@ -340,7 +341,7 @@ static int flush_interval(struct td_live *lv, struct strbuf *err)
 	if (lv->tty) {
 		strbuf_addstr(&f, "\033[H\033[J");
 		strbuf_addf(&f, "tdperf live: interval %zu, %.3f s; table %s", lv->frames + 1, lv->chunk_time,
-			    lv->table ? lv->table : "(none: counts only)");
+			    lv->table ? td_printable(lv->table) : "(none: counts only)");
 		strbuf_addstr(&f, "   (Ctrl-C ends)\n");
 	}
 	json_array_foreach(json_object_get(doc, "scopes"), i, sc) {
@@ -358,7 +359,7 @@ static int flush_interval(struct td_live *lv, struct strbuf *err)
 		strbuf_addstr(&f, "Marks: > bottleneck path, ! above threshold, ~ approximate, ? not decided, "
 			      "x out of range\n");
 		if (lv->last_error.len)
-			strbuf_addf(&f, "%s\n", lv->last_error.buf);
+			strbuf_addf(&f, "%s\n", td_printable(lv->last_error.buf));
 	}
 	fwrite(f.buf, 1, f.len, lv->out);
 	fflush(lv->out);

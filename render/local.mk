@@ -31,6 +31,9 @@ EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh
 # gnuplot draws in a private directory: another user's --plot DIR runs nothing as root
 TESTS += tests/e2e/t1601-plot-private.sh
 EXTRA_DIST += tests/e2e/t1601-plot-private.sh
+# control bytes from the input are escaped in text output; CSV cells are no formulas
+TESTS += tests/e2e/t1602-escapes.sh
+EXTRA_DIST += tests/e2e/t1602-escapes.sh
 # fuzz harnesses: gnuplot scripts from hostile strings, run directories (tests/fuzz/run-brief)
 EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
 # hotspots: samples per function and call path (analyze/hotspots-*.c)

@@ -108,7 +108,8 @@ static void note_flush(struct strbuf *sb, struct notes *nt)
 	if (nt->n)
 		strbuf_addstr(sb, "  notes:\n");
 	for (i = 0; i < nt->n; i++) {
-		strbuf_addf(sb, "    [%d] %s: %s\n", i + 1, nt->parts[i].buf, nt->reasons[i]);
+		strbuf_addf(sb, "    [%d] %s: %s\n", i + 1, td_printable(nt->parts[i].buf),
+			    td_printable(nt->reasons[i]));
 		free(nt->reasons[i]);
 		strbuf_release(&nt->parts[i]);
 	}
@@ -165,7 +166,7 @@ static void cpi_section(struct strbuf *sb, json_t *cpi, int verbose)
 		return;
 	if (isnan(jnum(cpi, "cpi"))) {
 		strbuf_addf(sb, "CPI stack: not computable: %s\n",
-			    jstr(cpi, "reason") ? jstr(cpi, "reason") : "CPI unknown");
+			    jstr(cpi, "reason") ? td_printable(jstr(cpi, "reason")) : "CPI unknown");
 		return;
 	}
 	strbuf_addf(sb, "CPI stack (Top-Down Level %s x CPI; CPI %.3f = ", verbose ? "1/2" : "1",
@@ -176,7 +177,7 @@ static void cpi_section(struct strbuf *sb, json_t *cpi, int verbose)
 	strbuf_addstr(sb, " instructions)\n");
 	if (!json_array_size(json_object_get(cpi, "components")))
 		strbuf_addf(sb, "  no components: %s\n",
-			    jstr(cpi, "reason") ? jstr(cpi, "reason") : "no Level-1/2 nodes");
+			    jstr(cpi, "reason") ? td_printable(jstr(cpi, "reason")) : "no Level-1/2 nodes");
 	json_array_foreach(json_object_get(cpi, "components"), i, c) {
 		int level = (int)jnum(c, "level");
 		double v = jnum(c, "value");
@@ -185,11 +186,11 @@ static void cpi_section(struct strbuf *sb, json_t *cpi, int verbose)
 			continue;	/* Level 2 with -v, as in the tree */
 
 		strbuf_addf(sb, "  %*s%-*s", 2 * (level - 1), "", 26 - 2 * (level - 1),
-			    jstr(c, "name") ? jstr(c, "name") : jstr(c, "id"));
+			    td_printable(jstr(c, "name") ? jstr(c, "name") : jstr(c, "id")));
 		if (isnan(v)) {
 			char *why = short_reason(jstr(c, "reason") ? jstr(c, "reason") : "unknown");
 
-			strbuf_addf(sb, "       ?   (%s)\n", why);
+			strbuf_addf(sb, "       ?   (%s)\n", td_printable(why));
 			free(why);
 		}
 		else
@@ -263,13 +264,13 @@ static void multistage_section(struct strbuf *sb, json_t *ms, int verbose)
 	strbuf_addstr(sb, "\nMulti-stage CPI stacks (cycles per instruction)\n");
 	strbuf_addf(sb, "  %-24s", "component");
 	json_array_foreach(stages, j, st)
-		strbuf_addf(sb, " %10s", jstr(st, "id"));
+		strbuf_addf(sb, " %10s", td_printable(jstr(st, "id")));
 	strbuf_addf(sb, "  %17s\n", "range (min-max)");
 	json_array_foreach(json_object_get(ms, "components"), i, comp) {
 		const char *id = jstr(comp, "id");
 		json_t *r = json_array_get(json_object_get(ms, "range"), i);
 
-		strbuf_addf(sb, "  %-24s", jstr(comp, "name"));
+		strbuf_addf(sb, "  %-24s", td_printable(jstr(comp, "name")));
 		json_array_foreach(stages, j, st) {
 			struct strbuf what = STRBUF_INIT;
 
@@ -296,17 +297,18 @@ static void multistage_section(struct strbuf *sb, json_t *ms, int verbose)
 	strbuf_addch(sb, '\n');
 	json_array_foreach(stages, j, st) {
 		if (!jtrue(st, "available")) {
-			strbuf_addf(sb, "  %s stage: %s\n", jstr(st, "id"), jstr(st, "reason"));
+			strbuf_addf(sb, "  %s stage: %s\n", td_printable(jstr(st, "id")),
+				    td_printable(jstr(st, "reason")));
 		} else if (!td_stack_stage_computed(st)) {
 			char *why = stage_missing(st);
 
 			strbuf_addf(sb, "  %s stage: not computable from these counts: %s\n",
-				    jstr(st, "id"), why);
+				    td_printable(jstr(st, "id")), td_printable(why));
 			free(why);
 		}
 	}
 	if (jstr(ms, "vocabulary"))
-		strbuf_addf(sb, "  stages: %s\n", jstr(ms, "vocabulary"));
+		strbuf_addf(sb, "  stages: %s\n", td_printable(jstr(ms, "vocabulary")));
 	note_flush(sb, &nt);
 }
 
@@ -329,36 +331,39 @@ static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 		char *why = short_reason(jstr(fl, "reason") ? jstr(fl, "reason")
 					 : "tdperf record --stacks flops measures them");
 
-		strbuf_addf(sb, "\nIPC and FLOPS stacks: not computable from these counts (%s)\n", why);
+		strbuf_addf(sb, "\nIPC and FLOPS stacks: not computable from these counts (%s)\n",
+			    td_printable(why));
 		free(why);
 		return;
 	}
 	strbuf_addstr(sb, "\nIPC stack and FLOPS stack (side by side; each bar's height is the peak)\n");
 	if (!jtrue(ipc, "available"))
-		strbuf_addf(sb, "  IPC stack: %s\n", jstr(ipc, "reason") ? jstr(ipc, "reason") : "not available");
+		strbuf_addf(sb, "  IPC stack: %s\n",
+			    jstr(ipc, "reason") ? td_printable(jstr(ipc, "reason")) : "not available");
 	if (!jtrue(fl, "available"))
-		strbuf_addf(sb, "  FLOPS stack: %s\n", jstr(fl, "reason") ? jstr(fl, "reason") : "not available");
+		strbuf_addf(sb, "  FLOPS stack: %s\n",
+			    jstr(fl, "reason") ? td_printable(jstr(fl, "reason")) : "not available");
 	if (!jtrue(ipc, "available") && !jtrue(fl, "available"))
 		return;
 	if (jtrue(ipc, "available")) {
 		strbuf_addf(sb, "  IPC stack: uops per cycle from the %s stage, max %.2f; achieved ",
-			    jstr(ipc, "stage"), jnum(ipc, "max"));
+			    td_printable(jstr(ipc, "stage")), jnum(ipc, "max"));
 		num_or_na(sb, "%.2f uops", jnum(ipc, "upc"));
 		strbuf_addstr(sb, " (");
 		num_or_na(sb, "%.2f instructions", jnum(ipc, "ipc"));
 		strbuf_addstr(sb, ") per cycle\n");
 	}
 	if (jtrue(fl, "available")) {
-		strbuf_addf(sb, "  FLOPS stack: %s, %s peak %.4g = %g FLOP/cycle", jstr(fl, "unit"),
-			    jstr(fl, "precision"), jnum(fl, "peak"), jnum(fl, "peak_per_cycle"));
+		strbuf_addf(sb, "  FLOPS stack: %s, %s peak %.4g = %g FLOP/cycle", td_printable(jstr(fl, "unit")),
+			    td_printable(jstr(fl, "precision")), jnum(fl, "peak"), jnum(fl, "peak_per_cycle"));
 		if (!isnan(jnum(fl, "freq_ghz")))
 			strbuf_addf(sb, " x %.3f GHz", jnum(fl, "freq_ghz"));
 		strbuf_addstr(sb, "; achieved ");
 		num_or_na(sb, "%.4g", jnum(fl, "achieved"));
-		strbuf_addf(sb, " %s\n", jstr(fl, "unit"));
+		strbuf_addf(sb, " %s\n", td_printable(jstr(fl, "unit")));
 	}
 	strbuf_addf(sb, "  %-24s %10s   %-30s %10s\n", "IPC component", "uops/cyc", "FLOPS component",
-		    jstr(fl, "unit") ? jstr(fl, "unit") : "");
+		    jstr(fl, "unit") ? td_printable(jstr(fl, "unit")) : "");
 	rows = json_array_size(json_object_get(fl, "parts"));
 	if (json_array_size(json_object_get(ipc, "parts")) > rows)
 		rows = json_array_size(json_object_get(ipc, "parts"));
@@ -367,7 +372,7 @@ static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 		json_t *fp = json_array_get(json_object_get(fl, "parts"), i);
 
 		if (ip) {
-			strbuf_addf(sb, "  %-24s", jstr(ip, "name"));
+			strbuf_addf(sb, "  %-24s", td_printable(jstr(ip, "name")));
 			cell(sb, 10, ip, "value", 2, &nt, jstr(ip, "name"));
 		} else {
 			strbuf_addf(sb, "  %-24s %10s", "", "");
@@ -376,7 +381,7 @@ static void ipc_flops_section(struct strbuf *sb, json_t *ipc, json_t *fl)
 			struct strbuf what = STRBUF_INIT;
 
 			strbuf_addf(&what, "FLOPS %s", jstr(fp, "name"));
-			strbuf_addf(sb, "   %-30s", jstr(fp, "name"));
+			strbuf_addf(sb, "   %-30s", td_printable(jstr(fp, "name")));
 			cell(sb, 10, fp, "value", 2, &nt, what.buf);
 			strbuf_release(&what);
 		}
@@ -392,7 +397,7 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 	size_t i;
 
 	if (!jtrue(fe, "available")) {
-		strbuf_addf(sb, "\nFrontend delivery: %s\n", jstr(fe, "reason") ? jstr(fe, "reason")
+		strbuf_addf(sb, "\nFrontend delivery: %s\n", jstr(fe, "reason") ? td_printable(jstr(fe, "reason"))
 			    : "not available");
 		return;
 	}
@@ -405,7 +410,7 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 	strbuf_addf(sb, "  %-28s %9s %12s %12s %10s\n", "path", "coverage", "rate active",
 		    "rate overall", "best case");
 	json_array_foreach(json_object_get(fe, "paths"), i, p) {
-		strbuf_addf(sb, "  %-28s", jstr(p, "name"));
+		strbuf_addf(sb, "  %-28s", td_printable(jstr(p, "name")));
 		if (!jtrue(p, "measured")) {
 			strbuf_addf(sb, " %9s", "n/m");
 			note_add(&nt, jstr(p, "name"), jstr(p, "reason") ? jstr(p, "reason")
@@ -439,17 +444,17 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 		    jtrue(fe, "avg_instruction_bytes_assumed") ? " (assumed, not measured)" : "");
 	if (isnan(jnum(c, "value"))) {
 		strbuf_addf(sb, "  ceiling: not computable: %s\n",
-			    jstr(c, "reason") ? jstr(c, "reason") : "unknown");
+			    jstr(c, "reason") ? td_printable(jstr(c, "reason")) : "unknown");
 	} else {
 		strbuf_addf(sb, "  ceiling%s: %.2f uops/cycle = min(path %.2f, fetch %.2f from %s, "
 			    "retire %.2f), bound by %s; measured %.2f, headroom %.2f\n",
 			    jtrue(c, "approximate") ? " (~)" : "", jnum(c, "value"), jnum(c, "path_limit"),
-			    jnum(c, "fetch_limit"), jstr(c, "fetch_level") ? jstr(c, "fetch_level") : "?",
-			    jnum(c, "retire_width"), jstr(c, "binding"), jnum(c, "measured_upc"),
+			    jnum(c, "fetch_limit"), jstr(c, "fetch_level") ? td_printable(jstr(c, "fetch_level")) : "?",
+			    jnum(c, "retire_width"), td_printable(jstr(c, "binding")), jnum(c, "measured_upc"),
 			    jnum(c, "headroom"));
 	}
 	json_array_foreach(json_object_get(fe, "hints"), i, h)
-		strbuf_addf(sb, "  hint: %s\n", json_string_value(h));
+		strbuf_addf(sb, "  hint: %s\n", td_printable(json_string_value(h)));
 	note_flush(sb, &nt);
 }
 
@@ -466,5 +471,5 @@ void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose)
 	ipc_flops_section(sb, json_object_get(stacks, "ipc"), json_object_get(stacks, "flops"));
 	frontend_section(sb, json_object_get(stacks, "frontend"));
 	json_array_foreach(json_object_get(stacks, "warnings"), i, w)
-		strbuf_addf(sb, "warning: %s\n", json_string_value(w));
+		strbuf_addf(sb, "warning: %s\n", td_printable(json_string_value(w)));
 }

@@ -117,18 +117,18 @@ static void text_threads(json_t *t, struct strbuf *out)
 
 	strbuf_addstr(out, "\nThreads (per-thread stacks from sched tracepoints");
 	if (json_is_string(json_object_get(t, "run")))
-		strbuf_addf(out, ", run %s", get_str(t, "run"));
+		strbuf_addf(out, ", run %s", td_printable(get_str(t, "run")));
 	strbuf_addstr(out, ")\n");
 	strbuf_addf(out, "  region %.6f .. %.6f s (span %.6f s), %zu thread%s, %lld aggregated\n",
 		    get_num(region, "start"), get_num(region, "end"), get_num(region, "span"),
 		    json_array_size(threads), json_array_size(threads) == 1 ? "" : "s",
 		    (long long)json_integer_value(json_object_get(agg, "threads")));
-	strbuf_addf(out, "  Dominant: %s\n", get_str(agg, "sentence"));
+	strbuf_addf(out, "  Dominant: %s\n", td_printable(get_str(agg, "sentence")));
 	add_header(out, "tid name", 24);
 	json_array_foreach(threads, i, x) {
 		struct strbuf label = STRBUF_INIT;
 		strbuf_addf(&label, "%lld %s", (long long)json_integer_value(json_object_get(x, "tid")),
-			    get_str(x, "name"));
+			    td_printable(get_str(x, "name")));
 		strbuf_addf(out, "  %-24.24s", label.buf);
 		strbuf_release(&label);
 		for (j = 0; j < NCOLS; j++)
@@ -143,7 +143,7 @@ static void text_threads(json_t *t, struct strbuf *out)
 	add_header(out, "group (threads)", 24);
 	json_array_foreach(groups, i, x) {
 		struct strbuf label = STRBUF_INIT;
-		strbuf_addf(&label, "%s (%lld)", get_str(x, "name"),
+		strbuf_addf(&label, "%s (%lld)", td_printable(get_str(x, "name")),
 			    (long long)json_integer_value(json_object_get(x, "threads")));
 		strbuf_addf(out, "  %-24.24s", label.buf);
 		strbuf_release(&label);
@@ -161,7 +161,7 @@ static void text_threads(json_t *t, struct strbuf *out)
 	strbuf_addch(out, '\n');
 	add_legend(out);
 	json_array_foreach(notes, i, x)
-		strbuf_addf(out, "  note: %s\n", json_string_value(x));
+		strbuf_addf(out, "  note: %s\n", td_printable(json_string_value(x)));
 }
 
 static void text_sweep(json_t *s, struct strbuf *out)
@@ -169,8 +169,9 @@ static void text_sweep(json_t *s, struct strbuf *out)
 	json_t *runs = json_object_get(s, "runs"), *x, *grow = json_object_get(s, "growing");
 	size_t i, j;
 
-	strbuf_addf(out, "\nScaling over %s (stacks of the aggregated threads)\n", get_str(s, "parameter"));
-	strbuf_addf(out, "  %8s %9s %7s %5s %6s", get_str(s, "parameter"), "elapsed/s", "speedup",
+	strbuf_addf(out, "\nScaling over %s (stacks of the aggregated threads)\n",
+		    td_printable(get_str(s, "parameter")));
+	strbuf_addf(out, "  %8s %9s %7s %5s %6s", td_printable(get_str(s, "parameter")), "elapsed/s", "speedup",
 		    "eff%", "sum/b");
 	for (j = 0; j < NCOLS; j++)
 		strbuf_addf(out, " %5s", cols[j].head);
@@ -191,14 +192,14 @@ static void text_sweep(json_t *s, struct strbuf *out)
 		strbuf_addstr(out, "  ");
 		add_bar(out, json_object_get(x, "fractions"));
 		if (!json_is_true(json_object_get(x, "analysed")))
-			strbuf_addf(out, " %s", get_str(x, "reason"));
+			strbuf_addf(out, " %s", td_printable(get_str(x, "reason")));
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addstr(out, "  sum/b: summed thread time relative to the baseline run\n");
 	if (json_is_object(grow))
-		strbuf_addf(out, "  Growing: %s\n", get_str(grow, "sentence"));
+		strbuf_addf(out, "  Growing: %s\n", td_printable(get_str(grow, "sentence")));
 	json_array_foreach(json_object_get(s, "notes"), i, x)
-		strbuf_addf(out, "  note: %s\n", json_string_value(x));
+		strbuf_addf(out, "  note: %s\n", td_printable(json_string_value(x)));
 }
 
 void td_report_text_threads(json_t *doc, struct strbuf *out)

@@ -156,7 +156,7 @@ static void print_tree(const struct out *o, json_t *scope)
 			continue;
 		}
 		snprintf(name, sizeof(name), "%*s%s%s", (level - 1) * 2, "", bn ? "> " : "  ",
-			 jget_str(n, "name"));
+			 td_printable(jget_str(n, "name")));
 		if (flagged)
 			marks[m++] = '!';
 		if (approx)
@@ -193,13 +193,14 @@ static void print_tree(const struct out *o, json_t *scope)
 		if (reason)
 			td_reason_short(&why, reason, 4);
 		if (sanity)
-			fprintf(o->f, "  %*s    %s(x %s)%s\n", (level - 1) * 2, "", col(o, C_RED), sanity,
+			fprintf(o->f, "  %*s    %s(x %s)%s\n", (level - 1) * 2, "", col(o, C_RED), td_printable(sanity),
 				col(o, C_RESET));
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
-			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), why.buf,
+			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), td_printable(why.buf),
 				col(o, C_RESET));
 		else if (approx && reason && o->o->verbose)
-			fprintf(o->f, "  %*s    %s(~ %s)%s\n", (level - 1) * 2, "", col(o, C_DIM), why.buf,
+			fprintf(o->f, "  %*s    %s(~ %s)%s\n", (level - 1) * 2, "", col(o, C_DIM),
+				td_printable(why.buf),
 				col(o, C_RESET));
 	}
 	strbuf_release(&why);
@@ -230,12 +231,14 @@ static void print_metrics(const struct out *o, json_t *scope, int always)
 		double v = jget_num(m, "value");
 		if (isnan(v))
 			continue;
-		fprintf(o->f, "    %-40s %14.4g %s%s", jget_str(m, "name"), v,
-			jget_str(m, "unit") ? jget_str(m, "unit") : "", jget_bool(m, "approximate") ? " ~" : "");
+		fprintf(o->f, "    %-40s %14.4g %s%s", td_printable(jget_str(m, "name")), v,
+			jget_str(m, "unit") ? td_printable(jget_str(m, "unit")) : "",
+			jget_bool(m, "approximate") ? " ~" : "");
 		if (!isnan(jget_num(m, "uncertainty")))
 			fprintf(o->f, " \xc2\xb1 %.3g", jget_num(m, "uncertainty"));
 		if (!isnan(jget_num(m, "perf_value")))
-			fprintf(o->f, "  (perf %s: %.1f)", jget_str(m, "perf_name"), jget_num(m, "perf_value"));
+			fprintf(o->f, "  (perf %s: %.1f)", td_printable(jget_str(m, "perf_name")),
+				jget_num(m, "perf_value"));
 		fputc('\n', o->f);
 		shown++;
 	}
@@ -266,14 +269,15 @@ static void print_events(const struct out *o, json_t *scope)
 		const char *st = jget_str(e, "status");
 		strbuf_reset(&sb);
 		if (isnan(v))
-			strbuf_addf(&sb, "<%s>", st);
+			strbuf_addf(&sb, "<%s>", td_printable(st));
 		else if (v != floor(v))
 			strbuf_addf(&sb, "%.2f", v);
 		else
 			td_format_count(&sb, v);
-		fprintf(o->f, "    %20s %-5s %s%s%s", sb.buf, jget_str(e, "unit") ? jget_str(e, "unit") : "",
-			jget_str(e, "pmu") ? jget_str(e, "pmu") : "", jget_str(e, "pmu") ? "/" : "",
-			jget_str(e, "name"));
+		fprintf(o->f, "    %20s %-5s %s%s%s", sb.buf,
+			jget_str(e, "unit") ? td_printable(jget_str(e, "unit")) : "",
+			jget_str(e, "pmu") ? td_printable(jget_str(e, "pmu")) : "", jget_str(e, "pmu") ? "/" : "",
+			td_printable(jget_str(e, "name")));
 		if (!isnan(pct) && pct < 99.995)
 			fprintf(o->f, "  (%.2f%% running, scaled)", pct);
 		if (!isnan(var))
@@ -297,10 +301,11 @@ static void print_software(const struct out *o, json_t *scope)
 		const char *unit = jget_str(m, "unit");
 
 		if (unit && !strcmp(unit, "per_sec"))
-			fprintf(o->f, "    %-28s %12.3f /sec   (%s)\n", jget_str(m, "name"), v, jget_str(m, "basis"));
+			fprintf(o->f, "    %-28s %12.3f /sec   (%s)\n", td_printable(jget_str(m, "name")), v,
+				td_printable(jget_str(m, "basis")));
 		else
-			fprintf(o->f, "    %-28s %12.3f %-5s  (%s)\n", jget_str(m, "name"), v, unit ? unit : "",
-				jget_str(m, "basis"));
+			fprintf(o->f, "    %-28s %12.3f %-5s  (%s)\n", td_printable(jget_str(m, "name")), v,
+				unit ? td_printable(unit) : "", td_printable(jget_str(m, "basis")));
 	}
 }
 
@@ -312,15 +317,15 @@ static void scope_title(const struct out *o, json_t *scope, struct strbuf *sb)
 
 	strbuf_reset(sb);
 	if (derived)
-		strbuf_addf(sb, "total (%s)", derived);
+		strbuf_addf(sb, "total (%s)", td_printable(derived));
 	else if (!strcmp(kind, "total"))
 		strbuf_addstr(sb, "total");
 	else
-		strbuf_addf(sb, "%s %s", kind, label ? label : "?");
+		strbuf_addf(sb, "%s %s", td_printable(kind), label ? td_printable(label) : "?");
 	if (!isnan(t))
 		strbuf_addf(sb, ", interval ending at %.3f s", t);
 	if (pmu)
-		strbuf_addf(sb, ", PMU %s", pmu);
+		strbuf_addf(sb, ", PMU %s", td_printable(pmu));
 	(void)o;
 }
 
@@ -336,20 +341,21 @@ static void print_scope(const struct out *o, json_t *scope)
 	fprintf(o->f, "\n%s-- %s --%s\n", col(o, C_CYAN), title.buf, col(o, C_RESET));
 	if (!hw && json_is_object(bn)) {
 		/* one line, not a tree of n/a: nothing of it was measured */
-		fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), jget_str(bn, "sentence"), col(o, C_RESET));
+		fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), td_printable(jget_str(bn, "sentence")), col(o, C_RESET));
 		print_software(o, scope);
 		print_events(o, scope);
 	} else if (has_nodes) {
 		print_tree(o, scope);
 		if (json_is_object(bn))
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
-				jget_str(bn, "sentence"));
+				td_printable(jget_str(bn, "sentence")));
 		print_metrics(o, scope, 0);
 		print_stacks(o, scope);
 	} else {
 		if (json_is_object(bn)) {
 			/* a table without a tree (AMD Zen 1-3): why, then what it has */
-			fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), jget_str(bn, "sentence"), col(o, C_RESET));
+			fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), td_printable(jget_str(bn, "sentence")),
+				col(o, C_RESET));
 			print_metrics(o, scope, 1);
 		} else if (!jget_str(scope, "table")) {
 			fprintf(o->f, "  no formula table applies: counts only\n");
@@ -361,7 +367,8 @@ static void print_scope(const struct out *o, json_t *scope)
 	if (hw && has_nodes && o->o->events)
 		print_events(o, scope);
 	json_array_foreach(json_object_get(scope, "warnings"), i, w)
-		fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET), json_string_value(w));
+		fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET),
+			td_printable(json_string_value(w)));
 	strbuf_release(&title);
 }
 
@@ -371,7 +378,8 @@ static void print_folded_line(const struct out *o, const struct td_scope_rows *r
 	struct strbuf title = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addstr(&title, r->label ? r->label : "");
+	if (r->label)
+		strbuf_add_printable(&title, r->label);
 	if (!isnan(r->time))
 		strbuf_addf(&title, "%s%.3fs", title.len ? " @" : "", r->time);
 	fprintf(o->f, "  %-22s", title.buf);
@@ -379,9 +387,9 @@ static void print_folded_line(const struct out *o, const struct td_scope_rows *r
 		const struct td_event_row *e = &r->events[i];
 
 		if (isnan(e->value))
-			fprintf(o->f, " %s=<%s>", e->name, e->status);
+			fprintf(o->f, " %s=<%s>", td_printable(e->name), td_printable(e->status));
 		else
-			fprintf(o->f, " %s=%.6g", e->name, e->value);
+			fprintf(o->f, " %s=%.6g", td_printable(e->name), e->value);
 	}
 	for (i = 0; i < r->nr_nodes; i++) {
 		const struct td_node_row *n = &r->nodes[i];
@@ -395,7 +403,7 @@ static void print_folded_line(const struct out *o, const struct td_scope_rows *r
 				n->flagged ? col(o, C_RESET) : "");
 	}
 	if (r->bottleneck_leaf)
-		fprintf(o->f, "  > %s", r->bottleneck_leaf);
+		fprintf(o->f, "  > %s", td_printable(r->bottleneck_leaf));
 	fputc('\n', o->f);
 	strbuf_release(&title);
 }
@@ -410,7 +418,7 @@ static void print_folded_header(const struct out *o, const struct td_scope_rows 
 
 		if (r->nodes[i].level != 1)
 			continue;
-		snprintf(abbr, sizeof(abbr), "%.6s", r->nodes[i].name ? r->nodes[i].name : "");
+		snprintf(abbr, sizeof(abbr), "%.6s", r->nodes[i].name ? td_printable(r->nodes[i].name) : "");
 		fprintf(o->f, " %6s", abbr);
 	}
 	fprintf(o->f, "\n");
@@ -423,22 +431,23 @@ static void print_header(const struct out *o, json_t *doc)
 	size_t i;
 
 	fprintf(o->f, "%sCPU:%s %s", col(o, C_BOLD), col(o, C_RESET),
-		jget_str(cpu, "name") ? jget_str(cpu, "name") : "unknown");
+		jget_str(cpu, "name") ? td_printable(jget_str(cpu, "name")) : "unknown");
 	if (jget_str(cpu, "source"))
-		fprintf(o->f, " [%s]", jget_str(cpu, "source"));
+		fprintf(o->f, " [%s]", td_printable(jget_str(cpu, "source")));
 	fputc('\n', o->f);
 	if (jget_str(cpu, "confidence") && strcmp(jget_str(cpu, "source") ? jget_str(cpu, "source") : "", "detected"))
-		fprintf(o->f, "     %s\n", jget_str(cpu, "confidence"));
+		fprintf(o->f, "     %s\n", td_printable(jget_str(cpu, "confidence")));
 	if (json_is_object(smt))
 		fprintf(o->f, "%sSMT:%s %s [%s]\n", col(o, C_BOLD), col(o, C_RESET),
 			json_is_true(json_object_get(smt, "on")) ? "on" :
 			json_is_false(json_object_get(smt, "on")) ? "off" : "unknown",
-			jget_str(smt, "source") ? jget_str(smt, "source") : "?");
+			jget_str(smt, "source") ? td_printable(jget_str(smt, "source")) : "?");
 	json_array_foreach(tables, i, t)
 		fprintf(o->f, "%sTable:%s %s (%s, %.0f slots/cycle%s%s)\n", col(o, C_BOLD), col(o, C_RESET),
-			jget_str(t, "name"), jget_str(t, "display") ? jget_str(t, "display") : "",
+			td_printable(jget_str(t, "name")),
+			jget_str(t, "display") ? td_printable(jget_str(t, "display")) : "",
 			jget_num(t, "slots_per_cycle"), jget_str(t, "pmu") ? ", PMU " : "",
-			jget_str(t, "pmu") ? jget_str(t, "pmu") : "");
+			jget_str(t, "pmu") ? td_printable(jget_str(t, "pmu")) : "");
 }
 
 /* A run's own total (per PMU), printed in full before the others. */
@@ -466,7 +475,7 @@ static void print_folded_scope(const struct td_scope_rows *r, void *ctx)
 		o->folded_header = 1;
 	}
 	if (r->pmu)
-		fprintf(o->f, "  [%s]", r->pmu);
+		fprintf(o->f, "  [%s]", td_printable(r->pmu));
 	print_folded_line(o, r);
 }
 
@@ -481,7 +490,8 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 	/* warnings on the input as a whole (several sessions in one file, ...)
 	 * come before what they qualify, not after pages of it */
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-		fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET), jget_str(w, "text"));
+		fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET),
+			td_printable(jget_str(w, "text")));
 	json_array_foreach(sessions, i, sess) {
 		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
 		double el = jget_num(sess, "elapsed_s");
@@ -490,10 +500,10 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		o.folded_header = 0;
 		fprintf(f, "\n%s== session %lld: ", col(&o, C_BOLD), (long long)idx);
 		if (jget_str(sess, "target"))
-			fprintf(f, "perf stat '%s'", jget_str(sess, "target"));
+			fprintf(f, "perf stat '%s'", td_printable(jget_str(sess, "target")));
 		else
 			fprintf(f, "perf stat");
-		fprintf(f, " (%s", jget_str(sess, "format"));
+		fprintf(f, " (%s", td_printable(jget_str(sess, "format")));
 		if (json_integer_value(json_object_get(sess, "repeats")) > 1)
 			fprintf(f, ", %lld runs", (long long)json_integer_value(json_object_get(sess, "repeats")));
 		if (!isnan(el))

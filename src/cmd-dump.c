@@ -79,7 +79,7 @@ static void print_header(struct td_pd *pd, const char *path, struct strbuf *out)
 {
 	size_t i;
 
-	strbuf_addf(out, "# tdperf dump 1: %s\n", path);
+	strbuf_addf(out, "# tdperf dump 1: %s\n", td_printable(path));
 	strbuf_addf(out, "header: mode=%s byte_order=%s%s\n",
 		    td_pd_pipe_mode(pd) ? "pipe" : "file",
 		    td_pd_needs_swap(pd) ? "swapped" : "native",
@@ -91,11 +91,11 @@ static void print_header(struct td_pd *pd, const char *path, struct strbuf *out)
 		strbuf_addf(out, "event %zu: name=%s type=%u config=0x%" PRIx64
 			    " attr_size=%u sample_type=0x%" PRIx64 " read_format=0x%" PRIx64
 			    " flags=0x%" PRIx64 " %s=%" PRIu64,
-			    i, ev->name, ev->type, ev->config, ev->attr_size, ev->sample_type,
+			    i, td_printable(ev->name), ev->type, ev->config, ev->attr_size, ev->sample_type,
 			    ev->read_format, ev->flags, ev->freq ? "sample_freq" : "sample_period",
 			    ev->sample_period);
 		if (ev->unit)
-			strbuf_addf(out, " unit=%s", ev->unit);
+			strbuf_addf(out, " unit=%s", td_printable(ev->unit));
 		if (ev->scale != 1.0)
 			strbuf_addf(out, " scale=%g", ev->scale);
 		strbuf_addf(out, " ids=%zu", ev->nr_ids);
@@ -136,7 +136,7 @@ static void print_sample(const struct td_pd_record *r, struct strbuf *out, struc
 		return;
 	}
 	strbuf_addstr(out, " event=");
-	strbuf_addstr(out, s->event->name);
+	strbuf_add_printable(out, s->event->name);
 	print_sample_id(s, out);
 	if (s->fields & TD_PD_S_IP) {
 		strbuf_addstr(out, " ip=0x");
@@ -161,7 +161,7 @@ static void print_sample(const struct td_pd_record *r, struct strbuf *out, struc
 			const struct td_pd_read_value *v = &s->values[i];
 
 			strbuf_addf(out, " [%s value=%" PRIu64,
-				    v->event ? v->event->name : "?", v->value);
+				    v->event ? td_printable(v->event->name) : "?", v->value);
 			if (rf & TD_PD_F_ID)
 				strbuf_addf(out, " id=%" PRIu64, v->id);
 			if (rf & TD_PD_F_LOST)
@@ -183,7 +183,7 @@ static void print_sample(const struct td_pd_record *r, struct strbuf *out, struc
 		add_kv(out, "  raw: size=", s->raw_size);
 		if (td_pd_tp_print(s, tmp) == 0) {
 			strbuf_addch(out, ' ');
-			strbuf_add(out, tmp->buf, tmp->len);
+			strbuf_add_printable_mem(out, tmp->buf, tmp->len);
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -228,11 +228,11 @@ static void print_record(const struct td_pd_record *r, struct strbuf *out, struc
 			}
 			strbuf_addf(out, " prot=%u flags=%u", r->u.mmap.prot, r->u.mmap.flags);
 		}
-		strbuf_addf(out, " filename=%s", r->u.mmap.filename);
+		strbuf_addf(out, " filename=%s", td_printable(r->u.mmap.filename));
 		break;
 	case TD_PD_COMM:
 		strbuf_addf(out, " pid=%d tid=%d comm=%s%s", (int)r->u.comm.pid, (int)r->u.comm.tid,
-			    r->u.comm.comm, r->u.comm.exec ? " exec" : "");
+			    td_printable(r->u.comm.comm), r->u.comm.exec ? " exec" : "");
 		break;
 	case TD_PD_FORK:
 	case TD_PD_EXIT:
@@ -262,7 +262,7 @@ static void print_record(const struct td_pd_record *r, struct strbuf *out, struc
 			strbuf_addf(out, " scale=%g", r->u.event_update.scale);
 		else if (r->u.event_update.str)
 			strbuf_addf(out, " %s=%s", r->u.event_update.type ? "name" : "unit",
-				    r->u.event_update.str);
+				    td_printable(r->u.event_update.str));
 		break;
 	case TD_PD_HEADER_FEATURE:
 		strbuf_addf(out, " feature=%" PRIu64, r->u.header_feature.feat_id);
@@ -309,7 +309,7 @@ static void print_counts(struct td_pd *pd, const struct dump_counts *c, struct s
 	for (i = 0; i < td_pd_nr_events(pd); i++)
 		if (c->samples[i])
 			strbuf_addf(out, "summary: event %s SAMPLE %" PRIu64 "\n",
-				    td_pd_event(pd, i)->name, c->samples[i]);
+				    td_printable(td_pd_event(pd, i)->name), c->samples[i]);
 	if (c->unknown_id)
 		strbuf_addf(out, "summary: unknown-id SAMPLE %" PRIu64 "\n", c->unknown_id);
 }
@@ -330,12 +330,12 @@ static int dump_stat(const char *path)
 		strbuf_release(&err);
 		return 2;
 	}
-	strbuf_addf(&out, "# tdperf dump 1 stat: %s\n", path);
+	strbuf_addf(&out, "# tdperf dump 1 stat: %s\n", td_printable(path));
 	for (i = 0; i < f->nr_sessions; i++) {
 		const struct td_stat *st = &f->sessions[i];
 
 		strbuf_addf(&out, "session: interval=%d elapsed=%.9f target=%s\n", st->interval,
-			    st->elapsed_s, st->target ? st->target : "-");
+			    st->elapsed_s, st->target ? td_printable(st->target) : "-");
 		for (k = 0; k < st->nr_scopes; k++) {
 			const struct td_scope *sc = &st->scopes[k];
 
@@ -347,13 +347,14 @@ static int dump_stat(const char *path)
 					strbuf_addstr(&out, "-");
 				else
 					strbuf_addf(&out, "%.9f", sc->time);
-				strbuf_addf(&out, " %s %s ", sc->label ? sc->label : "total", n->event);
+				strbuf_addf(&out, " %s %s ", sc->label ? td_printable(sc->label) : "total",
+					    td_printable(n->event));
 				if (n->status == TD_COUNT_OK)
 					strbuf_addf(&out, "%.6f", n->value);
 				else
 					strbuf_addstr(&out, n->status == TD_COUNT_NOT_COUNTED ?
 						      "<not-counted>" : "<not-supported>");
-				strbuf_addf(&out, " %s running=%.2f\n", n->unit ? n->unit : "-",
+				strbuf_addf(&out, " %s running=%.2f\n", n->unit ? td_printable(n->unit) : "-",
 					    n->running_pct);
 			}
 		}

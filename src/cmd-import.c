@@ -54,7 +54,7 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		printf("%s\n", summary.buf);
+		printf("%s\n", td_printable(summary.buf));
 out:
 	strbuf_release(&summary);
 	strbuf_release(&err);

@@ -12,11 +12,11 @@
 int td_verbose;
 
 /*
- * The length of the well-formed UTF-8 sequence at s that is not a C1
- * control character (U+0080-U+009F, which 8-bit terminals obey as ESC
- * sequences), else 0.
+ * The length of the well-formed UTF-8 sequence of at most 'left' bytes at
+ * s that is not a C1 control character (U+0080-U+009F, which 8-bit
+ * terminals obey as ESC sequences), else 0.
  */
-static size_t printable_utf8(const unsigned char *s)
+static size_t printable_utf8(const unsigned char *s, size_t left)
 {
 	size_t n, i;
 
@@ -28,6 +28,8 @@ static size_t printable_utf8(const unsigned char *s)
 		n = 4;
 	else
 		return 0;
+	if (n > left)
+		return 0;
 	for (i = 1; i < n; i++)
 		if (s[i] < 0x80 || s[i] > 0xbf)
 			return 0;
@@ -37,19 +39,37 @@ static size_t printable_utf8(const unsigned char *s)
 	return n;
 }
 
-/*
- * A message stays one line whatever it quotes: a file name holding a
- * newline, a terminal escape sequence (ESC [ ...) or bytes that are not
- * UTF-8 is shown with each such byte as \xNN, never sent raw to the
- * terminal.
- */
-static void add_printable(struct strbuf *sb, const char *str)
+/* How many bytes at s, of 'left', a terminal shows as text (0: escape s[0]). */
+static size_t printable_at(const unsigned char *s, size_t left)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	if (*s >= 0x80)
+		return printable_utf8(s, left);
+	return *s >= 0x20 && *s != 0x7f;
+}
 
-	while (*s) {
-		size_t n = *s >= 0x80 ? printable_utf8(s) : (*s >= 0x20 && *s != 0x7f);
+/*
+ * Text from the input (a file name, a thread or symbol name) stays text
+ * whatever it holds: a newline, a terminal escape sequence (ESC ] 0 ; ...
+ * BEL retitles the terminal, ESC [ 2 J clears it), a C1 control or bytes
+ * that are not UTF-8 are shown with each such byte as \xNN, never sent raw
+ * to the terminal, and cannot start a line of their own.  Printable ASCII
+ * and well-formed UTF-8 pass unchanged.
+ */
+void strbuf_add_printable_mem(struct strbuf *sb, const void *data, size_t len)
+{
+	const unsigned char *s = data, *end = s + len;
 
+	while (s < end) {
+		const unsigned char *run = s;
+		size_t n;
+
+		while (s < end && *s >= 0x20 && *s < 0x7f)
+			s++;            /* plain ASCII, the usual case, in one piece */
+		if (s > run)
+			strbuf_add(sb, run, (size_t)(s - run));
+		if (s == end)
+			break;
+		n = printable_at(s, (size_t)(end - s));
 		if (n) {
 			strbuf_add(sb, s, n);
 			s += n;
@@ -59,6 +79,90 @@ static void add_printable(struct strbuf *sb, const char *str)
 	}
 }
 
+void strbuf_add_printable(struct strbuf *sb, const char *s)
+{
+	strbuf_add_printable_mem(sb, s, strlen(s));
+}
+
+/* Does s print as itself (nothing in it to escape)? */
+static int is_printable(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t left = strlen(str), n;
+
+	while (left) {
+		n = printable_at(s, left);
+		if (!n)
+			return 0;
+		s += n;
+		left -= n;
+	}
+	return 1;
+}
+
+/*
+ * The printable form of s for a printf argument: s itself when nothing in
+ * it needs escaping (no copy), else the escaped text in one of a few
+ * buffers taken in turn, valid until as many more calls.  NULL stays NULL.
+ */
+#define PRINTABLE_SLOTS 8
+const char *td_printable(const char *s)
+{
+	static struct strbuf slot[PRINTABLE_SLOTS];
+	static unsigned next;
+	struct strbuf *sb;
+
+	if (!s || is_printable(s))
+		return s;
+	sb = &slot[next++ % PRINTABLE_SLOTS];
+	if (!sb->alloc)
+		strbuf_init(sb, 64);
+	strbuf_reset(sb);
+	strbuf_add_printable(sb, s);
+	return sb->buf;
+}
+
+/*
+ * A text cell of a CSV file, what RFC 4180 and spreadsheet programs
+ * require: quoted (a quote inside doubled) when it holds a comma or a
+ * quote; and when it starts with a character a spreadsheet reads as the
+ * start of a formula (= + - @, tab, CR, LF: OWASP's list), quoted with a
+ * single quote put first, so that "=cmd|..." from a symbol or host name is
+ * shown as text, never evaluated.  Control characters and bytes that are
+ * not UTF-8 are escaped as in text output (\xNN), so a cell is one line.
+ * Only text goes through here: a number column is written as a number,
+ * and -0.5 there stays -0.5.
+ */
+void strbuf_add_csv(struct strbuf *sb, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	const char *q;
+	size_t n = 0;
+	int formula;
+
+	if (!s || !*s)
+		return;
+	formula = strchr("=+-@\t\r\n", *s) != NULL;
+	while (u[n] >= 0x20 && u[n] < 0x7f && u[n] != ',' && u[n] != '"')
+		n++;            /* a plain ASCII cell, most of a report's, in one scan */
+	if (!formula && !u[n]) {
+		strbuf_add(sb, s, n);
+		return;
+	}
+	if (!formula && !strpbrk(s + n, ",\"")) {
+		strbuf_add_printable(sb, s);
+		return;
+	}
+	strbuf_addstr(sb, formula ? "\"'" : "\"");
+	while ((q = strchr(s, '"')) != NULL) {
+		strbuf_add_printable_mem(sb, s, (size_t)(q - s));
+		strbuf_addstr(sb, "\"\"");
+		s = q + 1;
+	}
+	strbuf_add_printable(sb, s);
+	strbuf_addch(sb, '"');
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
@@ -66,7 +170,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	strbuf_addstr(&sb, "tdperf: ");
 	strbuf_addstr(&sb, prefix);
 	strbuf_vaddf(&msg, fmt, ap);
-	add_printable(&sb, msg.buf);
+	strbuf_add_printable(&sb, msg.buf);
 	strbuf_addch(&sb, '\n');
 	strbuf_release(&msg);
 	fflush(stdout);

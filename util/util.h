@@ -62,6 +62,20 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append s with HTML special characters (&<>"') escaped. */
 void strbuf_add_html(struct strbuf *sb, const char *s);
+/*
+ * Append text from the input for a terminal or a text file: control
+ * characters (C0, DEL, C1) and bytes that are not UTF-8 as \xNN, the rest
+ * unchanged (util/message.c; messages go through it too).
+ */
+void strbuf_add_printable(struct strbuf *sb, const char *s);
+void strbuf_add_printable_mem(struct strbuf *sb, const void *data, size_t len);
+/*
+ * s as strbuf_add_printable shows it, for a printf argument: s itself, or
+ * a buffer reused 8 calls later (pass it straight to printf, never keep it).
+ */
+const char *td_printable(const char *s);
+/* Append s as a CSV text cell: quoted as needed, a formula start neutralised. */
+void strbuf_add_csv(struct strbuf *sb, const char *s);
 void strbuf_trim(struct strbuf *sb);
 
 /* ---- strvec: a NULL-terminated array of strings it owns (an argv to build) ---- */

@@ -38,6 +38,58 @@ static void strbuf_escapes_html(void **state)
 	strbuf_release(&sb);
 }
 
+static void strbuf_escapes_control_characters(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* ESC ] 0 ; ... BEL, a newline, DEL, C1 CSI (U+009B), a lone 0xff: \xNN */
+	strbuf_add_printable(&sb, "a\033]0;t\007b\nc\177d\xc2\x9b e\xff");
+	assert_string_equal(sb.buf, "a\\x1b]0;t\\x07b\\x0ac\\x7fd\\xc2\\x9b e\\xff");
+	strbuf_reset(&sb);
+	/* printable UTF-8 and the backslash itself pass unchanged */
+	strbuf_add_printable(&sb, "\xc2\xb1 caf\xc3\xa9 \\x41");
+	assert_string_equal(sb.buf, "\xc2\xb1 caf\xc3\xa9 \\x41");
+	strbuf_reset(&sb);
+	/* a truncated sequence at the end of a length-bounded buffer */
+	strbuf_add_printable_mem(&sb, "x\xc3\xa9", 2);
+	assert_string_equal(sb.buf, "x\\xc3");
+	strbuf_release(&sb);
+	assert_string_equal(td_printable("plain"), "plain");
+	assert_string_equal(td_printable("t\033c"), "t\\x1bc");
+	assert_null(td_printable(NULL));
+}
+
+static void csv_cells_are_no_formulas(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "plain", "plain" },
+		{ "a,b", "\"a,b\"" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"" },
+		{ "=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\"" },
+		{ "+1", "\"'+1\"" },
+		{ "-1+2", "\"'-1+2\"" },
+		{ "@SUM(1)", "\"'@SUM(1)\"" },
+		{ "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"" },
+		{ "\tx", "\"'\\x09x\"" },
+		{ "\rx", "\"'\\x0dx\"" },
+		{ "a\nb\033c", "a\\x0ab\\x1bc" },
+		{ "x=1", "x=1" },
+		{ "", "" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		strbuf_add_csv(&sb, cases[i][0]);
+		assert_string_equal(sb.buf, cases[i][1]);
+	}
+	strbuf_reset(&sb);
+	strbuf_add_csv(&sb, NULL);
+	assert_string_equal(sb.buf, "");
+	strbuf_release(&sb);
+}
+
 static void strbuf_trims_both_ends(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -162,6 +214,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf_grows_and_stays_terminated),
 		cmocka_unit_test(strbuf_escapes_html),
+		cmocka_unit_test(strbuf_escapes_control_characters),
+		cmocka_unit_test(csv_cells_are_no_formulas),
 		cmocka_unit_test(strbuf_trims_both_ends),
 		cmocka_unit_test(counts_get_thousands_separators),
 		cmocka_unit_test(atomic_write_replaces_whole_file),
