@@ -189,6 +189,16 @@ for c in "report" "report --format json" "report --format csv" "diff $case23" "e
 	probe "" "$c >/dev/full" sh -c "exec '$tdperf' $c '$case23' >/dev/full"
 done
 
+# Numbers perf cannot print: a negative count in CSV and in JSON must be
+# refused (exit 2), never turned into an IPC or a CPI stack.
+invented=0
+sed '0,/^[0-9. ]*,[0-9]/s/^\([0-9. ]*\),\([0-9]\)/\1,-\2/' "$fixtures"/case-27-*.txt >"$work/neg.csv"
+sed '0,/"counter-value" : "[0-9]/s/"counter-value" : "/"counter-value" : "-/' "$fixtures"/case-26-*.txt >"$work/neg.json"
+for f in neg.csv neg.json; do
+	probe "" "report of a negative count ($f)" "$tdperf" report "$work/$f"
+	[ $rc = 2 ] || { invented=$((invented + 1)); echo "a negative count accepted: $f" >>"$log"; }
+done
+
 # Attacks by another local user (docs/security.md).  The probe runs as
 # root; nobody plays the other user, in a sticky world-writable directory
 # of the probe's own that stands for /tmp.  Each attack is the same every
@@ -257,5 +267,5 @@ markers=0
 echo "hostile-probe (seed $seed): $runs runs, $crashes crashes, $hangs hangs," \
 	"$badmsg failures without exactly one line, $partial half-written, $markers marker files," \
 	"$rawctl with raw ESC/BEL, $formulas with CSV formula cells," \
-	"$attacks other-user attacks of which $won won, peak $((peak / 1024)) MB"
-[ $((crashes + hangs + badmsg + partial + markers + rawctl + formulas + won)) = 0 ]
+	"$invented negative counts accepted, $attacks other-user attacks of which $won won, peak $((peak / 1024)) MB"
+[ $((crashes + hangs + badmsg + partial + markers + rawctl + formulas + invented + won)) = 0 ]
