@@ -17,36 +17,6 @@
 #include <unistd.h>
 
 /*
- * The length of the UTF-8 sequence at s when it encodes a character that
- * XML allows in text and that is no C1 control (U+0080-U+009F, which 8-bit
- * terminals obey), else 0: overlong forms, surrogates, U+FFFE, U+FFFF and
- * anything beyond U+10FFFF are no characters an SVG may hold.
- */
-static size_t drawable_utf8(const unsigned char *s)
-{
-	size_t n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	if ((s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xe0 && s[1] < 0xa0) ||
-	    (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
-	    (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;
-	if (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
-		return 0;
-	return n;
-}
-
-/*
  * Append 'str' as text gnuplot may draw.  gnuplot copies a label into the
  * SVG byte for byte, and one ESC (a thread that names itself "\e]0;..\a")
  * or one byte that is not UTF-8 makes the whole SVG unparsable XML; a line
@@ -57,6 +27,7 @@ static size_t drawable_utf8(const unsigned char *s)
 static void add_chart_text(struct strbuf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	const unsigned char *end = s + strlen((const char *)s);
 
 	while (*s) {
 		size_t n;
@@ -69,7 +40,7 @@ static void add_chart_text(struct strbuf *sb, const char *str)
 			s += 2;
 		} else if (*s < 0x80) {
 			strbuf_addch(sb, *s++);
-		} else if ((n = drawable_utf8(s))) {
+		} else if ((n = td_utf8_text_len(s, (size_t)(end - s)))) {
 			strbuf_add(sb, s, n);
 			s += n;
 		} else {

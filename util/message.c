@@ -12,11 +12,13 @@
 int td_verbose;
 
 /*
- * The length of the well-formed UTF-8 sequence of at most 'left' bytes at
- * s that is not a C1 control character (U+0080-U+009F, which 8-bit
- * terminals obey as ESC sequences), else 0.
+ * The length of the well-formed UTF-8 character of at most 'left' bytes at
+ * s, else 0.  Not characters here: overlong forms, surrogates, U+FFFE,
+ * U+FFFF, anything beyond U+10FFFF (XML allows none of them in text, so
+ * an SVG label holding one is unparsable) and the C1 controls
+ * U+0080-U+009F, which 8-bit terminals obey as ESC sequences.
  */
-static size_t printable_utf8(const unsigned char *s, size_t left)
+size_t td_utf8_text_len(const unsigned char *s, size_t left)
 {
 	size_t n, i;
 
@@ -34,8 +36,11 @@ static size_t printable_utf8(const unsigned char *s, size_t left)
 		if (s[i] < 0x80 || s[i] > 0xbf)
 			return 0;
 	if ((s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xe0 && s[1] < 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;       /* C1 controls, overlong forms, beyond U+10FFFF */
+	    (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;       /* C1 controls, overlong forms, surrogates, beyond U+10FFFF */
+	if (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+		return 0;       /* U+FFFE, U+FFFF */
 	return n;
 }
 
@@ -43,7 +48,7 @@ static size_t printable_utf8(const unsigned char *s, size_t left)
 static size_t printable_at(const unsigned char *s, size_t left)
 {
 	if (*s >= 0x80)
-		return printable_utf8(s, left);
+		return td_utf8_text_len(s, left);
 	return *s >= 0x20 && *s != 0x7f;
 }
 

@@ -70,6 +70,12 @@ void strbuf_add_html(struct strbuf *sb, const char *s);
 void strbuf_add_printable(struct strbuf *sb, const char *s);
 void strbuf_add_printable_mem(struct strbuf *sb, const void *data, size_t len);
 /*
+ * The byte length of the UTF-8 character at s (at most 'left' bytes) when
+ * it is one a terminal shows as text and XML allows, else 0: no C1
+ * control, surrogate, overlong form, U+FFFE or U+FFFF.
+ */
+size_t td_utf8_text_len(const unsigned char *s, size_t left);
+/*
  * s as strbuf_add_printable shows it, for a printf argument: s itself, or
  * a buffer reused 8 calls later (pass it straight to printf, never keep it).
  */

@@ -53,6 +53,10 @@ static void strbuf_escapes_control_characters(void **state)
 	/* a truncated sequence at the end of a length-bounded buffer */
 	strbuf_add_printable_mem(&sb, "x\xc3\xa9", 2);
 	assert_string_equal(sb.buf, "x\\xc3");
+	strbuf_reset(&sb);
+	/* a UTF-16 surrogate (U+D800) and U+FFFF encoded in UTF-8 are no characters */
+	strbuf_add_printable(&sb, "\xed\xa0\x80|\xef\xbf\xbf|\xef\xbf\xbd");
+	assert_string_equal(sb.buf, "\\xed\\xa0\\x80|\\xef\\xbf\\xbf|\xef\xbf\xbd");
 	strbuf_release(&sb);
 	assert_string_equal(td_printable("plain"), "plain");
 	assert_string_equal(td_printable("t\033c"), "t\\x1bc");
