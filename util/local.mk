@@ -25,3 +25,6 @@ TESTS += tests/unit/test_parse_options
 tests_unit_test_parse_options_LDADD = $(UNIT_LIBS)
 tests_unit_test_parse_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# another local user against root: planted trees, links and directories (issue 29)
+TESTS += tests/e2e/t1600-other-users-dirs.sh
+EXTRA_DIST += tests/e2e/t1600-other-users-dirs.sh
