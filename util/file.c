@@ -323,30 +323,43 @@ static int others_can_write(const struct stat *st)
 	return (st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && st->st_gid != getegid());
 }
 
+/* The refusal of directory 'dir', seen as st (and the link lst); -1, or 0 when it may hold runs. */
+static int refuse_dir(const char *dir, const struct stat *lst, const struct stat *st)
+{
+	if (S_ISLNK(lst->st_mode) && !trusted_link(lst))
+		return error("%s: a symbolic link owned by uid %lu; refusing to write through it "
+			     "(use a directory of your own)", dir, (unsigned long)lst->st_uid);
+	if (!S_ISDIR(st->st_mode))
+		return error("%s: %s", dir, strerror(ENOTDIR));
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return error("%s: owned by uid %lu; refusing to write a run into another user's directory "
+			     "(use a directory of your own)", dir, (unsigned long)st->st_uid);
+	if (others_can_write(st))
+		return error("%s: other users can write it (mode %04o, not sticky); refusing to write a run "
+			     "into it (use a directory of your own)", dir, (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
 int td_check_dir_trusted(const char *dir)
 {
-	struct stat st;
+	struct stat lst, st;
+	char *cwd;
+	int ret;
 
-	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) && !trusted_link(&st))
-		return error("%s: a symbolic link owned by uid %lu; refusing to write through it "
-			     "(use a directory of your own)", dir, (unsigned long)st.st_uid);
-	if (stat(dir, &st) < 0)
+	if (lstat(dir, &lst) < 0 || stat(dir, &st) < 0)
 		return error("%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return error("%s: %s", dir, strerror(ENOTDIR));
-	if (st.st_uid != geteuid() && st.st_uid != 0)
-		return error("%s: owned by uid %lu; refusing to write a run into another user's directory "
-			     "(use a directory of your own)", dir, (unsigned long)st.st_uid);
-	if (others_can_write(&st))
-		return error("%s: other users can write it (mode %04o, not sticky); refusing to write a run "
-			     "into it (use a directory of your own)", dir, (unsigned)(st.st_mode & 07777));
-	return 0;
+	if (strcmp(dir, ".") || !(cwd = getcwd(NULL, 0)))
+		return refuse_dir(dir, &lst, &st);
+	ret = refuse_dir(cwd, &lst, &st); /* "." would say little */
+	free(cwd);
+	return ret;
 }
 
 int td_check_parent_trusted(const char *path)
 {
 	char *dir = xstrdup(path), *slash;
 	size_t len = strlen(dir);
+	struct stat st;
 	int ret;
 
 	while (len > 1 && dir[len - 1] == '/')
@@ -354,7 +367,11 @@ int td_check_parent_trusted(const char *path)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = '\0';
-	ret = td_check_dir_trusted(slash ? dir : ".");
+	/* a directory that is not there holds nothing yet: creating in it fails, and says so */
+	if (lstat(slash ? dir : ".", &st) < 0 && errno == ENOENT)
+		ret = 0;
+	else
+		ret = td_check_dir_trusted(slash ? dir : ".");
 	free(dir);
 	return ret;
 }
