@@ -22,9 +22,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -140,20 +142,41 @@ void td_job_rank_release(struct td_job_rank *r)
 	r->job_id = r->host = NULL;
 }
 
-/* This machine's name up to the first dot (a rank directory's suffix). */
+/*
+ * A host name as a rank directory's suffix: up to the first dot, every
+ * byte other than a letter, digit, '-' or '_' made '_'.  A leading dot is
+ * kept (as '_'): ".node" gives "_node", never the empty suffix of
+ * "rank-00000." that the reader refuses; '/' cannot make a path, nor a
+ * control character reach a terminal.
+ */
+char *td_job_host_name(const char *nodename)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = nodename;
+
+	while (*p == '.')
+		p++, strbuf_addch(&sb, '_');
+	for (; *p && *p != '.'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			   c == '-' || c == '_';
+
+		strbuf_addch(&sb, keep ? (char)c : '_');
+	}
+	if (!sb.len)
+		strbuf_addstr(&sb, "localhost");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* This machine's name, as a rank directory's suffix. */
 static char *short_hostname(void)
 {
 	struct utsname u;
-	char *dot;
 
-	if (uname(&u) < 0 || !u.nodename[0])
+	if (uname(&u) < 0)
 		return xstrdup("localhost");
-	if ((dot = strchr(u.nodename, '.')) != NULL)
-		*dot = '\0';
-	for (dot = u.nodename; *dot; dot++)
-		if (*dot == '/')
-			*dot = '_';
-	return xstrdup(u.nodename);
+	return td_job_host_name(u.nodename);
 }
 
 char *td_job_rank_dirname(const struct td_job_rank *r)
@@ -245,47 +268,134 @@ static int write_job_meta(const char *job, const struct td_job_rank *r, int argc
 }
 
 /*
+ * A directory of the job (JOB, or the --gather one) and the directory that
+ * holds it must be ours or root's and writable by no other user (sticky
+ * /tmp excepted): in one another user controls, they could swap what a
+ * rank writes, or meta.json, for links to files of ours.
+ */
+static int check_job_place(const char *dir)
+{
+	if (td_file_exists(dir) && td_check_dir_trusted(dir) < 0)
+		return -1;
+	if (td_check_parent_trusted(dir) < 0)
+		return -1;
+	if (td_mkdir_p(dir) < 0 && errno != EEXIST)
+		return error("%s: cannot create the job directory: %s", dir, strerror(errno));
+	return td_check_dir_trusted(dir);
+}
+
+/*
  * A job directory must not be an ordinary run directory (a single-process
  * recording of the same name): its files would mix with the ranks'.
  */
 static int check_job_dir(const char *job)
 {
-	char *mp = td_path_join(job, "meta.json");
-	json_t *m = td_file_exists(mp) ? json_load_file(mp, 0, NULL) : NULL;
-	const char *fmt = m ? json_string_value(json_object_get(m, "format")) : NULL;
+	char *mp;
+	json_t *m;
+	const char *fmt;
 	int ret = 0;
 
+	if (check_job_place(job) < 0)
+		return -1;
+	mp = td_path_join(job, "meta.json");
+	m = td_file_exists(mp) ? json_load_file(mp, 0, NULL) : NULL;
+	fmt = m ? json_string_value(json_object_get(m, "format")) : NULL;
 	if (fmt && strcmp(fmt, "tdperf-job"))
 		ret = error("%s: a run directory of one process, not a job directory: "
 			    "record the job with another -o", job);
 	json_decref(m);
 	free(mp);
-	if (!ret && td_mkdir_p(job) < 0 && errno != EEXIST)
-		ret = error("%s: cannot create the job directory: %s", job, strerror(errno));
 	return ret;
 }
 
-/* Copy the plain files of directory 'from' into directory 'to'; 0 or -1 (errno). */
+/*
+ * Copy the regular file 'name' of directory dirfd to 'dst'.  Anything else
+ * (a symbolic link, a FIFO, a device, a directory) is not copied: a link
+ * could name a file only root may read, and the copy would publish it.
+ */
+static int copy_regular(int dirfd, const char *from, const char *name, const char *dst)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd = td_open_regular_at(dirfd, name), ret = 0;
+	struct stat st;
+
+	if (fd < 0) {
+		if (errno != ELOOP && errno != EISDIR && errno != EINVAL)
+			return -1;
+		if (errno != EISDIR) /* a run directory's subdirectories are not gathered */
+			warning("%s/%s: %s, not copied", from, name,
+				errno == ELOOP ? "a symbolic link" : "not a regular file");
+		return 0;
+	}
+	/* a private file (perf.data is 0600) stays private in the shared copy */
+	if (fstat(fd, &st) < 0 || td_read_fd(&sb, fd) < 0 ||
+	    td_write_file_mode(dst, sb.buf, sb.len, st.st_mode & 0777) < 0)
+		ret = -1;
+	close(fd);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * Copy the regular files of the rank directory 'from' into directory
+ * 'to': only when 'from' is still the directory this process published
+ * there (a directory put in its place holds what someone else chose).
+ * 0, or -1 (errno set, ESTALE for a replaced directory).
+ */
 static int copy_files(const char *from, const char *to)
 {
-	DIR *d = opendir(from);
+	uint64_t dev, ino;
 	struct dirent *e;
-	int ret = 0;
+	struct stat st;
+	int fd, ret = 0;
+	DIR *d;
 
-	if (!d)
+	if (!td_rundir_published(from, &dev, &ino))
+		return errno = ESTALE, -1;
+	fd = open(from, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino) {
+		close(fd);
+		return errno = ESTALE, -1;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
 	while (!ret && (e = readdir(d)) != NULL) {
-		struct strbuf sb = STRBUF_INIT;
-		char *src = td_path_join(from, e->d_name), *dst = td_path_join(to, e->d_name);
+		char *dst;
 
-		if (e->d_name[0] != '.' && !td_is_dir(src) &&
-		    (td_read_file(&sb, src) < 0 || td_write_file_atomic(dst, sb.buf, sb.len) < 0))
-			ret = -1;
-		strbuf_release(&sb);
-		free(src);
+		if (e->d_name[0] == '.')
+			continue;
+		dst = td_path_join(to, e->d_name);
+		ret = copy_regular(dirfd(d), from, e->d_name, dst);
 		free(dst);
 	}
 	closedir(d);
+	return ret;
+}
+
+/* Copy the job's meta.json (a regular file, never through a link) into GATHER. */
+static int copy_job_meta(const char *job, const char *gather)
+{
+	char *from = td_path_join(job, "meta.json"), *to = td_path_join(gather, "meta.json");
+	int dirfd = open(job, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd = -1, ret = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (dirfd < 0 || (fd = td_open_regular_at(dirfd, "meta.json")) < 0 || td_read_fd(&sb, fd) < 0 ||
+	    td_write_file_atomic(to, sb.buf, sb.len) < 0)
+		ret = error("--gather: cannot copy %s to %s: %s", from, to,
+			    errno == ELOOP ? "a symbolic link" : errno == EINVAL ? "not a regular file" :
+			    strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (dirfd >= 0)
+		close(dirfd);
+	strbuf_release(&sb);
+	free(from);
+	free(to);
 	return ret;
 }
 
@@ -301,24 +411,18 @@ static int gather_rank(const char *rankdir, const char *gather, const char *name
 	char *dest = td_path_join(gather, name);
 	int ret = 0;
 
-	if (td_mkdir_p(gather) < 0 && errno != EEXIST)
-		ret = error("--gather %s: %s", gather, strerror(errno));
+	if (check_job_place(gather) < 0)
+		ret = -1;
 	else if (td_rundir_begin(&rd, dest) < 0)
 		ret = error("--gather %s: %s", dest, strerror(errno));
 	else if (copy_files(rankdir, rd.tmp_path) < 0 || td_rundir_commit(&rd) < 0) {
-		ret = error("--gather: cannot copy %s to %s: %s", rankdir, dest, strerror(errno));
+		ret = error("--gather: cannot copy %s to %s: %s", rankdir, dest,
+			    errno == ESTALE ? "it is no longer the directory this rank recorded" :
+			    strerror(errno));
 		td_rundir_abort(&rd);
 	}
-	if (!ret && rank == 0) {
-		char *from = td_path_join(job, "meta.json"), *to = td_path_join(gather, "meta.json");
-		struct strbuf sb = STRBUF_INIT;
-
-		if (td_read_file(&sb, from) < 0 || td_write_file_atomic(to, sb.buf, sb.len) < 0)
-			ret = error("--gather: cannot copy %s to %s: %s", from, to, strerror(errno));
-		strbuf_release(&sb);
-		free(from);
-		free(to);
-	}
+	if (!ret && rank == 0)
+		ret = copy_job_meta(job, gather);
 	free(dest);
 	return ret;
 }
@@ -328,6 +432,7 @@ int td_job_record(const struct td_job_command *c, struct td_job_rank *r,
 {
 	struct strvec sub = STRVEC_INIT;
 	char *name, *rankdir;
+	uint64_t dev, ino;
 	int i, ret;
 
 	if (check_job_dir(c->job) < 0)
@@ -348,7 +453,8 @@ int td_job_record(const struct td_job_command *c, struct td_job_rank *r,
 	current_rank = NULL;
 	if (summarise && td_is_dir(rankdir))
 		summarise(rankdir);
-	if (c->gather && td_is_dir(rankdir) && gather_rank(rankdir, c->gather, name, c->job, r->rank) < 0 && !ret)
+	if (c->gather && td_rundir_published(rankdir, &dev, &ino) &&
+	    gather_rank(rankdir, c->gather, name, c->job, r->rank) < 0 && !ret)
 		ret = 2;
 	free(rankdir);
 	free(name);

@@ -45,6 +45,12 @@ int td_job_rank_detect(struct td_job_rank *r, td_getenv_fn env, struct strbuf *e
 void td_job_rank_release(struct td_job_rank *r);
 /* "rank-00003.HOST": the rank's run directory inside the job directory. */
 char *td_job_rank_dirname(const struct td_job_rank *r);
+/*
+ * A node name (uname's) as HOST of a rank directory: up to its first dot,
+ * other bytes than [A-Za-z0-9_-] (and a leading dot) made '_', never empty.
+ * Caller frees.
+ */
+char *td_job_host_name(const char *nodename);
 /* The rank's "job" object of its meta.json (docs/job-format.md). */
 json_t *td_job_rank_json(const struct td_job_rank *r);
 /*

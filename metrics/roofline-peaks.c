@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,18 +82,46 @@ char *td_peaks_cpu_key(const char *vendor, int family, int model, int stepping, 
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The home directory: $HOME when it is an absolute path, else the passwd
+ * entry's.  Never the current directory: a missing or relative HOME (cron,
+ * "env -i", some service managers) would put the cache, and take a
+ * calibration from, wherever the command happens to run.  NULL when
+ * neither names one.
+ */
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (home && home[0] == '/')
+		return home;
+	pw = getpwuid(geteuid());
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
 char *td_peaks_cache_dir(void)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home;
 	char *base, *dir;
 
 	/* the XDG base directory spec: only absolute paths count */
 	if (xdg && xdg[0] == '/')
 		return td_path_join(xdg, "tdperf");
-	base = td_path_join(home && *home ? home : ".", ".cache");
+	home = home_dir();
+	if (!home)
+		return NULL;
+	base = td_path_join(home, ".cache");
 	dir = td_path_join(base, "tdperf");
 	free(base);
 	return dir;
+}
+
+void td_peaks_no_cache_dir(struct strbuf *sb)
+{
+	strbuf_addf(sb, "no calibration cache: HOME is %s and uid %lu has no home directory in the "
+		    "passwd database", getenv("HOME") ? "not an absolute path" : "unset",
+		    (unsigned long)geteuid());
 }
 
 char *td_peaks_cache_path(const char *cpu_key)
@@ -100,6 +129,8 @@ char *td_peaks_cache_path(const char *cpu_key)
 	struct strbuf name = STRBUF_INIT;
 	char *dir = td_peaks_cache_dir(), *path;
 
+	if (!dir)
+		return NULL;
 	strbuf_addf(&name, "calibration-%s.json", cpu_key);
 	path = td_path_join(dir, name.buf);
 	free(dir);
@@ -179,6 +210,11 @@ int td_peaks_load(const char *path, int threads, struct td_peaks *p, struct strb
 	int best_dist = 0;
 
 	td_peaks_init(p);
+	if (!path) {
+		td_peaks_no_cache_dir(err);
+		errno = ENOENT;
+		return -1;
+	}
 	doc = json_load_file(path, 0, &jerr);
 	if (!doc) {
 		if (access(path, R_OK) < 0) {

@@ -87,14 +87,21 @@ void td_peaks_release(struct td_peaks *p);
  * "GenuineIntel-6-55-4_Intel-R-Xeon-R-Gold-6130-CPU-2.10GHz".  Caller frees.
  */
 char *td_peaks_cpu_key(const char *vendor, int family, int model, int stepping, const char *name);
-/* $XDG_CACHE_HOME/tdperf (or ~/.cache/tdperf); caller frees. */
+/*
+ * $XDG_CACHE_HOME/tdperf (or ~/.cache/tdperf, ~ being $HOME when absolute,
+ * else the passwd entry's home); caller frees.  NULL when there is no
+ * home: never a directory relative to the current one.
+ */
 char *td_peaks_cache_dir(void);
-/* The calibration file of a CPU key: td_peaks_cache_dir()/calibration-KEY.json. */
+/* The calibration file of a CPU key: td_peaks_cache_dir()/calibration-KEY.json, or NULL. */
 char *td_peaks_cache_path(const char *cpu_key);
+/* Why td_peaks_cache_dir() gave NULL, appended to sb. */
+void td_peaks_no_cache_dir(struct strbuf *sb);
 /*
  * Read the entry for 'threads' threads (0: the single-thread entry, else the
  * closest count) from a calibration file.  Returns 0, or -1 with
- * "FILE: what is wrong" in err (missing file: errno ENOENT kept).
+ * "FILE: what is wrong" in err (missing file: errno ENOENT kept; a NULL
+ * path, no cache directory: ENOENT, and why in err).
  */
 int td_peaks_load(const char *path, int threads, struct td_peaks *p, struct strbuf *err);
 

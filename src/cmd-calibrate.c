@@ -152,6 +152,22 @@ static int print_document(const char *text, int threads, int json, const char *s
 	return 0;
 }
 
+/* Create the directory that will hold 'path' (the cache's); 0, or -1 after one line. */
+static int make_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ret = 0;
+
+	if (!slash || slash == path)
+		return 0;
+	dir = xstrndup(path, (size_t)(slash - path));
+	if (td_mkdir_p(dir) < 0)
+		ret = error("%s: cannot create: %s", dir, strerror(errno));
+	free(dir);
+	return ret;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct td_cal_opts opts = { .threads = 1 };
@@ -186,6 +202,18 @@ int cmd_calibrate(int argc, char **argv)
 		return 2;
 	}
 	path = output ? xstrdup(output) : td_peaks_cache_path(cpu.key);
+	if (!path && (show || save)) {
+		/* no home: say so, and keep nothing rather than a ./.cache wherever we run */
+		td_peaks_no_cache_dir(&err);
+		if (show) {
+			error("%s (name the file with -o)", err.buf);
+			ret = 2;
+			goto out;
+		}
+		warning("%s; the calibration is not saved (name a file with -o)", err.buf);
+		strbuf_reset(&err);
+		save = 0;
+	}
 
 	if (show) {
 		if (td_read_file(&doc, path) < 0) {
@@ -204,6 +232,10 @@ int cmd_calibrate(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	if (save && make_parent(path) < 0) {
+		ret = 2;
+		goto out;
+	}
 	if (td_calibrate(&opts, &r, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;
@@ -213,12 +245,6 @@ int cmd_calibrate(int argc, char **argv)
 		error("%s", err.buf);
 		ret = 2;
 	} else if (save) {
-		char *slash = strrchr(path, '/');
-		if (slash && slash != path) {
-			char *dir = xstrndup(path, slash - path);
-			td_mkdir_p(dir);
-			free(dir);
-		}
 		if (td_write_file_atomic(path, doc.buf, doc.len) < 0) {
 			error("%s: cannot write: %s", path, strerror(errno));
 			ret = 2;

@@ -2,7 +2,10 @@
  * Whole-file reads and atomic writes.  Every regular file tdperf writes goes
  * through a temporary file and a rename, so an interrupted run never
  * leaves a half-written report behind.  Special files (devices, FIFOs) are
- * written as streams; symbolic links are followed.
+ * written as streams.  A symbolic link is followed only when we or root
+ * made it: tdperf often runs as root, writing into directories such as
+ * /tmp or a shared job directory where another user could have planted a
+ * link aimed at a file of root's.
  */
 #include "util/util.h"
 
@@ -80,13 +83,22 @@ static int write_all(int fd, const void *data, size_t len)
  * A device, FIFO or socket as the output (/dev/stdout of a pipe, a terminal,
  * /dev/null): the data are streamed into it.  Renaming a temporary file
  * over it would replace the special file itself with a regular file.
+ * 'follow' says whether 'path' is a symbolic link we may go through; else
+ * a link put there since we looked is not opened.  What was opened must
+ * still be no regular file or directory: one swapped in since we looked is
+ * never written.
  */
-static int write_stream(const char *path, const void *data, size_t len)
+static int write_stream(const char *path, int follow, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), saved;
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW)), saved;
+	struct stat st;
 
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) < 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+		close(fd);
+		die("%s: was replaced while tdperf opened it; not writing into it", path);
+	}
 	if (write_all(fd, data, len) < 0) {
 		saved = errno;
 		close(fd);
@@ -101,10 +113,11 @@ static int write_stream(const char *path, const void *data, size_t len)
  * in the same directory and a rename.  An existing file keeps its mode and,
  * where we may, its owner: overwriting a 0600 report does not publish it.
  */
-static int replace_regular(const char *path, const struct stat *old, const void *data, size_t len)
+static int replace_regular(const char *path, const struct stat *old, mode_t new_mode,
+			   const void *data, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT;
-	mode_t mode = old ? old->st_mode & 07777 : 0644;
+	mode_t mode = old ? old->st_mode & 07777 : new_mode;
 	int fd, saved;
 
 	strbuf_addf(&tmp, "%s.tmp.XXXXXX", path);
@@ -139,31 +152,123 @@ fail:
 	return -1;
 }
 
-int td_write_file_atomic(const char *path, const void *data, size_t len)
+/*
+ * May we write through the symbolic link seen as 'st'?  Only when we or
+ * root made it.  Another user's link, in a directory both of us can write
+ * (a job directory, /tmp), would aim our write at a file of their choice;
+ * the kernel's protected_symlinks guard covers sticky directories only,
+ * and is often off.
+ */
+static int trusted_link(const struct stat *st)
 {
-	struct stat st, lst;
-	char *real;
-	int ret;
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
 
+/* The text of the symbolic link 'path' (caller frees), or NULL. */
+static char *read_link(const char *path, const struct stat *st)
+{
+	size_t size = st->st_size > 0 ? (size_t)st->st_size + 1 : 256;
+
+	for (;;) {
+		char *buf = xmalloc(size);
+		ssize_t n = readlink(path, buf, size);
+
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if ((size_t)n < size) {
+			buf[n] = '\0';
+			return buf;
+		}
+		free(buf);
+		size *= 2;
+	}
+}
+
+/*
+ * Check each symbolic link on the way from 'path' to the file it names:
+ * one that neither we nor root made is refused (one line, exit 2).  1
+ * when path is a symbolic link, 0 when it is not, -1 with errno.  The
+ * walk stops at a link whose text names nothing (a dangling link, or a
+ * "magic" one of /proc such as /proc/self/fd/1 of a pipe): stat(path)
+ * then says which.
+ */
+static int check_links(const char *path)
+{
+	char *cur = xstrdup(path);
+	int hops;
+
+	for (hops = 0; hops < 40; hops++) {
+		struct stat st;
+		char *text, *next;
+
+		if (lstat(cur, &st) < 0) {
+			free(cur);
+			if (hops)
+				return 1;
+			return errno == ENOENT ? 0 : -1;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			free(cur);
+			return hops > 0;
+		}
+		if (!trusted_link(&st))
+			die("%s: a symbolic link owned by uid %lu; refusing to write through it "
+			    "(remove it, or write elsewhere)", cur, (unsigned long)st.st_uid);
+		text = read_link(cur, &st);
+		if (!text) {
+			free(cur);
+			return -1;
+		}
+		if (text[0] == '/' || !strchr(cur, '/')) {
+			next = text;
+		} else {
+			next = xstrndup(cur, strrchr(cur, '/') + 1 - cur);
+			next = xrealloc(next, strlen(next) + strlen(text) + 1);
+			strcat(next, text);
+			free(text);
+		}
+		free(cur);
+		cur = next;
+	}
+	free(cur);
+	errno = ELOOP;
+	return -1;
+}
+
+int td_write_file_mode(const char *path, const void *data, size_t len, unsigned new_mode)
+{
+	int link = check_links(path), ret;
+	struct stat st;
+	char *real;
+
+	if (link < 0)
+		return -1;
 	if (stat(path, &st) < 0) {
 		/* a symbolic link to nothing: refused, never replaced by a file */
-		if (errno == ENOENT && lstat(path, &lst) == 0)
+		if (errno == ENOENT && link)
 			return errno = ENOENT, -1;
-		return errno == ENOENT ? replace_regular(path, NULL, data, len) : -1;
+		return errno == ENOENT ? replace_regular(path, NULL, new_mode, data, len) : -1;
 	}
 	if (S_ISDIR(st.st_mode))
 		return errno = EISDIR, -1;
 	if (!S_ISREG(st.st_mode))
-		return write_stream(path, data, len);
-	if (lstat(path, &lst) < 0 || !S_ISLNK(lst.st_mode))
-		return replace_regular(path, &st, data, len);
-	/* a symbolic link is followed: the file it names is replaced, the link stays */
+		return write_stream(path, link, data, len);
+	if (!link)
+		return replace_regular(path, &st, new_mode, data, len);
+	/* a link of ours is followed: the file it names is replaced, the link stays */
 	real = realpath(path, NULL);
 	if (!real)
 		return -1;
-	ret = replace_regular(real, &st, data, len);
+	ret = replace_regular(real, &st, new_mode, data, len);
 	free(real);
 	return ret;
+}
+
+int td_write_file_atomic(const char *path, const void *data, size_t len)
+{
+	return td_write_file_mode(path, data, len, 0644);
 }
 
 int td_same_file(const char *a, const char *b)
@@ -206,30 +311,109 @@ int td_mkdir_p(const char *path)
 	return 0;
 }
 
-int td_remove_tree(const char *path)
+/*
+ * Can a user other than us and root write directory st (or replace what
+ * is in it)?  Group write counts only for a group that is not our own; a
+ * sticky directory (/tmp) lets nobody replace another's entries.
+ */
+static int others_can_write(const struct stat *st)
 {
-	DIR *d;
-	struct dirent *de;
+	if (st->st_mode & S_ISVTX)
+		return 0;
+	return (st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && st->st_gid != getegid());
+}
+
+/* The refusal of directory 'dir', seen as st (and the link lst); -1, or 0 when it may hold runs. */
+static int refuse_dir(const char *dir, const struct stat *lst, const struct stat *st)
+{
+	if (S_ISLNK(lst->st_mode) && !trusted_link(lst))
+		return error("%s: a symbolic link owned by uid %lu; refusing to write through it "
+			     "(use a directory of your own)", dir, (unsigned long)lst->st_uid);
+	if (!S_ISDIR(st->st_mode))
+		return error("%s: %s", dir, strerror(ENOTDIR));
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return error("%s: owned by uid %lu; refusing to write a run into another user's directory "
+			     "(use a directory of your own)", dir, (unsigned long)st->st_uid);
+	if (others_can_write(st))
+		return error("%s: other users can write it (mode %04o, not sticky); refusing to write a run "
+			     "into it (use a directory of your own)", dir, (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
+int td_check_dir_trusted(const char *dir)
+{
+	struct stat lst, st;
+	char *cwd;
+	int ret;
+
+	if (lstat(dir, &lst) < 0 || stat(dir, &st) < 0)
+		return error("%s: %s", dir, strerror(errno));
+	if (strcmp(dir, ".") || !(cwd = getcwd(NULL, 0)))
+		return refuse_dir(dir, &lst, &st);
+	ret = refuse_dir(cwd, &lst, &st); /* "." would say little */
+	free(cwd);
+	return ret;
+}
+
+int td_check_parent_trusted(const char *path)
+{
+	char *dir = xstrdup(path), *slash;
+	size_t len = strlen(dir);
+	struct stat st;
+	int ret;
+
+	while (len > 1 && dir[len - 1] == '/')
+		dir[--len] = '\0';
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	/* a directory that is not there holds nothing yet: creating in it fails, and says so */
+	if (lstat(slash ? dir : ".", &st) < 0 && errno == ENOENT)
+		ret = 0;
+	else
+		ret = td_check_dir_trusted(slash ? dir : ".");
+	free(dir);
+	return ret;
+}
+
+int td_read_fd(struct strbuf *sb, int fd)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		strbuf_add(sb, chunk, (size_t)n);
+	}
+	return 0;
+}
+
+int td_open_regular_at(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	d = opendir(path);
-	if (!d)
+	if (fd < 0)
 		return -1;
-	while ((de = readdir(d))) {
-		char *child;
+	if (fstat(fd, &st) < 0) {
+		int saved = errno;
 
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		child = td_path_join(path, de->d_name);
-		td_remove_tree(child);
-		free(child);
+		close(fd);
+		errno = saved;
+		return -1;
 	}
-	closedir(d);
-	return rmdir(path);
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	/* a regular file: reads never block, and should not fail as if they might */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
 }
 
 int td_is_dir(const char *path)

@@ -1,5 +1,5 @@
 # util/: strbuf, option parsing, messages, files, run directories (util/util.h)
-libtdperf_a_SOURCES += util/util.h util/parse-options.h util/parse-options.c util/strbuf.c util/message.c util/file.c util/rundir.c util/datadir.c util/cpulist.c
+libtdperf_a_SOURCES += util/util.h util/parse-options.h util/parse-options.c util/strbuf.c util/message.c util/file.c util/remove-tree.c util/rundir.c util/datadir.c util/cpulist.c
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_util
 TESTS += tests/unit/test_util
@@ -25,3 +25,6 @@ TESTS += tests/unit/test_parse_options
 tests_unit_test_parse_options_LDADD = $(UNIT_LIBS)
 tests_unit_test_parse_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# another local user against root: planted trees, links and directories (issue 29)
+TESTS += tests/e2e/t1600-other-users-dirs.sh
+EXTRA_DIST += tests/e2e/t1600-other-users-dirs.sh

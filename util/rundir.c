@@ -18,10 +18,13 @@
 
 /*
  * May a run be published at 'path' (or kept as its .old)?  Only when
- * nothing is there or a directory is: a device, FIFO, symbolic link or
- * regular file at the name is not ours to rename or remove (ENOTDIR).
+ * nothing is there or a directory of ours is: a device, FIFO, symbolic link or
+ * regular file at the name is not ours to rename or remove (ENOTDIR).  A
+ * directory another user owns ends the process (one line, exit 2, after
+ * throwing away 'rd' when given): renaming it, or removing the .old, would
+ * change their files.
  */
-static int replaceable(const char *path)
+static int replaceable(const char *path, struct td_rundir *rd)
 {
 	struct stat st;
 
@@ -29,6 +32,14 @@ static int replaceable(const char *path)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
 		return errno = ENOTDIR, -1;
+	if (st.st_uid != geteuid()) {
+		char *name = xstrdup(path); /* path may be rd's, freed by the abort */
+
+		if (rd)
+			td_rundir_abort(rd);
+		die("%s: owned by uid %lu; refusing to replace another user's directory "
+		    "(use a directory of your own)", name, (unsigned long)st.st_uid);
+	}
 	return 0;
 }
 
@@ -37,7 +48,10 @@ static int replaceable(const char *path)
  * (killed with SIGKILL, or the machine rebooted).  A live one is another
  * run of NAME still writing: -1 with EBUSY, so that of concurrent runs of
  * the same NAME the later ones fail at once instead of one silently
- * replacing another's result.
+ * replacing another's result.  One another user owns is not ours to
+ * remove, nor a sign of a run of ours: it is left, said when its process
+ * is gone (a live one is that user's run; publishing over it is refused
+ * at commit, by the owner of NAME).
  */
 static int remove_stale_tmp(const char *final_path)
 {
@@ -54,7 +68,9 @@ static int remove_stale_tmp(const char *final_path)
 	strbuf_addf(&prefix, "%s.tmp-", base);
 	while (d && (de = readdir(d))) {
 		char *end, *stale;
+		struct stat st;
 		long pid;
+		int alive;
 
 		if (strncmp(de->d_name, prefix.buf, prefix.len))
 			continue;
@@ -62,13 +78,19 @@ static int remove_stale_tmp(const char *final_path)
 		pid = strtol(de->d_name + prefix.len, &end, 10);
 		if (*end || pid <= 0 || errno || pid == (long)getpid())
 			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
-			busy = 1; /* alive (or not ours to signal): still writing */
-			continue;
-		}
+		/* alive, or not ours to signal: still writing */
+		alive = kill((pid_t)pid, 0) == 0 || errno != ESRCH;
 		stale = slash ? td_path_join(dir, de->d_name) : xstrdup(de->d_name);
-		if (td_is_dir(stale))
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			; /* gone meanwhile */
+		} else if (st.st_uid != geteuid()) {
+			if (!alive)
+				warning("%s: owned by uid %lu, not removing it", stale, (unsigned long)st.st_uid);
+		} else if (alive) {
+			busy = 1;
+		} else if (S_ISDIR(st.st_mode)) {
 			td_remove_tree(stale);
+		}
 		free(stale);
 	}
 	if (d)
@@ -99,6 +121,27 @@ static int lock_parent(const char *final_path)
 	return fd;
 }
 
+/* Note what rd->tmp_path is, so that commit renames only what begin made. */
+static int note_identity(struct td_rundir *rd)
+{
+	struct stat st;
+	int fd = open(rd->tmp_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	close(fd);
+	rd->dev = st.st_dev;
+	rd->ino = st.st_ino;
+	return 0;
+}
+
 int td_rundir_begin(struct td_rundir *rd, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -108,8 +151,12 @@ int td_rundir_begin(struct td_rundir *rd, const char *path)
 	while (len > 1 && path[len - 1] == '/')
 		len--;
 	rd->final_path = xstrndup(path, len);
+	rd->dev = rd->ino = 0;
+	/* in a directory another user controls, what we write could be swapped for links */
+	if (td_check_parent_trusted(rd->final_path) < 0)
+		exit(2);
 	strbuf_addf(&sb, "%s.old", rd->final_path);
-	if (replaceable(rd->final_path) < 0 || replaceable(sb.buf) < 0) {
+	if (replaceable(rd->final_path, NULL) < 0 || replaceable(sb.buf, NULL) < 0) {
 		int saved = errno;
 
 		strbuf_release(&sb);
@@ -133,6 +180,8 @@ int td_rundir_begin(struct td_rundir *rd, const char *path)
 	rd->tmp_path = strbuf_detach(&sb, NULL);
 	td_remove_tree(rd->tmp_path);
 	ret = mkdir(rd->tmp_path, 0755);
+	if (!ret)
+		ret = note_identity(rd);
 	if (lock >= 0) {
 		int saved = errno;
 
@@ -156,17 +205,32 @@ char *td_rundir_file(const struct td_rundir *rd, const char *name)
 	return td_path_join(rd->tmp_path, name);
 }
 
+/* The run directory this process published last (td_rundir_published). */
+static char *published_path;
+static uint64_t published_dev, published_ino;
+
 int td_rundir_commit(struct td_rundir *rd)
 {
 	struct strbuf old = STRBUF_INIT;
+	struct stat st;
 	int ret = 0;
 
 	strbuf_addf(&old, "%s.old", rd->final_path);
-	if (replaceable(rd->final_path) < 0 || replaceable(old.buf) < 0) {
+	if (replaceable(rd->final_path, rd) < 0 || replaceable(old.buf, rd) < 0) {
 		ret = -1;
 		goto out;
 	}
-	if (td_file_exists(rd->final_path)) {
+	/* only the directory begin made is published */
+	if (lstat(rd->tmp_path, &st) < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (st.st_dev != rd->dev || st.st_ino != rd->ino) {
+		errno = ESTALE;
+		ret = -1;
+		goto out;
+	}
+	if (lstat(rd->final_path, &st) == 0) {
 		td_remove_tree(old.buf);
 		if (rename(rd->final_path, old.buf) < 0) {
 			ret = -1;
@@ -178,11 +242,23 @@ int td_rundir_commit(struct td_rundir *rd)
 out:
 	strbuf_release(&old);
 	if (!ret) {
+		free(published_path);
+		published_path = rd->final_path;
+		published_dev = rd->dev;
+		published_ino = rd->ino;
 		free(rd->tmp_path);
-		free(rd->final_path);
 		rd->tmp_path = rd->final_path = NULL;
 	}
 	return ret;
+}
+
+int td_rundir_published(const char *path, uint64_t *dev, uint64_t *ino)
+{
+	if (!published_path || strcmp(path, published_path))
+		return 0;
+	*dev = published_dev;
+	*ino = published_ino;
+	return 1;
 }
 
 void td_rundir_abort(struct td_rundir *rd)

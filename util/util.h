@@ -122,9 +122,11 @@ int td_read_stream(struct strbuf *sb, FILE *f);
 /*
  * Write data to path atomically: a temporary file in the same directory,
  * fsync'ed, then renamed over path; an existing file keeps its mode.  A
- * symbolic link is followed (the file it names is replaced; a dangling one
- * is refused with ENOENT); a device, FIFO or socket is written as a stream,
- * never replaced; a directory is EISDIR.  Returns 0 or -1 (errno set).
+ * symbolic link made by us or root is followed (the file it names is
+ * replaced; a dangling one is refused with ENOENT); one another user made
+ * is refused (one line, exit 2, through die()).  A device, FIFO or socket
+ * is written as a stream, never replaced (one swapped for a regular file
+ * meanwhile: die()); a directory is EISDIR.  Returns 0 or -1 (errno set).
  */
 int td_write_file_atomic(const char *path, const void *data, size_t len);
 /* Do both paths name the same existing file (an output that is an input)? */
@@ -134,11 +136,34 @@ int td_refuse_input_as_output(const char *out, const char *in);
 /* Join a directory and a name into a new string. */
 char *td_path_join(const char *dir, const char *name);
 int td_mkdir_p(const char *path);
-/* Remove a directory tree (used to clean up unfinished run directories). */
+/*
+ * Remove a directory tree (unfinished run directories, NAME.old): never
+ * through a symbolic link (one is unlinked), into another file system, or
+ * into anything another user owns (left, and said in one warning line).
+ * 0 when all is gone, -1 (errno set) when something stayed.
+ */
 int td_remove_tree(const char *path);
 int td_is_dir(const char *path);
 int td_file_exists(const char *path);
 int td_is_regular_file(const char *path);
+/*
+ * May tdperf write runs into directory 'dir': is it ours or root's, and
+ * can no other user write it (sticky ones such as /tmp excepted)?  0, or
+ * -1 after one error line.  td_check_parent_trusted checks the directory
+ * that holds 'path'.
+ */
+int td_check_dir_trusted(const char *dir);
+int td_check_parent_trusted(const char *path);
+/* td_write_file_atomic, but a file it creates gets 'mode' (not 0644). */
+int td_write_file_mode(const char *path, const void *data, size_t len, unsigned mode);
+/* Read all of fd into sb: 0, or -1 (errno set). */
+int td_read_fd(struct strbuf *sb, int fd);
+/*
+ * Open 'name' in directory dirfd for reading when it is a regular file:
+ * never through a symbolic link (ELOOP), never blocking on a FIFO.  The
+ * fd, or -1 with errno (EISDIR, or EINVAL for a device, FIFO or socket).
+ */
+int td_open_regular_at(int dirfd, const char *name);
 
 /* ---- CPU lists ---- */
 /*
@@ -164,10 +189,14 @@ int td_arm_is_core_pmu(const char *name);
 struct td_rundir {
 	char *final_path; /* where the run will live once committed */
 	char *tmp_path;   /* where it is being written now */
+	uint64_t dev, ino; /* what tmp_path is (made by td_rundir_begin) */
 };
 /*
  * Start a run directory that will become 'path'.  Files are written under
  * rd->tmp_path; nothing is visible at 'path' until td_rundir_commit().
+ * A directory holding 'path' that is not td_check_dir_trusted(), or a
+ * 'path' or 'path'.old that another user owns, ends the process (one
+ * line, exit 2): nothing of theirs is renamed or removed.
  */
 int td_rundir_begin(struct td_rundir *rd, const char *path);
 /* Path of a file inside the run being written (caller frees). */
@@ -179,6 +208,11 @@ char *td_rundir_file(const struct td_rundir *rd, const char *name);
 int td_rundir_commit(struct td_rundir *rd);
 /* Throw the unfinished run away (on error or interruption). */
 void td_rundir_abort(struct td_rundir *rd);
+/*
+ * Did this process publish the run directory at 'path' (td_rundir_commit,
+ * the latest one)?  1 with its device and inode, else 0.
+ */
+int td_rundir_published(const char *path, uint64_t *dev, uint64_t *ino);
 
 /* ---- data directory ---- */
 /*

@@ -7,8 +7,13 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -191,6 +196,227 @@ static void rundir_abort_leaves_nothing(void **state)
 	free(dir);
 }
 
+/* Make 'path' a file holding 'text'. */
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static char *slurp(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(td_read_file(&sb, path), 0);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The user the tests play the other local user with. */
+#define OTHER_UID 65534
+
+/* A link in the tree to a directory outside it: the link goes, never what it names. */
+static void remove_tree_unlinks_links_never_follows(void **state)
+{
+	char *dir = scratch_dir();
+	char *tree = td_path_join(dir, "tree"), *sub = td_path_join(tree, "sub");
+	char *outside = td_path_join(dir, "outside"), *kept = td_path_join(outside, "kept");
+	char *link = td_path_join(sub, "link"), *toplink = td_path_join(dir, "toplink");
+
+	(void)state;
+	assert_int_equal(mkdir(tree, 0755), 0);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(mkdir(outside, 0755), 0);
+	put_file(kept, "kept");
+	assert_int_equal(symlink(outside, link), 0);
+	assert_int_equal(td_remove_tree(tree), 0);
+	assert_false(td_file_exists(tree));
+	assert_true(td_file_exists(kept));
+	/* the top a link to a directory: only the link is removed */
+	assert_int_equal(symlink(outside, toplink), 0);
+	assert_int_equal(td_remove_tree(toplink), 0);
+	assert_true(td_file_exists(kept));
+	td_remove_tree(dir);
+	free(toplink);
+	free(link);
+	free(kept);
+	free(outside);
+	free(sub);
+	free(tree);
+	free(dir);
+}
+
+/* What another user owns, in a tree of ours or as the tree, stays (needs root: chown). */
+static void remove_tree_leaves_other_users_entries(void **state)
+{
+	char *dir, *tree, *theirs, *their_file, *mine, *their_tree, *inside;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	dir = scratch_dir();
+	tree = td_path_join(dir, "tree");
+	theirs = td_path_join(tree, "theirs");
+	their_file = td_path_join(theirs, "file");
+	mine = td_path_join(tree, "mine");
+	assert_int_equal(mkdir(tree, 0755), 0);
+	assert_int_equal(mkdir(theirs, 0755), 0);
+	assert_int_equal(mkdir(mine, 0755), 0);
+	put_file(their_file, "theirs");
+	assert_int_equal(chown(their_file, OTHER_UID, OTHER_UID), 0);
+	assert_int_equal(chown(theirs, OTHER_UID, OTHER_UID), 0);
+	assert_int_equal(td_remove_tree(tree), -1);
+	assert_true(td_file_exists(their_file));
+	assert_false(td_file_exists(mine));
+
+	/* a tree another user owns is not entered at all, even where we put a file */
+	their_tree = td_path_join(dir, "their-tree");
+	inside = td_path_join(their_tree, "ours");
+	assert_int_equal(mkdir(their_tree, 0755), 0);
+	put_file(inside, "ours");
+	assert_int_equal(chown(their_tree, OTHER_UID, OTHER_UID), 0);
+	assert_int_equal(td_remove_tree(their_tree), -1);
+	assert_true(td_file_exists(inside));
+
+	assert_int_equal(chown(theirs, 0, 0), 0);
+	assert_int_equal(chown(their_file, 0, 0), 0);
+	assert_int_equal(chown(their_tree, 0, 0), 0);
+	assert_int_equal(td_remove_tree(dir), 0);
+	free(inside);
+	free(their_tree);
+	free(mine);
+	free(their_file);
+	free(theirs);
+	free(tree);
+	free(dir);
+}
+
+/*
+ * 10,000 levels: paths far beyond PATH_MAX, no recursion, and 64
+ * descriptors in all are enough.
+ */
+static void remove_tree_removes_deep_trees(void **state)
+{
+	char *dir = scratch_dir(), *tree = td_path_join(dir, "deep");
+	struct rlimit old, few;
+	int fd, i;
+
+	(void)state;
+	assert_int_equal(mkdir(tree, 0755), 0);
+	fd = open(tree, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	for (i = 0; i < 10000; i++) {
+		int next;
+
+		assert_int_equal(mkdirat(fd, "d", 0755), 0);
+		if (i % 100 == 0) /* a sibling directory now and then */
+			assert_int_equal(mkdirat(fd, "e", 0755), 0);
+		next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+		assert_true(next >= 0);
+		close(fd);
+		fd = next;
+	}
+	i = openat(fd, "bottom", O_WRONLY | O_CREAT, 0644);
+	assert_true(i >= 0);
+	close(i);
+	close(fd);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	few = old;
+	few.rlim_cur = 64;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &few), 0);
+	i = td_remove_tree(tree);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(i, 0);
+	assert_false(td_file_exists(tree));
+	td_remove_tree(dir);
+	free(tree);
+	free(dir);
+}
+
+/* Write "new" through path in a child process; its exit status (die() exits 2). */
+static int status_of_write_through(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		fclose(stderr); /* the refusal's line is the e2e tests' to check */
+		_exit(td_write_file_atomic(path, "new", 3) < 0 ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A link another user made is never written through; one of ours (or root's) is (needs root). */
+static void atomic_write_follows_only_our_links(void **state)
+{
+	char *dir, *target, *link, *text;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	dir = scratch_dir();
+	target = td_path_join(dir, "target");
+	link = td_path_join(dir, "link");
+	put_file(target, "old");
+	assert_int_equal(chmod(target, 0600), 0);
+	assert_int_equal(symlink("target", link), 0);
+	assert_int_equal(lchown(link, OTHER_UID, OTHER_UID), 0);
+	assert_int_equal(status_of_write_through(link), 2);
+	text = slurp(target);
+	assert_string_equal(text, "old");
+	free(text);
+	assert_int_equal(lchown(link, 0, 0), 0);
+	assert_int_equal(status_of_write_through(link), 0);
+	text = slurp(target);
+	assert_string_equal(text, "new");
+	free(text);
+	td_remove_tree(dir);
+	free(link);
+	free(target);
+	free(dir);
+}
+
+/* A stale NAME.tmp-PID another user owns is left, and the run goes on (needs root). */
+static void rundir_leaves_other_users_stale_tmp(void **state)
+{
+	char *dir, *run, *stale_file;
+	struct strbuf stale = STRBUF_INIT;
+	struct td_rundir rd;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pid = fork(); /* a process id no process has once it is reaped */
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	dir = scratch_dir();
+	run = td_path_join(dir, "run");
+	strbuf_addf(&stale, "%s.tmp-%ld", run, (long)pid);
+	stale_file = td_path_join(stale.buf, "file");
+	assert_int_equal(mkdir(stale.buf, 0755), 0);
+	put_file(stale_file, "theirs");
+	assert_int_equal(chown(stale_file, OTHER_UID, OTHER_UID), 0);
+	assert_int_equal(chown(stale.buf, OTHER_UID, OTHER_UID), 0);
+	assert_int_equal(td_rundir_begin(&rd, run), 0);
+	assert_int_equal(td_rundir_commit(&rd), 0);
+	assert_true(td_is_dir(run));
+	assert_true(td_file_exists(stale_file));
+	assert_int_equal(chown(stale.buf, 0, 0), 0);
+	assert_int_equal(chown(stale_file, 0, 0), 0);
+	assert_int_equal(td_remove_tree(dir), 0);
+	free(stale_file);
+	strbuf_release(&stale);
+	free(run);
+	free(dir);
+}
+
 /* CPU lists as perf's -C and sysfs write them; anything else is refused. */
 static void cpu_lists_parse_like_perf(void **state)
 {
@@ -226,6 +452,11 @@ int main(void)
 		cmocka_unit_test(rundir_commit_keeps_previous_as_old),
 		cmocka_unit_test(rundir_abort_leaves_nothing),
 		cmocka_unit_test(cpu_lists_parse_like_perf),
+		cmocka_unit_test(remove_tree_unlinks_links_never_follows),
+		cmocka_unit_test(remove_tree_leaves_other_users_entries),
+		cmocka_unit_test(remove_tree_removes_deep_trees),
+		cmocka_unit_test(atomic_write_follows_only_our_links),
+		cmocka_unit_test(rundir_leaves_other_users_stale_tmp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
