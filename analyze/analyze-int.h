@@ -228,8 +228,8 @@ json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_
 /*
  * 0, or -1 with "FILE: FIELD: what is wrong" in err: every number of a rank
  * summary finite and in its range (counts and times >= 0 and within 64
- * bits, shares in [0, 1], Top-Down fractions in [-1, 2], rank below size),
- * every other field of its type.
+ * bits, shares in [0, 1], Top-Down fractions within what a ratio of 64-bit
+ * counts gives, rank below size), every other field of its type.
  */
 int td_rank_summary_check(json_t *sum, const char *file, struct strbuf *err);
 /* jansson's error text without the input it stopped at ("near '...'"). */

@@ -721,14 +721,21 @@ static void warn_gaps(json_t *doc)
 /* Ranks named one by one in a warning; the rest are counted. */
 #define WARN_MAX_RANKS 10
 
+/* "-380.7 %", or %g where %f would be a long row of digits */
+static void add_percent(struct strbuf *sb, double fraction)
+{
+	strbuf_addf(sb, fabs(fraction) < 1e4 ? "%.1f %%" : "%.4g %%", 100 * fraction);
+}
+
 /*
- * Top-Down fractions outside [0, 1] (multiplexing, counter skew: each
- * rank's own report names the cause; job-rank.c refuses what no counting
- * error gives): one warning per node id, naming the ranks.
+ * Top-Down fractions outside [0, 1]: shown as the ranks measured them (a
+ * counting error, multiplexing or skew, gives them, and the rank's own
+ * report names the cause), and named: one warning per node id, with its
+ * ranks and the first one's directory and value.
  */
 static void warn_topdown_range(json_t *doc)
 {
-	json_t *outside = json_object(), *r, *v, *list;
+	json_t *outside = json_object(), *r, *v, *list, *first;
 	const char *key;
 	size_t i;
 
@@ -740,19 +747,24 @@ static void warn_topdown_range(json_t *doc)
 				continue;
 			if (!(list = json_object_get(outside, key)))
 				json_object_set_new(outside, key, list = json_array());
-			json_array_append(list, json_object_get(r, "rank"));
+			json_array_append(list, r);
 		}
 	json_object_foreach(outside, key, list) {
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "Top-Down %s is outside 0 to 100 %% in %zu rank%s (", key, json_array_size(list),
+		first = json_array_get(list, 0);
+		strbuf_addf(&sb, "Top-Down %s is outside 0 to 100 %% in %zu rank%s:", key, json_array_size(list),
 			    json_array_size(list) == 1 ? "" : "s");
-		json_array_foreach(list, i, v)
+		json_array_foreach(list, i, r)
 			if (i < WARN_MAX_RANKS)
-				strbuf_addf(&sb, "%s%lld", i ? ", " : "", (long long)json_integer_value(v));
+				strbuf_addf(&sb, "%s %lld", i ? "," : "",
+					    (long long)json_integer_value(json_object_get(r, "rank")));
 		if (json_array_size(list) > WARN_MAX_RANKS)
 			strbuf_addf(&sb, " and %zu more", json_array_size(list) - WARN_MAX_RANKS);
-		strbuf_addstr(&sb, "): each rank's own report (tdperf report JOB/rank-N.HOST) says why");
+		strbuf_addf(&sb, " (%s: topdown.%s ", td_json_str_or(first, "dir", "?"), key);
+		add_percent(&sb, td_json_num(json_object_get(json_object_get(first, "topdown"), key)));
+		strbuf_addstr(&sb, "), shown as measured: counting errors (multiplexing, skew) give such values; "
+			      "each rank's own report says which");
 		add_warning(doc, sb.buf);
 		strbuf_release(&sb);
 	}

@@ -47,6 +47,12 @@ static void seconds(FILE *out, double v)
 	fprintf(out, fabs(v) < 1e6 ? "%.3f" : "%.4g", v);
 }
 
+/* A fraction as a percentage ("12.3 %"), or %g where that would be a long row of digits. */
+static void percent(FILE *out, double fraction, int width)
+{
+	fprintf(out, fabs(fraction) < 1e4 ? "%*.1f %%" : "%*.4g %%", width, 100 * fraction);
+}
+
 static void header(json_t *doc, FILE *out)
 {
 	json_t *job = json_object_get(doc, "job"), *run = json_object_get(doc, "run"), *w, *m;
@@ -131,9 +137,10 @@ static void outliers(json_t *doc, FILE *out)
 			seconds(out, td_json_num(json_object_get(g, "over_median")));
 			fputs(" s", out);
 		}
-		if (json_is_object(g = json_object_get(d, "topdown_grows")))
-			fprintf(out, "; Top-Down %s grows by %.1f %%", td_json_str(g, "component"),
-				100 * td_json_num(json_object_get(g, "over_median")));
+		if (json_is_object(g = json_object_get(d, "topdown_grows"))) {
+			fprintf(out, "; Top-Down %s grows by ", td_json_str(g, "component"));
+			percent(out, td_json_num(json_object_get(g, "over_median")), 0);
+		}
 		fputc('\n', out);
 	}
 }
@@ -282,8 +289,11 @@ void td_report_job_text(json_t *doc, FILE *out)
 	mpi_share(doc, out);
 	if (json_is_object(tree)) {
 		fputs("\nJob-wide Top-Down (ranks weighted by cycles):\n", out);
-		json_object_foreach(tree, key, v)
-			fprintf(out, "  %-30s %6.1f %%\n", key, 100 * td_json_num(v));
+		json_object_foreach(tree, key, v) {
+			fprintf(out, "  %-30s ", key);
+			percent(out, td_json_num(v), 6);
+			fputc('\n', out);
+		}
 	} else {
 		fprintf(out, "\nJob-wide Top-Down: not available: %s\n",
 			td_json_str_or(json_object_get(doc, "job"), "tree_reason", "no counts"));
