@@ -203,9 +203,42 @@ void td_report_sanity(const struct td_sanity_scope *sc, const struct td_sanity_n
 /* ---- jobs (analyze/job.c, job-rank.c) ---- */
 /* One rank's summary for the merge, from its report document. */
 json_t *td_report_rank_summary(json_t *doc);
-/* A rank's summary.json when written by this tdperf, else its analysis now. */
+/* What reading a rank says besides its summary; one kept from rank to rank. */
+struct td_rank_read {
+	struct strbuf origin; /* the file the summary came from, or the rank directory */
+	struct strbuf text;   /* the file's bytes: one buffer for all ranks */
+	int bad;              /* a file holds what no recording writes */
+};
+#define TD_RANK_READ_INIT { STRBUF_INIT, STRBUF_INIT, 0 }
+/*
+ * A rank's summary.json when written by this tdperf, else its analysis now.
+ * NULL with err set when the rank cannot be read, and with rd->bad set too
+ * when one of its files holds what no recording writes (analyze/job.c then
+ * refuses the job).
+ */
 json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_opts *opts,
-				    struct strbuf *err);
+				    struct td_rank_read *rd, struct strbuf *err);
+/*
+ * The most ranks a job can have.  MPI numbers ranks with a C int, but the
+ * largest machines built hold 7.6 (Fugaku) to 10.6 million cores (Sunway
+ * TaihuLight), so 2^24 leaves room for one rank per core on any of them; a
+ * larger "ranks" or rank number is a corrupt or hostile file, not a job.
+ */
+#define TD_JOB_MAX_RANKS 16777216L
+/*
+ * 0, or -1 with "FILE: FIELD: what is wrong" in err: every number of a rank
+ * summary finite and in its range (counts and times >= 0 and within 64
+ * bits, shares in [0, 1], Top-Down fractions within what a ratio of 64-bit
+ * counts gives, rank below size), every other field of its type.
+ */
+int td_rank_summary_check(json_t *sum, const char *file, struct strbuf *err);
+/* jansson's error text without the input it stopped at ("near '...'"). */
+void td_json_error_text(struct strbuf *sb, const json_error_t *jerr);
+/*
+ * The ranks of [0, size) not in seen[0..nr-1] (sorted, ascending; other
+ * numbers ignored), as [first, last] pairs; *count gets how many.
+ */
+json_t *td_job_missing_ranges(const long *seen, size_t nr, long size, long *count);
 /* Diff beyond Top-Down (analyze/diff-counts.c): elapsed time, the counts
  * both sides have, per-thread stack fractions (render/diff-counts.c draws them). */
 void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *sb);

@@ -14,16 +14,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A rank is an outlier when its CPU time is this much above the median. */
 #define OUTLIER_RATIO 1.2
 /* ... and by at least this many seconds (below, noise of a short run). */
 #define OUTLIER_MIN_S 0.01
-/* A size beyond this is a corrupt meta.json, not a job: missing ranks are not listed. */
-#define MAX_JOB_RANKS (1L << 24)
 
 int td_report_is_job(const char *path)
 {
@@ -54,9 +54,12 @@ static long parse_rank_name(const char *name, int *state)
 	*state = -1;
 	if (strncmp(name, "rank-", 5) || name[5] < '0' || name[5] > '9')
 		return -1;
+	errno = 0;
 	rank = strtol(name + 5, &end, 10);
 	if (*end != '.' || !end[1])
 		return -1;
+	if (errno == ERANGE) /* too many digits: beyond TD_JOB_MAX_RANKS, said by the caller */
+		rank = LONG_MAX;
 	if (strstr(end, ".tmp-"))
 		*state = 1;
 	else if (strlen(end) >= 4 && !strcmp(end + strlen(end) - 4, ".old"))
@@ -66,17 +69,23 @@ static long parse_rank_name(const char *name, int *state)
 	return rank;
 }
 
-static int compare_names(const void *a, const void *b)
+/* A directory entry: its name, and its type as readdir gave it (DT_UNKNOWN: ask lstat). */
+struct job_entry {
+	char *name;
+	unsigned char type;
+};
+
+static int compare_entries(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct job_entry *)a)->name, ((const struct job_entry *)b)->name);
 }
 
 /* The directory's entries, sorted (the order of ranks, host names). */
-static char **sorted_entries(const char *dir, size_t *nr, struct strbuf *err)
+static struct job_entry *sorted_entries(const char *dir, size_t *nr, struct strbuf *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL;
+	struct job_entry *entries = NULL;
 	size_t alloc = 0;
 
 	*nr = 0;
@@ -87,13 +96,14 @@ static char **sorted_entries(const char *dir, size_t *nr, struct strbuf *err)
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		TD_GROW(names, alloc, *nr + 1);
-		names[(*nr)++] = xstrdup(e->d_name);
+		TD_GROW(entries, alloc, *nr + 1);
+		entries[*nr].name = xstrdup(e->d_name);
+		entries[(*nr)++].type = e->d_type;
 	}
 	closedir(d);
 	if (*nr)
-		qsort(names, *nr, sizeof(*names), compare_names);
-	return names;
+		qsort(entries, *nr, sizeof(*entries), compare_entries);
+	return entries;
 }
 
 static void add_warning(json_t *doc, const char *text)
@@ -103,128 +113,212 @@ static void add_warning(json_t *doc, const char *text)
 }
 
 /*
+ * A rank directory that is a symbolic link: not followed, named once
+ * (warn_gaps).  readdir's type saves an lstat per rank where the file
+ * system gives it.
+ */
+static int is_symlink(const struct job_entry *e, const char *path)
+{
+	struct stat st;
+
+	if (e->type != DT_UNKNOWN)
+		return e->type == DT_LNK;
+	return !lstat(path, &st) && S_ISLNK(st.st_mode);
+}
+
+static void add_rank_dir(json_t *list, long rank, const char *dir)
+{
+	json_array_append_new(list, json_pack("{s:I, s:s}", "rank", (json_int_t)rank, "dir", dir));
+}
+
+/*
+ * The rank number a rank's summary gives, the same as its directory's
+ * name (which gives it to a run recorded outside a launcher); -1 with err
+ * set when they differ.
+ */
+static int check_rank_number(json_t *sum, long named, const char *origin, struct strbuf *err)
+{
+	json_t *r = json_object_get(sum, "rank");
+
+	if (!json_is_integer(r)) { /* a run recorded outside a launcher */
+		json_object_set_new(sum, "rank", json_integer(named));
+		return 0;
+	}
+	if (json_integer_value(r) != named) {
+		strbuf_addf(err, "%s: rank: %lld, but its directory is named for rank %ld", origin,
+			    (long long)json_integer_value(r), named);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Read every rank directory of 'dir' into summaries (job-rank.c).  Ranks of
  * another job (a job id that differs from the job's) are set aside as
- * foreign, ".tmp-PID" directories named as incomplete.
+ * foreign, ".tmp-PID" directories named as incomplete, symbolic links left
+ * unfollowed.  -1 with err set when a rank's files hold what no recording
+ * writes: the job is refused rather than merged with it.
  */
-static void collect_ranks(json_t *doc, const char *dir, char **names, size_t nr,
-			  const struct td_report_opts *opts, const char *job_id)
+static int collect_ranks(json_t *doc, const char *dir, const struct job_entry *entries, size_t nr,
+			 const struct td_report_opts *opts, const char *job_id, struct strbuf *err)
 {
 	json_t *job = json_object_get(doc, "job"), *ranks = json_object_get(doc, "ranks");
 	json_t *incomplete = json_object_get(job, "incomplete"), *foreign = json_object_get(job, "foreign");
-	json_t *unreadable = json_object_get(job, "unreadable");
+	json_t *unreadable = json_object_get(job, "unreadable"), *links = json_object_get(job, "symlinks");
+	struct td_rank_read rd = TD_RANK_READ_INIT;
 	size_t i;
+	int ret = 0;
 
-	for (i = 0; i < nr; i++) {
-		struct strbuf err = STRBUF_INIT;
+	for (i = 0; i < nr && !ret; i++) {
+		struct strbuf why = STRBUF_INIT;
 		char *path;
 		json_t *sum;
 		int state;
-		long rank = parse_rank_name(names[i], &state);
+		const char *name = entries[i].name;
+		long rank = parse_rank_name(name, &state);
 
 		if (state < 0)
 			continue;
-		if (state == 1) {
-			json_array_append_new(incomplete, json_pack("{s:I, s:s}", "rank", (json_int_t)rank,
-								    "dir", names[i]));
-			continue;
-		}
-		path = td_path_join(dir, names[i]);
-		sum = td_report_rank_summary_load(path, opts, &err);
-		free(path);
-		if (!sum) {
-			json_array_append_new(unreadable, json_pack("{s:I, s:s, s:s}", "rank", (json_int_t)rank,
-								    "dir", names[i], "error", err.buf));
-			strbuf_release(&err);
-			continue;
-		}
-		strbuf_release(&err);
-		json_object_set_new(sum, "dir", json_string(names[i]));
-		if (!json_is_integer(json_object_get(sum, "rank"))) /* a run recorded outside a launcher */
-			json_object_set_new(sum, "rank", json_integer(rank));
-		if (job_id && td_json_str(sum, "job_id") && strcmp(job_id, td_json_str(sum, "job_id"))) {
-			json_array_append_new(foreign, json_pack("{s:I, s:s, s:O}", "rank", (json_int_t)rank,
-				"dir", names[i], "job_id", json_object_get(sum, "job_id")));
+		path = td_path_join(dir, name);
+		if (rank >= TD_JOB_MAX_RANKS) {
+			strbuf_addf(err, "%s: the rank in the name is beyond the %ld ranks a job can have", path,
+				    TD_JOB_MAX_RANKS);
+			ret = -1;
+		} else if (is_symlink(&entries[i], path)) {
+			add_rank_dir(links, rank, name);
+		} else if (state == 1) {
+			add_rank_dir(incomplete, rank, name);
+		} else if (!(sum = td_report_rank_summary_load(path, opts, &rd, &why))) {
+			if (rd.bad) {
+				strbuf_add(err, why.buf, why.len);
+				ret = -1;
+			} else {
+				json_array_append_new(unreadable, json_pack("{s:I, s:s, s:s}", "rank", (json_int_t)rank,
+									    "dir", name, "error", why.buf));
+			}
+		} else if (check_rank_number(sum, rank, rd.origin.buf, err) < 0) {
 			json_decref(sum);
-			continue;
+			ret = -1;
+		} else {
+			json_object_set_new(sum, "dir", json_string(name));
+			if (job_id && td_json_str(sum, "job_id") && strcmp(job_id, td_json_str(sum, "job_id"))) {
+				json_array_append_new(foreign, json_pack("{s:I, s:s, s:O}", "rank", (json_int_t)rank,
+					"dir", name, "job_id", json_object_get(sum, "job_id")));
+				json_decref(sum);
+			} else {
+				json_array_append_new(ranks, sum);
+			}
 		}
-		json_array_append_new(ranks, sum);
+		strbuf_release(&why);
+		free(path);
 	}
+	strbuf_release(&rd.origin);
+	strbuf_release(&rd.text);
+	return ret;
 }
 
-/* Mark the ranks of 'list' (objects with "rank") in seen[0..size-1]. */
-static void mark_seen(json_t *list, char *seen, long size)
+/* The rank numbers of 'list' (objects with "rank") appended to v[*n..]. */
+static void add_numbers(json_t *list, long *v, size_t *n)
 {
 	json_t *r;
 	size_t i;
 
-	json_array_foreach(list, i, r) {
-		long rank = (long)json_integer_value(json_object_get(r, "rank"));
-
-		if (rank >= 0 && rank < size)
-			seen[rank] = 1;
-	}
+	json_array_foreach(list, i, r)
+		v[(*n)++] = (long)json_integer_value(json_object_get(r, "rank"));
 }
 
-/* Ranks 0..size-1 without any directory (incomplete or unreadable ones are named as such). */
+static int compare_longs(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+json_t *td_job_missing_ranges(const long *seen, size_t nr, long size, long *count)
+{
+	json_t *out = json_array();
+	long next = 0; /* the first rank not yet accounted for */
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i <= nr && next < size; i++) {
+		long upto = i < nr ? seen[i] : size; /* ranks [next, upto) are missing */
+
+		if (upto > size)
+			upto = size;
+		if (upto > next) {
+			json_array_append_new(out, json_pack("[I, I]", (json_int_t)next, (json_int_t)upto - 1));
+			*count += upto - next;
+		}
+		if (i < nr && seen[i] + 1 > next)
+			next = seen[i] + 1;
+	}
+	return out;
+}
+
+/*
+ * Ranks 0..size-1 without any directory (incomplete, unreadable or linked
+ * ones are named as such), as ranges: the work and the output grow with
+ * the directories there, not with the size a meta.json claims.
+ */
 static void find_missing(json_t *doc, long size)
 {
 	json_t *job = json_object_get(doc, "job");
-	char *seen;
-	long k;
+	json_t *lists[] = { json_object_get(doc, "ranks"), json_object_get(job, "incomplete"),
+			    json_object_get(job, "unreadable"), json_object_get(job, "symlinks") };
+	size_t n = 0, total = 0, k;
+	long *seen, count;
 
-	if (size <= 0)
-		return;
-	if (size > MAX_JOB_RANKS) {
-		add_warning(doc, "the job's size is implausible (more than 16,777,216 ranks): missing ranks not listed");
-		return;
-	}
-	seen = xcalloc((size_t)size, 1);
-	mark_seen(json_object_get(doc, "ranks"), seen, size);
-	mark_seen(json_object_get(job, "incomplete"), seen, size);
-	mark_seen(json_object_get(job, "unreadable"), seen, size);
-	for (k = 0; k < size; k++)
-		if (!seen[k])
-			json_array_append_new(json_object_get(job, "missing"), json_integer(k));
+	for (k = 0; k < sizeof(lists) / sizeof(lists[0]); k++)
+		total += json_array_size(lists[k]);
+	seen = xcalloc(total + 1, sizeof(long));
+	for (k = 0; k < sizeof(lists) / sizeof(lists[0]); k++)
+		add_numbers(lists[k], seen, &n);
+	qsort(seen, n, sizeof(long), compare_longs);
+	json_object_set_new(job, "missing", td_job_missing_ranges(seen, n, size > 0 ? size : 0, &count));
+	json_object_set_new(job, "nr_missing", json_integer(count));
 	free(seen);
 }
 
 /*
  * Number the nodes: Slurm's node index when the ranks carry one, else the
- * hosts in name order.  Fills each rank's "node" and the "nodes" array.
+ * order in which the ranks (in rank order) first name each host.  Fills
+ * each rank's "node" and the "nodes" array; returns, for each rank (in the
+ * ranks array's order), the index of its node in the nodes array.  The
+ * hosts are looked up in a hash table (a jansson object), so that a job of
+ * one rank per node costs no more than one of many ranks per node.
  */
-static void number_nodes(json_t *doc)
+static size_t *number_nodes(json_t *doc)
 {
 	json_t *ranks = json_object_get(doc, "ranks"), *nodes = json_object_get(doc, "nodes"), *r;
-	size_t i, j;
+	json_t *index = json_object(); /* host -> index in nodes */
+	size_t *pos = xcalloc(json_array_size(ranks) + 1, sizeof(size_t)), i;
 
 	json_array_foreach(ranks, i, r) {
 		const char *host = td_json_str_or(r, "host", "?");
-		json_t *n = NULL, *x;
+		json_t *at = json_object_get(index, host), *n;
 
-		json_array_foreach(nodes, j, x)
-			if (!strcmp(td_json_str(x, "host"), host))
-				n = x;
-		if (!n) {
+		if (!at) {
 			n = json_pack("{s:s, s:o, s:[], s:o}", "host", host, "node",
 				      json_is_integer(json_object_get(r, "node")) ?
 				      json_incref(json_object_get(r, "node")) : json_null(),
 				      "ranks", "cpu", json_incref(json_object_get(r, "cpu")));
+			at = json_integer((json_int_t)json_array_size(nodes));
 			json_array_append_new(nodes, n);
+			json_object_set_new(index, host, at);
 		}
-		json_array_append(json_object_get(n, "ranks"), json_object_get(r, "rank"));
+		pos[i] = (size_t)json_integer_value(at);
+		json_array_append(json_object_get(json_array_get(nodes, pos[i]), "ranks"),
+				  json_object_get(r, "rank"));
 	}
-	/* without Slurm's numbers: hosts in name order */
-	json_array_foreach(nodes, j, r)
+	json_decref(index);
+	/* without Slurm's numbers: the nodes' order */
+	json_array_foreach(nodes, i, r)
 		if (json_is_null(json_object_get(r, "node")))
-			json_object_set_new(r, "node", json_integer((json_int_t)j));
-	json_array_foreach(ranks, i, r) {
-		json_t *x;
-
-		json_array_foreach(nodes, j, x)
-			if (!strcmp(td_json_str(x, "host"), td_json_str_or(r, "host", "?")))
-				json_object_set(r, "node", json_object_get(x, "node"));
-	}
+			json_object_set_new(r, "node", json_integer((json_int_t)i));
+	json_array_foreach(ranks, i, r)
+		json_object_set(r, "node", json_object_get(json_array_get(nodes, pos[i]), "node"));
+	return pos;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -367,8 +461,9 @@ static json_t *shown_metrics(json_t *ranks)
 	static const char *const fixed[] = { "elapsed_s", "cpu_s", "context_switches",
 					     "cpu_migrations", "page_faults", "mpi_share",
 					     "mpi_share_with_callees" };
-	json_t *ids = json_array(), *r, *v;
+	json_t *ids = json_array(), *have = json_object(), *r, *v;
 	const char *const groups[] = { "sched", "topdown" };
+	struct strbuf id = STRBUF_INIT;
 	size_t i, g;
 	const char *key;
 
@@ -377,18 +472,15 @@ static json_t *shown_metrics(json_t *ranks)
 	for (g = 0; g < 2; g++)
 		json_array_foreach(ranks, i, r)
 			json_object_foreach(json_object_get(r, groups[g]), key, v) {
-				struct strbuf id = STRBUF_INIT;
-				size_t k;
-				json_t *x;
-				int have = 0;
-
+				strbuf_reset(&id);
 				strbuf_addf(&id, "%s.%s", groups[g], key);
-				json_array_foreach(ids, k, x)
-					have |= !strcmp(json_string_value(x), id.buf);
-				if (!have)
-					json_array_append_new(ids, json_string(id.buf));
-				strbuf_release(&id);
+				if (json_object_get(have, id.buf))
+					continue;
+				json_object_set_new(have, id.buf, json_true());
+				json_array_append_new(ids, json_string(id.buf));
 			}
+	strbuf_release(&id);
+	json_decref(have);
 	return ids;
 }
 
@@ -432,22 +524,6 @@ static json_t *weighted_tree(json_t *ranks, const char **why)
 		return NULL;
 	}
 	return tree;
-}
-
-/* For each rank (in the ranks array's order), the index of its node in the nodes array. */
-static size_t *rank_node_index(json_t *doc)
-{
-	json_t *ranks = json_object_get(doc, "ranks"), *nodes = json_object_get(doc, "nodes"), *r, *n;
-	size_t *pos = xcalloc(json_array_size(ranks) + 1, sizeof(size_t)), i, j;
-
-	json_array_foreach(ranks, j, r) {
-		json_int_t node = json_integer_value(json_object_get(r, "node"));
-
-		json_array_foreach(nodes, i, n)
-			if (json_integer_value(json_object_get(n, "node")) == node)
-				pos[j] = i;
-	}
-	return pos;
 }
 
 /* Per node: ranks, CPU time summed, the longest elapsed time. */
@@ -523,50 +599,47 @@ static void cpu_model(struct strbuf *sb, json_t *cpu)
 		strbuf_addf(sb, " (%s)", td_json_str(cpu, "microarchitecture"));
 }
 
-/* The distinct CPU models of a node's ranks, as one string ("A, B"). */
-static json_t *node_models(json_t *doc, json_t *node)
+/*
+ * CPU models of the job and of each node; several are allowed (each rank
+ * used its own table) and said.  One pass over the ranks: the job's models
+ * are a hash table, each node's a short string.
+ */
+static void note_cpu_models(json_t *doc, const size_t *pos)
 {
-	struct strbuf all = STRBUF_INIT;
-	json_t *r, *out;
-	size_t i;
+	json_t *models = json_array(), *seen = json_object(), *r, *m;
+	json_t *node_seen = json_object(); /* "NODE MODEL" */
+	json_t *nodes = json_object_get(doc, "nodes");
+	struct strbuf key = STRBUF_INIT;
+	size_t nn = json_array_size(nodes), i;
+	struct strbuf *per_node = xcalloc(nn + 1, sizeof(*per_node));
 
+	for (i = 0; i < nn; i++)
+		strbuf_init(&per_node[i], 0);
 	json_array_foreach(json_object_get(doc, "ranks"), i, r) {
 		struct strbuf sb = STRBUF_INIT;
-		const char *hit;
-
-		if (json_integer_value(json_object_get(r, "node")) != json_integer_value(json_object_get(node, "node")))
-			continue;
-		cpu_model(&sb, json_object_get(r, "cpu"));
-		hit = strstr(all.buf, sb.buf);
-		if (!hit || (hit[sb.len] && hit[sb.len] != ','))
-			strbuf_addf(&all, "%s%s", all.len ? ", " : "", sb.buf);
-		strbuf_release(&sb);
-	}
-	out = json_string(all.len ? all.buf : "unknown CPU");
-	strbuf_release(&all);
-	return out;
-}
-
-/* CPU models of the nodes; several are allowed (each rank used its own table) and said. */
-static void note_cpu_models(json_t *doc)
-{
-	json_t *models = json_array(), *r, *m;
-	size_t i, j;
-
-	json_array_foreach(json_object_get(doc, "ranks"), i, r) {
-		struct strbuf sb = STRBUF_INIT;
-		int have = 0;
 
 		cpu_model(&sb, json_object_get(r, "cpu"));
-		json_array_foreach(models, j, m)
-			have |= !strcmp(json_string_value(m), sb.buf);
-		if (!have)
+		if (!json_object_get(seen, sb.buf)) {
+			json_object_set_new(seen, sb.buf, json_true());
 			json_array_append_new(models, json_string(sb.buf));
+		}
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%zu %s", pos[i], sb.buf);
+		if (!json_object_get(node_seen, key.buf)) {
+			json_object_set_new(node_seen, key.buf, json_true());
+			strbuf_addf(&per_node[pos[i]], "%s%s", per_node[pos[i]].len ? ", " : "", sb.buf);
+		}
 		strbuf_release(&sb);
 	}
+	json_decref(seen);
+	json_decref(node_seen);
+	strbuf_release(&key);
 	json_object_set_new(json_object_get(doc, "job"), "cpu_models", models);
-	json_array_foreach(json_object_get(doc, "nodes"), i, m)
-		json_object_set_new(m, "cpu_model", node_models(doc, m));
+	json_array_foreach(nodes, i, m) {
+		json_object_set_new(m, "cpu_model", json_string(per_node[i].len ? per_node[i].buf : "unknown CPU"));
+		strbuf_release(&per_node[i]);
+	}
+	free(per_node);
 	if (json_array_size(models) > 1) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -587,8 +660,23 @@ static void warn_gaps(json_t *doc)
 
 	if (json_array_size(json_object_get(job, "missing"))) {
 		strbuf_addstr(&sb, "missing ranks (no directory):");
-		json_array_foreach(json_object_get(job, "missing"), i, x)
-			strbuf_addf(&sb, "%s %lld", i ? "," : "", (long long)json_integer_value(x));
+		json_array_foreach(json_object_get(job, "missing"), i, x) {
+			json_int_t first = json_integer_value(json_array_get(x, 0));
+			json_int_t last = json_integer_value(json_array_get(x, 1));
+
+			strbuf_addf(&sb, "%s %lld", i ? "," : "", (long long)first);
+			if (last > first)
+				strbuf_addf(&sb, "-%lld", (long long)last);
+		}
+		if (json_integer_value(json_object_get(job, "nr_missing")) > 1)
+			strbuf_addf(&sb, " (%lld ranks)", (long long)json_integer_value(json_object_get(job, "nr_missing")));
+		add_warning(doc, sb.buf);
+	}
+	if (json_array_size(json_object_get(job, "symlinks"))) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "rank directories that are symbolic links, not followed (left out):");
+		json_array_foreach(json_object_get(job, "symlinks"), i, x)
+			strbuf_addf(&sb, "%s %s", i ? "," : "", td_json_str(x, "dir"));
 		add_warning(doc, sb.buf);
 	}
 	json_array_foreach(json_object_get(job, "incomplete"), i, x) {
@@ -626,6 +714,61 @@ static void warn_gaps(json_t *doc)
 			add_warning(doc, sb.buf);
 		}
 	strbuf_release(&sb);
+}
+
+/* Beyond perf's printing resolution (0.1 %), half of it: not rounding (analyze/sanity.c). */
+#define TOPDOWN_SLACK 0.0005
+/* Ranks named one by one in a warning; the rest are counted. */
+#define WARN_MAX_RANKS 10
+
+/* "-380.7 %", or %g where %f would be a long row of digits */
+static void add_percent(struct strbuf *sb, double fraction)
+{
+	strbuf_addf(sb, fabs(fraction) < 1e4 ? "%.1f %%" : "%.4g %%", 100 * fraction);
+}
+
+/*
+ * Top-Down fractions outside [0, 1]: shown as the ranks measured them (a
+ * counting error, multiplexing or skew, gives them, and the rank's own
+ * report names the cause), and named: one warning per node id, with its
+ * ranks and the first one's directory and value.
+ */
+static void warn_topdown_range(json_t *doc)
+{
+	json_t *outside = json_object(), *r, *v, *list, *first;
+	const char *key;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "ranks"), i, r)
+		json_object_foreach(json_object_get(r, "topdown"), key, v) {
+			double x = td_json_num(v);
+
+			if (!(x < -TOPDOWN_SLACK || x > 1 + TOPDOWN_SLACK))
+				continue;
+			if (!(list = json_object_get(outside, key)))
+				json_object_set_new(outside, key, list = json_array());
+			json_array_append(list, r);
+		}
+	json_object_foreach(outside, key, list) {
+		struct strbuf sb = STRBUF_INIT;
+
+		first = json_array_get(list, 0);
+		strbuf_addf(&sb, "Top-Down %s is outside 0 to 100 %% in %zu rank%s:", key, json_array_size(list),
+			    json_array_size(list) == 1 ? "" : "s");
+		json_array_foreach(list, i, r)
+			if (i < WARN_MAX_RANKS)
+				strbuf_addf(&sb, "%s %lld", i ? "," : "",
+					    (long long)json_integer_value(json_object_get(r, "rank")));
+		if (json_array_size(list) > WARN_MAX_RANKS)
+			strbuf_addf(&sb, " and %zu more", json_array_size(list) - WARN_MAX_RANKS);
+		strbuf_addf(&sb, " (%s: topdown.%s ", td_json_str_or(first, "dir", "?"), key);
+		add_percent(&sb, td_json_num(json_object_get(json_object_get(first, "topdown"), key)));
+		strbuf_addstr(&sb, "), shown as measured: counting errors (multiplexing, skew) give such values; "
+			      "each rank's own report says which");
+		add_warning(doc, sb.buf);
+		strbuf_release(&sb);
+	}
+	json_decref(outside);
 }
 
 /* The comparison across ranks: stats, imbalance, outliers, the weighted tree. */
@@ -707,29 +850,118 @@ int td_job_mpi_sentence(json_t *doc, struct strbuf *sb)
 	return 1;
 }
 
-json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, struct strbuf *err)
+/* The job's meta.json, checked: a plausible size, strings where strings belong.  NULL with err set. */
+static json_t *load_job_meta(const char *dir, struct strbuf *err)
 {
+	static const char *const strings[] = { "format", "launcher", "job_id", NULL };
 	char *mp = td_path_join(dir, "meta.json");
-	json_t *meta = NULL, *doc, *job;
+	json_t *meta = NULL, *v;
 	json_error_t jerr;
-	char **names;
-	size_t nr, i, *pos;
-	long size;
+	size_t i;
 
-	if (td_file_exists(mp) && !(meta = json_load_file(mp, 0, &jerr))) {
-		strbuf_addf(err, "%s: line %d: %s", mp, jerr.line, jerr.text);
+	if (!td_file_exists(mp)) {
 		free(mp);
 		return NULL;
 	}
-	free(mp);
-	if (meta && json_integer_value(json_object_get(meta, "version")) > TD_JOB_FORMAT_VERSION) {
-		strbuf_addf(err, "%s/meta.json: job format version %lld is newer than this tdperf reads (%d)",
-			    dir, (long long)json_integer_value(json_object_get(meta, "version")),
+	if (!(meta = json_load_file(mp, JSON_REJECT_DUPLICATES, &jerr))) {
+		strbuf_addf(err, "%s: line %d: ", mp, jerr.line);
+		td_json_error_text(err, &jerr);
+	} else if (json_integer_value(json_object_get(meta, "version")) > TD_JOB_FORMAT_VERSION) {
+		strbuf_addf(err, "%s: job format version %lld is newer than this tdperf reads (%d)",
+			    mp, (long long)json_integer_value(json_object_get(meta, "version")),
 			    TD_JOB_FORMAT_VERSION);
+	} else if ((v = json_object_get(meta, "ranks")) && !json_is_null(v) &&
+		   (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > TD_JOB_MAX_RANKS)) {
+		strbuf_addf(err, "%s: ranks: ", mp);
+		if (json_is_integer(v))
+			strbuf_addf(err, "%lld is not a job's size (1 to %ld ranks)",
+				    (long long)json_integer_value(v), TD_JOB_MAX_RANKS);
+		else
+			strbuf_addstr(err, "not an integer");
+	}
+	for (i = 0; strings[i] && !err->len; i++)
+		if ((v = json_object_get(meta, strings[i])) && !json_is_null(v) && !json_is_string(v))
+			strbuf_addf(err, "%s: %s: not a string", mp, strings[i]);
+	free(mp);
+	if (err->len) {
 		json_decref(meta);
 		return NULL;
 	}
-	if (!(names = sorted_entries(dir, &nr, err)) && err->len) {
+	return meta;
+}
+
+/* Two directories claiming one rank: which is the job's cannot be told.  -1 with err set. */
+static int check_duplicates(json_t *doc, const char *dir, struct strbuf *err)
+{
+	json_t *ranks = json_object_get(doc, "ranks"), *r, *prev = NULL;
+	size_t i;
+
+	json_array_foreach(ranks, i, r) {
+		if (prev && json_integer_value(json_object_get(prev, "rank")) ==
+			    json_integer_value(json_object_get(r, "rank"))) {
+			strbuf_addf(err, "%s: %s and %s are both rank %lld", dir, td_json_str(prev, "dir"),
+				    td_json_str(r, "dir"), (long long)json_integer_value(json_object_get(r, "rank")));
+			return -1;
+		}
+		prev = r;
+	}
+	return 0;
+}
+
+/* Every rank below the job's size, and of that size.  -1 with err set. */
+static int check_sizes(json_t *doc, const char *dir, long size, const char *size_from, struct strbuf *err)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "ranks"), i, r) {
+		json_t *own = json_object_get(r, "size");
+
+		if (json_integer_value(json_object_get(r, "rank")) >= size)
+			strbuf_addf(err, "%s/%s: rank %lld is not below the job's %ld ranks (%s)", dir,
+				    td_json_str(r, "dir"), (long long)json_integer_value(json_object_get(r, "rank")),
+				    size, size_from);
+		else if (json_is_integer(own) && json_integer_value(own) != size)
+			strbuf_addf(err, "%s/%s: size: %lld, but the job has %ld ranks (%s)", dir,
+				    td_json_str(r, "dir"), (long long)json_integer_value(own), size, size_from);
+		if (err->len)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The job's size: its meta.json's "ranks", else rank 0's (the first
+ * rank's) own "size"; 0 when neither says.  'from' says which.
+ */
+static long job_size(json_t *doc, json_t *meta, const char *dir, struct strbuf *from)
+{
+	json_t *first = json_array_get(json_object_get(doc, "ranks"), 0);
+
+	if (json_is_integer(json_object_get(meta, "ranks"))) {
+		strbuf_addf(from, "%s/meta.json", dir);
+		return (long)json_integer_value(json_object_get(meta, "ranks"));
+	}
+	if (json_is_integer(json_object_get(first, "size"))) {
+		strbuf_addf(from, "the size of %s", td_json_str(first, "dir"));
+		return (long)json_integer_value(json_object_get(first, "size"));
+	}
+	return 0;
+}
+
+json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, struct strbuf *err)
+{
+	struct strbuf size_from = STRBUF_INIT;
+	json_t *meta, *doc, *job;
+	struct job_entry *entries;
+	size_t nr, i, *pos;
+	long size;
+	int ret;
+
+	meta = load_job_meta(dir, err);
+	if (err->len)
+		return NULL;
+	if (!(entries = sorted_entries(dir, &nr, err)) && err->len) {
 		json_decref(meta);
 		return NULL;
 	}
@@ -737,27 +969,35 @@ json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, st
 			"schema", "tdperf-report", "version", TD_REPORT_SCHEMA_VERSION,
 			"run", meta ? meta : json_null(), "sessions", "scopes", "threads", "roofline",
 			"warnings", "ranks", "nodes");
-	job = json_pack("{s:o, s:o, s:o, s:[], s:[], s:[], s:[]}",
+	job = json_pack("{s:o, s:o, s:o, s:[], s:[], s:[], s:[], s:[]}",
 			"launcher", json_incref(meta ? json_object_get(meta, "launcher") : json_null()),
 			"job_id", json_incref(meta ? json_object_get(meta, "job_id") : json_null()),
 			"ranks_expected", json_incref(meta ? json_object_get(meta, "ranks") : json_null()),
-			"missing", "incomplete", "foreign", "unreadable");
+			"missing", "incomplete", "foreign", "unreadable", "symlinks");
 	json_object_set_new(doc, "job", job);
 	if (!meta)
 		add_warning(doc, "no job meta.json (rank 0's part): the job is assembled from its rank directories");
-	collect_ranks(doc, dir, names, nr, opts, meta ? td_json_str(meta, "job_id") : NULL);
+	ret = collect_ranks(doc, dir, entries, nr, opts, meta ? td_json_str(meta, "job_id") : NULL, err);
 	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+		free(entries[i].name);
+	free(entries);
+	if (ret < 0) {
+		json_decref(doc);
+		return NULL;
+	}
 	sort_ranks(doc);
 	if (!json_array_size(json_object_get(doc, "ranks"))) {
 		strbuf_addf(err, "%s: a job directory without a complete rank directory (rank-N.HOST)", dir);
 		json_decref(doc);
 		return NULL;
 	}
-	size = json_is_integer(json_object_get(job, "ranks_expected"))
-		? (long)json_integer_value(json_object_get(job, "ranks_expected"))
-		: (long)td_json_num(json_object_get(json_array_get(json_object_get(doc, "ranks"), 0), "size"));
+	size = job_size(doc, meta, dir, &size_from);
+	if (check_duplicates(doc, dir, err) < 0 || (size > 0 && check_sizes(doc, dir, size, size_from.buf, err) < 0)) {
+		strbuf_release(&size_from);
+		json_decref(doc);
+		return NULL;
+	}
+	strbuf_release(&size_from);
 	if (!meta) {
 		json_t *r0 = json_array_get(json_object_get(doc, "ranks"), 0);
 
@@ -768,11 +1008,11 @@ json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, st
 	}
 	json_object_set_new(job, "ranks_found", json_integer((json_int_t)json_array_size(json_object_get(doc, "ranks"))));
 	find_missing(doc, size);
-	number_nodes(doc);
-	pos = rank_node_index(doc);
+	pos = number_nodes(doc);
 	summarise_nodes(doc, pos);
-	note_cpu_models(doc);
+	note_cpu_models(doc, pos);
 	warn_gaps(doc);
+	warn_topdown_range(doc);
 	compare_ranks(doc);
 	node_means(doc, pos);
 	free(pos);

@@ -39,3 +39,6 @@ EXTRA_DIST += tests/e2e/t1508-invented-numbers.sh
 # counts beyond perf's 64-bit counters are refused, not dropped or cut (hostile inputs work)
 TESTS += tests/e2e/t1509-bad-counts.sh
 EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
+# hostile job directories: sizes, numbers, duplicate ranks, links, one host per rank (issue 29)
+TESTS += tests/e2e/t1604-job-hostile.sh
+EXTRA_DIST += tests/e2e/t1604-job-hostile.sh

@@ -72,7 +72,8 @@ static void metrics_table(struct strbuf *sb, json_t *diff)
 		cell(sb, json_object_get(a, "max_over_mean"));
 		cell(sb, json_object_get(b, "max_over_mean"));
 		if (isfinite(c))
-			strbuf_addf(sb, "<td class=\"num change\">%+.1f%%</td></tr>\n", 100 * c);
+			strbuf_addf(sb, fabs(c) < 1e4 ? "<td class=\"num change\">%+.1f%%</td></tr>\n"
+						       : "<td class=\"num change\">%+.2g%%</td></tr>\n", 100 * c);
 		else
 			strbuf_addstr(sb, "<td class=\"num muted\">n/a</td></tr>\n");
 	}

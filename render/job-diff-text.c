@@ -54,7 +54,7 @@ void td_report_job_diff_text(json_t *diff, FILE *out)
 		number(out, json_object_get(x, "max_over_mean"));
 		number(out, json_object_get(y, "max_over_mean"));
 		if (isfinite(c))
-			fprintf(out, " %+7.1f%%\n", 100 * c);
+			fprintf(out, fabs(c) < 1e4 ? " %+7.1f%%\n" : " %+7.2g%%\n", 100 * c);
 		else
 			fprintf(out, " %8s\n", "n/a");
 	}

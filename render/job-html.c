@@ -93,7 +93,7 @@ static void outliers(struct strbuf *sb, json_t *doc)
 	json_t *imb = json_object_get(doc, "imbalance"), *d, *g;
 	size_t i;
 
-	strbuf_addf(sb, "<p>CPU time max / mean: <b>%.2f</b>; elapsed max / mean: <b>%.2f</b>.</p>\n",
+	strbuf_addf(sb, "<p>CPU time max / mean: <b>%.3g</b>; elapsed max / mean: <b>%.3g</b>.</p>\n",
 		    td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "cpu_s")),
 		    td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "elapsed_s")));
 	mpi_share(sb, doc);
@@ -105,13 +105,13 @@ static void outliers(struct strbuf *sb, json_t *doc)
 	json_array_foreach(json_object_get(imb, "outlier_details"), i, d) {
 		strbuf_addf(sb, "<li class=\"outlier\">rank <b>%lld</b> (", (long long)json_integer_value(json_object_get(d, "rank")));
 		strbuf_add_html(sb, td_json_str_or(d, "host", "?"));
-		strbuf_addf(sb, "): CPU time %.3f s, %.2f &times; the median %.3f s",
+		strbuf_addf(sb, "): CPU time %.4g s, %.3g &times; the median %.4g s",
 			    td_json_num(json_object_get(d, "value")), td_json_num(json_object_get(d, "ratio")),
 			    td_json_num(json_object_get(d, "median")));
 		if (json_is_object(g = json_object_get(d, "sched_grows"))) {
 			strbuf_addstr(sb, "; <b>");
 			strbuf_add_html(sb, td_json_str(g, "component"));
-			strbuf_addf(sb, "</b> grows by %.3f s", td_json_num(json_object_get(g, "over_median")));
+			strbuf_addf(sb, "</b> grows by %.4g s", td_json_num(json_object_get(g, "over_median")));
 		}
 		strbuf_addstr(sb, "</li>\n");
 	}

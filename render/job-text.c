@@ -9,6 +9,7 @@
 #include "render/render.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_RANK_LINES 64
@@ -34,6 +35,24 @@ static void value(FILE *out, double v, int width)
 		fprintf(out, " %*.4g", width, v);
 	else
 		fprintf(out, " %*.3f", width, v);
+}
+
+/* A ratio: two decimals, or %g where that would be a long row of digits. */
+static void ratio(FILE *out, double v)
+{
+	fprintf(out, fabs(v) < 1e6 ? "%.2f" : "%.3g", v);
+}
+
+/* Seconds: three decimals, or %g where that would be a long row of digits. */
+static void seconds(FILE *out, double v)
+{
+	fprintf(out, fabs(v) < 1e6 ? "%.3f" : "%.4g", v);
+}
+
+/* A fraction as a percentage ("12.3 %"), or %g where that would be a long row of digits. */
+static void percent(FILE *out, double fraction, int width)
+{
+	fprintf(out, fabs(fraction) < 1e4 ? "%*.1f %%" : "%*.4g %%", width, 100 * fraction);
 }
 
 static void header(json_t *doc, FILE *out)
@@ -92,29 +111,39 @@ static void outliers(json_t *doc, FILE *out)
 	double mom = td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "cpu_s"));
 	size_t i;
 
-	if (isfinite(mom))
-		fprintf(out, "\nImbalance: CPU time max/mean %.2f", mom);
-	else
+	if (isfinite(mom)) {
+		fputs("\nImbalance: CPU time max/mean ", out);
+		ratio(out, mom);
+	} else
 		fputs("\nImbalance: CPU time not counted (no task-clock in any rank)", out);
 	mom = td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "elapsed_s"));
-	if (isfinite(mom))
-		fprintf(out, ", elapsed max/mean %.2f", mom);
+	if (isfinite(mom)) {
+		fputs(", elapsed max/mean ", out);
+		ratio(out, mom);
+	}
 	fputc('\n', out);
 	if (isfinite(td_json_num(json_object_get(json_object_get(imb, "max_over_mean"), "cpu_s"))) &&
 	    !json_array_size(json_object_get(imb, "outlier_details")))
 		fputs("Outliers: none (no rank's CPU time is 1.2 x the median or more)\n", out);
 	json_array_foreach(json_object_get(imb, "outlier_details"), i, d) {
-		fprintf(out, "Outlier: rank %lld (%s): CPU time %.3f s, %.2f x the median %.3f s",
+		fprintf(out, "Outlier: rank %lld (%s): CPU time ",
 			(long long)json_integer_value(json_object_get(d, "rank")),
-			td_printable(td_json_str_or(d, "host", "?")),
-			td_json_num(json_object_get(d, "value")), td_json_num(json_object_get(d, "ratio")),
-			td_json_num(json_object_get(d, "median")));
-		if (json_is_object(g = json_object_get(d, "sched_grows")))
-			fprintf(out, "; %s grows by %.3f s", td_printable(td_json_str(g, "component")),
-				td_json_num(json_object_get(g, "over_median")));
-		if (json_is_object(g = json_object_get(d, "topdown_grows")))
-			fprintf(out, "; Top-Down %s grows by %.1f %%", td_printable(td_json_str(g, "component")),
-				100 * td_json_num(json_object_get(g, "over_median")));
+			td_printable(td_json_str_or(d, "host", "?")));
+		seconds(out, td_json_num(json_object_get(d, "value")));
+		fputs(" s, ", out);
+		ratio(out, td_json_num(json_object_get(d, "ratio")));
+		fputs(" x the median ", out);
+		seconds(out, td_json_num(json_object_get(d, "median")));
+		fputs(" s", out);
+		if (json_is_object(g = json_object_get(d, "sched_grows"))) {
+			fprintf(out, "; %s grows by ", td_printable(td_json_str(g, "component")));
+			seconds(out, td_json_num(json_object_get(g, "over_median")));
+			fputs(" s", out);
+		}
+		if (json_is_object(g = json_object_get(d, "topdown_grows"))) {
+			fprintf(out, "; Top-Down %s grows by ", td_printable(td_json_str(g, "component")));
+			percent(out, td_json_num(json_object_get(g, "over_median")), 0);
+		}
 		fputc('\n', out);
 	}
 }
@@ -129,16 +158,35 @@ static void mpi_share(json_t *doc, FILE *out)
 	strbuf_release(&sb);
 }
 
-/* Is this rank worth a line when there are too many ranks to list all? */
-static int notable(json_t *doc, json_t *r)
+static int compare_ints(const void *a, const void *b)
 {
-	json_t *o, *s = json_object_get(json_object_get(json_object_get(doc, "job"), "stats"), "cpu_s");
-	json_int_t rank = json_integer_value(json_object_get(r, "rank"));
+	json_int_t x = *(const json_int_t *)a, y = *(const json_int_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The outliers' rank numbers, sorted (a quarter of 100,000 ranks can be outliers). */
+static json_int_t *sorted_outliers(json_t *doc, size_t *nr)
+{
+	json_t *list = json_object_get(json_object_get(doc, "imbalance"), "outliers"), *o;
+	json_int_t *v = xcalloc(json_array_size(list) + 1, sizeof(*v));
 	size_t i;
 
-	json_array_foreach(json_object_get(json_object_get(doc, "imbalance"), "outliers"), i, o)
-		if (json_integer_value(o) == rank)
-			return 1;
+	json_array_foreach(list, i, o)
+		v[i] = json_integer_value(o);
+	*nr = json_array_size(list);
+	qsort(v, *nr, sizeof(*v), compare_ints);
+	return v;
+}
+
+/* Is this rank worth a line when there are too many ranks to list all? */
+static int notable(json_t *doc, const json_int_t *outliers, size_t nr_outliers, json_t *r)
+{
+	json_t *s = json_object_get(json_object_get(json_object_get(doc, "job"), "stats"), "cpu_s");
+	json_int_t rank = json_integer_value(json_object_get(r, "rank"));
+
+	if (bsearch(&rank, outliers, nr_outliers, sizeof(*outliers), compare_ints))
+		return 1;
 	return rank == json_integer_value(json_object_get(s, "min_rank")) ||
 	       rank == json_integer_value(json_object_get(s, "max_rank"));
 }
@@ -202,7 +250,8 @@ static void per_node_and_rank(json_t *doc, FILE *out)
 {
 	json_t *stats = json_object_get(json_object_get(doc, "job"), "stats");
 	json_t *ranks = json_object_get(doc, "ranks"), *n, *r;
-	size_t i, nr = json_array_size(ranks);
+	size_t i, nr = json_array_size(ranks), nr_outliers;
+	json_int_t *outliers = sorted_outliers(doc, &nr_outliers);
 
 	fprintf(out, "\nPer node %20s %8s %12s %12s  %s\n", "host", "ranks", "cpu s", "elapsed s", "CPU");
 	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
@@ -224,13 +273,14 @@ static void per_node_and_rank(json_t *doc, FILE *out)
 		"rank", "host", "node");
 	rank_header(stats, out);
 	json_array_foreach(ranks, i, r) {
-		if (nr > MAX_RANK_LINES && !notable(doc, r))
+		if (nr > MAX_RANK_LINES && !notable(doc, outliers, nr_outliers, r))
 			continue;
 		fprintf(out, "  rank %-5lld %9s %5lld", (long long)json_integer_value(json_object_get(r, "rank")),
 			td_printable(td_json_str_or(r, "host", "?")),
 			(long long)json_integer_value(json_object_get(r, "node")));
 		rank_values(stats, NULL, r, out);
 	}
+	free(outliers);
 }
 
 void td_report_job_text(json_t *doc, FILE *out)
@@ -244,8 +294,11 @@ void td_report_job_text(json_t *doc, FILE *out)
 	mpi_share(doc, out);
 	if (json_is_object(tree)) {
 		fputs("\nJob-wide Top-Down (ranks weighted by cycles):\n", out);
-		json_object_foreach(tree, key, v)
-			fprintf(out, "  %-30s %6.1f %%\n", td_printable(key), 100 * td_json_num(v));
+		json_object_foreach(tree, key, v) {
+			fprintf(out, "  %-30s ", td_printable(key));
+			percent(out, td_json_num(v), 6);
+			fputc('\n', out);
+		}
 	} else {
 		fprintf(out, "\nJob-wide Top-Down: not available: %s\n",
 			td_printable(td_json_str_or(json_object_get(doc, "job"), "tree_reason", "no counts")));

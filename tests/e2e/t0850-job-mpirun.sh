@@ -111,13 +111,14 @@ test_expect_success 'a rank whose workload fails makes mpirun abort the job: eac
 	done
 '
 
-test_expect_success 'an unreadable rank is named with its error; an absurd job size is said' '
+test_expect_success 'an unreadable rank is named with its error; an absurd job size is refused' '
 	cp -r JOB JOBU && d=$(echo JOBU/rank-00001.*) && printf "{" >"$d/meta.json" && rm "$d/summary.json" &&
 	"$TDPERF" report --format json JOBU >u.json &&
 	jq -e "[.ranks[].rank] == [0,2,3] and .job.missing == [] and .job.unreadable[0].rank == 1" u.json &&
 	"$TDPERF" report JOBU | grep "warning: JOBU/rank-00001\..*/meta.json:" &&
 	jq ".ranks = 99999999999" JOB/meta.json >JOBU/meta.json &&
-	"$TDPERF" report JOBU | grep "warning: the job.s size is implausible"
+	test_exit_code 2 "$TDPERF" report JOBU 2>err &&
+	grep "^tdperf: JOBU/meta.json: ranks: 99999999999 is not a job.s size" err
 '
 
 test_expect_success 'a rank directory of another job is left out and named' '
@@ -125,7 +126,7 @@ test_expect_success 'a rank directory of another job is left out and named' '
 	cp -r JOB JOBF && rm -rf JOBF/rank-00001.* &&
 	cp -r JOB2/rank-00001.* JOBF/ &&
 	"$TDPERF" report --format json JOBF >f.json &&
-	jq -e "[.ranks[].rank] == [0,2,3] and .job.missing == [1] and .job.foreign[0].rank == 1" f.json &&
+	jq -e "[.ranks[].rank] == [0,2,3] and .job.missing == [[1, 1]] and .job.foreign[0].rank == 1" f.json &&
 	"$TDPERF" report JOBF | grep "warning: rank-00001.* belongs to another job"
 '
 
