@@ -1197,6 +1197,27 @@ static int func_cmp(const void *x, const void *y)
 }
 
 /*
+ * Is section shndx of elf the .text section?  A label there (an STT_NOTYPE
+ * symbol, such as the dynamic loader's _start in its debug file) names
+ * code as perf names it: perf takes such labels as functions that end
+ * where the next symbol starts, and a sample at ld.so's entry point is
+ * "_start" in perf report, not an unnamed address.
+ */
+static int in_text(Elf *elf, GElf_Word shndx)
+{
+	size_t shstrndx;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	const char *name;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0 || !(scn = elf_getscn(elf, shndx)) ||
+	    !gelf_getshdr(scn, &shdr))
+		return 0;
+	name = elf_strptr(elf, shstrndx, shdr.sh_name);
+	return name && !strcmp(name, ".text");
+}
+
+/*
  * The DSO's function symbols (from whichever symbol table libdwfl found:
  * the file's, its separate debug file's, or the dynamic one), sorted once
  * so that each lookup is a binary search; libdwfl's own address lookup
@@ -1215,11 +1236,13 @@ static void load_funcs(struct sym_dso *d)
 		GElf_Sym sym;
 		GElf_Addr addr;
 		GElf_Word shndx;
-		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		Elf *elf = NULL;
+		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, &elf, NULL);
 		int type = GELF_ST_TYPE(sym.st_info);
 
-		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-		    shndx == (GElf_Word)-1)
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || shndx == (GElf_Word)-1)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && !(type == STT_NOTYPE && in_text(elf, shndx)))
 			continue;
 		d->funcs[d->nr_funcs].addr = addr;
 		d->funcs[d->nr_funcs].size = sym.st_size;

@@ -267,4 +267,22 @@ else
 	'
 fi
 
+# A label in .text (an STT_NOTYPE symbol without a size, as hand-written
+# assembly and the dynamic loader's _start in its debug file have) names
+# the code up to the next symbol, as perf report names it; tdperf used to
+# show those samples as [unknown] (t0640's group and debug-file cases
+# failed whenever a sample fell on ld.so's _start).
+cat >label.c <<'EOF2'
+__asm__(".text\n.globl tw_label_loop\ntw_label_loop:\n1: dec %rdi\n jnz 1b\n ret\n");
+extern void tw_label_loop(long n);
+int main(void) { tw_label_loop(600000000L); return 0; }
+EOF2
+test_expect_success 'a label in .text names its samples as perf report does' '
+	cc -O1 -o label label.c && readelf -sW label | grep -q "NOTYPE .* tw_label_loop$" &&
+	record label.data ./label &&
+	perf_self label.data >perf.label && ours label.data 5 >td.label &&
+	grep " tw_label_loop$" perf.label && grep " tw_label_loop$" td.label &&
+	agree perf.label td.label 0.1
+'
+
 test_done
