@@ -392,20 +392,29 @@ int td_read_fd(struct strbuf *sb, int fd)
 	return 0;
 }
 
-int td_open_regular_at(int dirfd, const char *name)
+int td_open_stat_at(int dirfd, const char *name, int flags, struct stat *st)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct stat st;
+	int fd = openat(dirfd, name, flags);
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, st) < 0) {
 		int saved = errno;
 
 		close(fd);
 		errno = saved;
 		return -1;
 	}
+	return fd;
+}
+
+int td_open_regular_at(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = td_open_stat_at(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, &st);
+
+	if (fd < 0)
+		return -1;
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;

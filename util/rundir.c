@@ -125,17 +125,10 @@ static int lock_parent(const char *final_path)
 static int note_identity(struct td_rundir *rd)
 {
 	struct stat st;
-	int fd = open(rd->tmp_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = td_open_stat_at(AT_FDCWD, rd->tmp_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, &st);
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-		return -1;
-	}
 	close(fd);
 	rd->dev = st.st_dev;
 	rd->ino = st.st_ino;

@@ -164,6 +164,12 @@ int td_read_fd(struct strbuf *sb, int fd);
  * fd, or -1 with errno (EISDIR, or EINVAL for a device, FIFO or socket).
  */
 int td_open_regular_at(int dirfd, const char *name);
+struct stat;
+/*
+ * openat(dirfd, name, flags) and fstat of what it opened into *st: the fd,
+ * or -1 with errno (the open's or the fstat's, nothing left open).
+ */
+int td_open_stat_at(int dirfd, const char *name, int flags, struct stat *st);
 
 /* ---- CPU lists ---- */
 /*
