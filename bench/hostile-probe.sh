@@ -61,20 +61,27 @@ probe() {
 			partial=$((partial + 1)); echo "half-written $out: $what" >>"$log"
 		fi
 	fi
-	judge_output "$what" "$*"
+	judge_output "$what" "$@"
 }
 
-# judge_output WHAT COMMAND: what a run printed must not act on the reader's
+# judge_output WHAT COMMAND...: what a run printed must not act on the reader's
 # tools: no raw ESC or BEL reaches a terminal (a thread name can retitle
 # and clear it), and no CSV text cell starts a spreadsheet formula.
 judge_output() {
+	jwhat=$1 csv=no prev=
+	shift
 	if LC_ALL=C grep -aq "$(printf '[\033\007]')" "$work/stdout"; then
-		rawctl=$((rawctl + 1)); echo "raw ESC/BEL on stdout: $1" >>"$log"
+		rawctl=$((rawctl + 1)); echo "raw ESC/BEL on stdout: $jwhat" >>"$log"
 	fi
-	case $2 in
-	*csv*)
+	# a CSV report: "--format csv" among the arguments (not a file name holding "csv")
+	for a; do
+		[ "$prev" = --format ] && [ "$a" = csv ] && csv=yes
+		prev=$a
+	done
+	case $csv in
+	yes)
 		if LC_ALL=C grep -aEq '(^|,)([=@+]|-[^0-9.])' "$work/stdout"; then
-			formulas=$((formulas + 1)); echo "CSV cell starting a formula: $1" >>"$log"
+			formulas=$((formulas + 1)); echo "CSV cell starting a formula: $jwhat" >>"$log"
 		fi ;;
 	esac
 }
