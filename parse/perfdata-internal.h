@@ -203,7 +203,5 @@ struct stat;
 #define PD_OPEN_NOT_REGULAR (-2)
 int pd_open_regular(const char *path, unsigned flags, struct stat *st);
 const char *pd_file_kind(mode_t mode);
-/* Read fd to its end into sb: 0, or -1 with errno set. */
-int pd_read_fd(int fd, struct strbuf *sb);
 
 #endif /* TD_PERFDATA_INTERNAL_H */

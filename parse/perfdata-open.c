@@ -56,20 +56,3 @@ const char *pd_file_kind(mode_t mode)
 		return "a symbolic link";
 	return "not a regular file";
 }
-
-int pd_read_fd(int fd, struct strbuf *sb)
-{
-	char chunk[65536];
-
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n)
-			return 0;
-		strbuf_add(sb, chunk, (size_t)n);
-	}
-}

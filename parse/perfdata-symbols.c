@@ -597,7 +597,7 @@ static int read_named(struct td_symbolizer *s, const char *path, struct strbuf *
 
 	if (fd < 0)
 		return -1;
-	ret = pd_read_fd(fd, sb);
+	ret = td_read_fd(sb, fd);
 	close(fd);
 	if (ret < 0)
 		strbuf_reset(sb);
@@ -725,7 +725,7 @@ static int read_jit_map(struct td_symbolizer *s, const char *path, struct strbuf
 	strbuf_release(&why);
 	if (fd < 0)
 		return -1;
-	ret = st.st_uid != geteuid() && st.st_uid != 0 ? -1 : pd_read_fd(fd, text);
+	ret = st.st_uid != geteuid() && st.st_uid != 0 ? -1 : td_read_fd(text, fd);
 	close(fd);
 	return ret;
 }
