@@ -20,6 +20,14 @@ as_nobody() {
 	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"
 }
 
+# Another user must be able to run tdperf, but the build tree may lie
+# in root's 0700 home (CI's fresh root builds in /root/tdperf): a copy
+# of the binary and its data in a directory everyone can read.
+mkdir -p shared-bin/data && cp "$TDPERF" shared-bin/tdperf &&
+cp -R "$TD_SRCDIR/metrics/tables" "$TD_SRCDIR/templates" shared-bin/data/ &&
+chmod -R a+rX shared-bin && chmod a+rx . || exit 1
+TDPERF_SHARED="env TDPERF_DATADIR=$PWD/shared-bin/data $PWD/shared-bin/tdperf"
+
 # dead_pid: a process id that no process has now
 dead_pid() {
 	pid=$(sh -c 'echo $$')
@@ -206,19 +214,19 @@ test_expect_success 'HOME unset: calibrate neither writes nor reads ./.cache' '
 	      sed -n "s|.*/tdperf/\(calibration-[^:]*\.json\):.*|\1|p") &&
 	test -n "$key" &&
 	as_nobody mkdir -p .cache/tdperf && as_nobody sh -c "echo planted >.cache/tdperf/$key" &&
-	test_must_fail as_nobody env -u HOME -u XDG_CACHE_HOME "$TDPERF" calibrate --show >out 2>err &&
+	test_must_fail as_nobody env -u HOME -u XDG_CACHE_HOME $TDPERF_SHARED calibrate --show >out 2>err &&
 	cat err && ! grep -q planted out err && grep -q "^tdperf: /" err &&
-	test_must_fail as_nobody env -u XDG_CACHE_HOME HOME=rel "$TDPERF" calibrate --show >out 2>err &&
+	test_must_fail as_nobody env -u XDG_CACHE_HOME HOME=rel $TDPERF_SHARED calibrate --show >out 2>err &&
 	! grep -q planted out err && grep -q "^tdperf: /" err &&
 	rm -rf .cache &&
-	as_nobody env -u HOME -u XDG_CACHE_HOME timeout 120 "$TDPERF" calibrate --quick >out 2>err || :
+	as_nobody env -u HOME -u XDG_CACHE_HOME timeout 120 $TDPERF_SHARED calibrate --quick >out 2>err || :
 	cat err && test ! -e .cache && ! grep -q "^tdperf: \.cache" err
 '
 
 test_expect_success 'HOME unset and no passwd entry: calibrate says so and caches nothing' '
 	cd cwd &&
 	test_exit_code 2 setpriv --reuid=54321 --regid=54321 --clear-groups \
-		env -u HOME -u XDG_CACHE_HOME "$TDPERF" calibrate --show 2>err &&
+		env -u HOME -u XDG_CACHE_HOME $TDPERF_SHARED calibrate --show 2>err &&
 	test_line_count = 1 err &&
 	grep -q "^tdperf: no calibration cache: HOME is unset and uid 54321 has no home directory" err &&
 	test ! -e .cache
