@@ -46,6 +46,17 @@ hot_record() {
 	"$TDPERF" report --hotspots --format json "$name.data" >"$name.json"
 }
 
+# hot_evidence NAME: what a failure needs to be understood from CI's log
+# alone (the run is gone by then): the truth, the report's samples per
+# function, and what perf and the emulator said.
+hot_evidence() {
+	echo "== report: symbol samples" &&
+	jq -r '.hotspots[] | "\(.symbol) \(.samples)"' "$1.json" | head -n 8 | tr '\n' ' ' && echo
+	echo "== $1.truth" && cat "$1.truth"
+	echo "== $1.out" && tail -n 5 "$1.out"
+	echo "== $1.log (not ipcount)" && grep -v "^ipcount" "$1.log" | tail -n 8
+}
+
 # level1_matches NAME FUNCTION SMT: the report's Level 1 of FUNCTION and
 # its samples equal the formulas on the emulator's true counts (a sample's
 # counts are rounded to integers: 1e-6); prints "NODE VALUE" lines.
@@ -58,14 +69,15 @@ level1_matches() {
 	want_samples=$(awk -v f="$fn" '$1 == f { print $4; exit }' "$name.truth")
 	got_samples=$(jq --arg f "$fn" '[.hotspots[] | select(.symbol == $f)][0].samples' "$name.json")
 	test "$want_samples" = "$got_samples" ||
-	{ echo "$fn: $got_samples samples in the report, the emulator gave $want_samples"; return 1; }
+	{ echo "$fn: $got_samples samples in the report, the emulator gave $want_samples"; hot_evidence "$name"; return 1; }
 	for node in $LEVEL1; do
 		want=$("$TDPERF" expr --table "$name.data/table.json" "$@" "$node") || return 1
 		got=$(jq --arg f "$fn" --arg n "$node" '[.hotspots[] | select(.symbol == $f)][0].topdown.nodes[] |
 			select(.id == $n and .level == 1) | .value' "$name.json")
 		echo "$node $got" >>"$name.$fn.l1"
+		echo "$fn $node: report $got, formulas on the truth $want"
 		awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d < 1e-6) }' ||
-		{ echo "$fn $node: report $got, formulas on the truth $want"; return 1; }
+		{ hot_evidence "$name"; return 1; }
 	done
 }
 
