@@ -404,8 +404,8 @@ static int is_builtin_topdown(const struct td_stat *st, const struct td_perf_met
 
 /*
  * The perf metric printed for node m in this scope/PMU, or NULL; builtin:
- * 1 only perf's built-in Top-Down values, 0 only its table metrics, -1
- * either (the first printed).
+ * 1 only perf's built-in Top-Down values, 0 only its table metrics (both
+ * of the scope's own PMU), -1 either (the first printed, shown beside ours).
  */
 static const struct td_perf_metric *perf_printed_for(const struct td_stat *st, const struct td_scope *s,
 						     const char *pmu, const struct td_metric *m, int builtin)
@@ -417,6 +417,9 @@ static const struct td_perf_metric *perf_printed_for(const struct td_stat *st, c
 	for (i = 0; i < s->nr_perf_metrics && !found; i++) {
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
+			continue;
+		/* a value taken as the node's must be of its PMU: on a hybrid CPU never a guess */
+		if (builtin >= 0 && pmu && !pm->pmu)
 			continue;
 		if (builtin >= 0 && is_builtin_topdown(st, pm) != builtin)
 			continue;
