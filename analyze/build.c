@@ -1134,14 +1134,14 @@ static void take_printed(struct scope_eval *se, size_t i, int builtin)
 	se->values[idx] = v;
 	se->source[i] = builtin ? SRC_PERF_BUILTIN : SRC_PERF;
 	se->source_u[i] = res / 2;
+	/* one reason item: no "; " (it would split it) and no ", " (read as a list of events) */
 	if (builtin)
-		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" (%.*f %%), computed by "
-			    "perf's own formula, which may differ from the table's %s; taken because perf printed "
-			    "no %s value and the counts do not give it", pm->name, res < 0.005 ? 1 : 0, v * 100,
-			    m->id, m->id);
+		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" %.*f %% (perf's own "
+			    "formula: it may differ from the table's %s; taken as perf printed no %s value and the "
+			    "counts do not give it)", pm->name, res < 0.005 ? 1 : 0, v * 100, m->id, m->id);
 	else
-		strbuf_addf(&sb, "value printed by perf: %s %.*f %%, taken because the counts do not give it "
-			    "(error bar: half the printed resolution)", pm->name, res < 0.005 ? 1 : 0, v * 100);
+		strbuf_addf(&sb, "value printed by perf: %s %.*f %% (taken as the counts do not give it: "
+			    "error bar half the printed resolution)", pm->name, res < 0.005 ? 1 : 0, v * 100);
 	se->source_reason[i] = strbuf_detach(&sb, NULL);
 	se->perf_filled = 1;
 }
@@ -1185,8 +1185,8 @@ static void derive_from_children(struct scope_eval *se, size_t i)
 		se->source_u[i] = u;
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "the sum of its Level-2 children, %s: the counts do not give it and perf "
-			    "did not print it; Level 2 divides Level 1, but the children were counted apart",
+		strbuf_addf(&sb, "the sum of its Level-2 children %s (taken as the counts do not give it and "
+			    "perf did not print it: Level 2 divides Level 1 but the children were counted apart)",
 			    terms.buf);
 		se->source_reason[i] = strbuf_detach(&sb, NULL);
 		se->perf_filled = 1;

@@ -202,11 +202,11 @@ static void tree_level(struct strbuf *sb, json_t *scope, json_t *nodes, const ch
 		strbuf_addf(sb, "</span><span class=\"val%s\">", isnan(v) ? " na" : "");
 		if (json_is_true(json_object_get(n, "approximate")) && !isnan(v))
 			strbuf_addstr(sb, "&#8776;");
+		td_html_pct(sb, v);
 		if (td_html_node_source(n) && !isnan(v))
 			strbuf_addf(sb, "<sup class=\"src\" title=\"%s\">%c</sup>",
 				    td_html_node_source(n) == 'p' ? "printed by perf" : "sum of its Level-2 children",
 				    td_html_node_source(n));
-		td_html_pct(sb, v);
 		if (!isnan(v) && json_is_number(json_object_get(n, "uncertainty")))
 			strbuf_addf(sb, " <small class=\"unc\">&plusmn; %.2f</small>",
 				    td_json_num(json_object_get(n, "uncertainty")) * 100);
