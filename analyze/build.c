@@ -386,9 +386,29 @@ static const char *printed_name(const struct td_scope *s, size_t i)
 	return printed.names[i];
 }
 
-/* The perf metric printed for node m in this scope/PMU, or NULL. */
-static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
-						   const struct td_metric *m)
+/*
+ * Is pm perf's built-in Top-Down (stat-shadow's own Level 1-2, "Frontend
+ * Bound", "Bad Speculation", perf <= 6.2's --topdown "retiring") rather
+ * than a metric of perf's tables (tma_frontend_bound, Arm's
+ * frontend_bound, AMD's frontend_bound_latency, perf 5.x Frontend_Bound)?
+ * The names of perf's table metrics never hold a space; the built-in
+ * ones are computed by perf's own formula, which may differ from the
+ * table's (no INT_MISC.UOP_DROPPING term, for one).
+ */
+static int is_builtin_topdown(const struct td_stat *st, const struct td_perf_metric *pm)
+{
+	if (strchr(pm->name, ' '))
+		return 1;
+	return st && st->legacy_topdown && strncasecmp(pm->name, "tma_", 4);
+}
+
+/*
+ * The perf metric printed for node m in this scope/PMU, or NULL; builtin:
+ * 1 only perf's built-in Top-Down values, 0 only its table metrics (both
+ * of the scope's own PMU), -1 either (the first printed, shown beside ours).
+ */
+static const struct td_perf_metric *perf_printed_for(const struct td_stat *st, const struct td_scope *s,
+						     const char *pmu, const struct td_metric *m, int builtin)
 {
 	const struct td_perf_metric *found = NULL;
 	const char *n;
@@ -398,11 +418,23 @@ static const struct td_perf_metric *perf_value_for(const struct td_scope *s, con
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
 			continue;
+		/* a value taken as the node's must be of its PMU: on a hybrid CPU never a guess */
+		if (builtin >= 0 && pmu && !pm->pmu)
+			continue;
+		if (builtin >= 0 && is_builtin_topdown(st, pm) != builtin)
+			continue;
 		n = printed_name(s, i);
 		if (n && (!strcmp(n, m->id) || td_perf_name_is(n, m->name)))
 			found = pm;
 	}
 	return found;
+}
+
+/* The perf metric printed for node m in this scope/PMU, or NULL. */
+static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
+						   const struct td_metric *m)
+{
+	return perf_printed_for(NULL, s, pmu, m, -1);
 }
 
 /*
@@ -817,6 +849,18 @@ static int legacy_level1_fill(const struct td_table *t, const struct td_tree_res
 }
 
 /*
+ * Where a node's value comes from (docs/report-schema.md, nodes[].source):
+ * computed from the counts (or not computable), the value perf printed for
+ * it, or the sum of its Level-2 children.
+ */
+enum node_source { SRC_COUNTS, SRC_PERF, SRC_PERF_BUILTIN, SRC_CHILDREN };
+
+static const char *source_name(enum node_source src)
+{
+	return src == SRC_PERF || src == SRC_PERF_BUILTIN ? "perf" : src == SRC_CHILDREN ? "children" : "counts";
+}
+
+/*
  * Interval, CPU and thread scopes leave out the trust fields that say
  * nothing (null, false), as they do thresholds and descriptions: a
  * 1,000-interval document stays small.  Readers take a missing field as
@@ -915,6 +959,11 @@ struct scope_eval {
 	int mixed;                   /* some node's value is from one group only */
 	int legacy_l1;               /* Level 1 filled from perf's pre-Ice Lake formulas */
 	char *legacy_cause;
+	/* nodes the counts do not give, taken from what perf printed (perf_fill) */
+	unsigned char *source;       /* per node, enum node_source */
+	double *source_u;            /* per node not from counts: its error bar */
+	char **source_reason;        /* per node not from counts: where its value is from */
+	int perf_filled;
 	struct errorbars eb;
 	struct td_sanity_node *sn;
 	char **sanity;               /* per node, the out-of-range sentence or NULL */
@@ -1052,6 +1101,140 @@ static void choose_values(struct scope_eval *se)
 	}
 }
 
+/* ---------------- perf's printed values as a source ---------------- */
+
+/* Node i's error bar: its counts' spread, or what its source gives. */
+static double node_u(const struct scope_eval *se, size_t i)
+{
+	if (se->source && se->source[i] != SRC_COUNTS)
+		return se->source_u[i];
+	return errorbars_node(&se->eb, se->chosen, i);
+}
+
+/*
+ * Node i takes the value perf printed for it, when the counts do not
+ * give it (builtin: only perf's built-in Top-Down values, else only its
+ * table metrics).  Its error bar is half the printed resolution: perf
+ * rounded the value to it.
+ */
+static void take_printed(struct scope_eval *se, size_t i, int builtin)
+{
+	const struct td_metric *m = se->all.nodes[i].metric;
+	size_t idx = metric_index(se->t, m);
+	const struct td_perf_metric *pm;
+	struct strbuf sb = STRBUF_INIT;
+	double res, v;
+
+	if (!isnan(se->values[idx]))
+		return;
+	pm = perf_printed_for(se->j->st, se->j->s, se->j->pmu, m, builtin);
+	if (!pm || isnan(pm->value))
+		return;
+	v = perf_fraction(pm, &res);
+	se->values[idx] = v;
+	se->source[i] = builtin ? SRC_PERF_BUILTIN : SRC_PERF;
+	se->source_u[i] = res / 2;
+	/* one reason item: no "; " (it would split it) and no ", " (read as a list of events) */
+	if (builtin)
+		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" %.*f %% (perf's own "
+			    "formula: it may differ from the table's %s; taken as perf printed no %s value and the "
+			    "counts do not give it)", pm->name, res < 0.005 ? 1 : 0, v * 100, m->id, m->id);
+	else
+		strbuf_addf(&sb, "value printed by perf: %s %.*f %% (taken as the counts do not give it: "
+			    "error bar half the printed resolution)", pm->name, res < 0.005 ? 1 : 0, v * 100);
+	se->source_reason[i] = strbuf_detach(&sb, NULL);
+	se->perf_filled = 1;
+}
+
+/*
+ * A Level-1 node the counts do not give, as the sum of its Level-2
+ * children when every one has a value in the same domain: Level 2
+ * divides Level 1 (Yasin 2014; on Intel's E-cores TOPDOWN_FE_BOUND.ALL is
+ * the sum of its FRONTEND_LATENCY and FRONTEND_BANDWIDTH slots, and
+ * TOPDOWN_BAD_SPECULATION.ALL that of MISPREDICT and MACHINE_CLEARS).
+ * perf printed only the children when its Level-2 group left out the
+ * Level-1 event.  Approximate: the children were counted apart.
+ */
+static void derive_from_children(struct scope_eval *se, size_t i)
+{
+	const struct td_metric *m = se->all.nodes[i].metric;
+	size_t idx = metric_index(se->t, m), k;
+	struct strbuf terms = STRBUF_INIT;
+	double sum = 0, u = 0;
+	int kids = 0, ok = 1;
+
+	if (m->level != 1 || !isnan(se->values[idx]) || !m->domain)
+		return;
+	for (k = 0; k < se->all.nr_nodes && ok; k++) {
+		const struct td_metric *c = se->all.nodes[k].metric;
+		double cv;
+
+		if (!c->parent || strcmp(c->parent, m->id))
+			continue;
+		cv = se->values[metric_index(se->t, c)];
+		ok = !isnan(cv) && c->domain && !strcmp(c->domain, m->domain);
+		sum += cv;
+		u += node_u(se, k);
+		strbuf_addf(&terms, "%s%s %.1f %%%s", kids ? " + " : "", c->name, cv * 100,
+			    se->source[k] != SRC_COUNTS ? " (printed by perf)" : "");
+		kids++;
+	}
+	if (ok && kids >= 2) {
+		se->values[idx] = sum;
+		se->source[i] = SRC_CHILDREN;
+		se->source_u[i] = u;
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "the sum of its Level-2 children %s (taken as the counts do not give it and "
+			    "perf did not print it: Level 2 divides Level 1 but the children were counted apart)",
+			    terms.buf);
+		se->source_reason[i] = strbuf_detach(&sb, NULL);
+		se->perf_filled = 1;
+	}
+	strbuf_release(&terms);
+}
+
+/*
+ * Nodes the counts do not give take what perf printed: its table metric
+ * (tma_frontend_bound) first; a Level 1 from its children next; perf's
+ * built-in value ("Frontend Bound") only where neither exists.
+ */
+static void perf_fill(struct scope_eval *se)
+{
+	size_t i, n = se->all.nr_nodes;
+
+	se->source = xcalloc(n + 1, sizeof(*se->source));
+	se->source_u = xcalloc(n + 1, sizeof(*se->source_u));
+	se->source_reason = xcalloc(n + 1, sizeof(*se->source_reason));
+	if (se->nohw || !se->j->s->nr_perf_metrics)
+		return;
+	for (i = 0; i < n; i++)
+		take_printed(se, i, 0);
+	for (i = 0; i < n; i++)
+		derive_from_children(se, i);
+	for (i = 0; i < n; i++)
+		take_printed(se, i, 1);
+	for (i = 0; i < n; i++)
+		derive_from_children(se, i);
+}
+
+/* Does perf print a value for any node of the scope (a metric-only output)? */
+static int scope_prints_nodes(const struct scope_job *j)
+{
+	size_t i, n;
+
+	if (!j->table || !j->s->nr_perf_metrics)
+		return 0;
+	n = td_table_nr_metrics(j->table);
+	for (i = 0; i < n; i++) {
+		const struct td_metric *m = td_table_metric(j->table, i);
+
+		if (m->level >= 1 && perf_value_for(j->s, j->pmu, m))
+			return 1;
+	}
+	return 0;
+}
+
 /* Flags and the bottleneck path: the evaluator's, or again on the values chosen. */
 static void flags_and_path(struct scope_eval *se)
 {
@@ -1060,7 +1243,7 @@ static void flags_and_path(struct scope_eval *se)
 
 	if (se->nohw)
 		return;
-	if (se->mixed || se->legacy_l1) {
+	if (se->mixed || se->legacy_l1 || se->perf_filled) {
 		struct td_node_value *nv = xcalloc(all->nr_nodes + 1, sizeof(*nv));
 
 		for (i = 0; i < all->nr_nodes; i++) {
@@ -1093,7 +1276,7 @@ static void check_sanity(struct scope_eval *se)
 
 		sn->m = se->all.nodes[i].metric;
 		sn->value = se->nohw ? NAN : se->values[metric_index(se->t, sn->m)];
-		sn->u = errorbars_node(&se->eb, se->chosen, i);
+		sn->u = node_u(se, i);
 		sn->group = se->chosen[i];
 		sn->counted_pct = node_counted_pct(se->t, &se->cx, sn->m, se->chosen[i]);
 	}
@@ -1117,6 +1300,13 @@ static int node_reason(struct scope_eval *se, size_t i, double v, struct strbuf 
 	if (se->nohw) {
 		strbuf_add(reason, se->nohw_reason.buf, se->nohw_reason.len);
 		return 0;
+	}
+	if (se->source && se->source[i] != SRC_COUNTS) {
+		strbuf_addstr(reason, se->source_reason[i]);
+		if (src->reason)
+			strbuf_addf(reason, "; %s", src->reason);
+		/* perf's own value of the table's metric is no approximation */
+		return se->source[i] != SRC_PERF;
 	}
 	if (se->legacy_l1 && m->level == 1 && td_legacy_level1_formula(m->id) && isnan(src->value)) {
 		strbuf_addf(reason, "perf's Level 1 from the kernel's pre-Ice Lake topdown events: %s",
@@ -1184,6 +1374,7 @@ static void node_row(struct scope_eval *se, size_t i, struct td_node_row *row, s
 	row->bottleneck = nv->bottleneck;
 	row->group = se->chosen[i];
 	row->perf_value = row->perf_resolution = row->uncertainty = row->counted_pct = NAN;
+	row->source = source_name(se->source ? se->source[i] : SRC_COUNTS);
 	if (se->topts.no_reasons)
 		return; /* a folded text line shows the value and its flags, nothing else */
 	row->approximate = node_reason(se, i, v, &sb);
@@ -1193,7 +1384,7 @@ static void node_row(struct scope_eval *se, size_t i, struct td_node_row *row, s
 		row->perf_value = perf_fraction(pm, &row->perf_resolution);
 		row->perf_name = pm->name;
 	}
-	u = errorbars_node(&se->eb, se->chosen, i);
+	u = node_u(se, i);
 	row->uncertainty = isnan(v) ? NAN : u;
 	row->undecided = threshold_undecided(se->t, &se->cx, se->values, m, v, u);
 	row->counted_pct = se->sn[i].counted_pct;
@@ -1227,6 +1418,7 @@ static json_t *node_json(struct scope_eval *se, size_t i)
 	json_object_set_new(n, "parent", jstr(row.parent));
 	json_object_set_new(n, "level", json_integer(row.level));
 	json_object_set_new(n, "value", jnum(row.value));
+	json_object_set_new(n, "source", json_string(row.source));
 	json_object_set_new(n, "unit", jstr(row.unit));
 	json_object_set_new(n, "flagged", json_boolean(row.flagged));
 	json_object_set_new(n, "bottleneck", json_boolean(row.bottleneck));
@@ -1286,6 +1478,21 @@ static void treeless_sentence(const struct td_table *t, const char *lead, struct
 			    info->name);
 }
 
+/* How many Level-1 nodes have no value. */
+static int level1_missing(const struct scope_eval *se)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < se->all.nr_nodes; i++) {
+		const struct td_metric *m = se->all.nodes[i].metric;
+
+		if (m->level == 1 && isnan(se->values[metric_index(se->t, m)]))
+			n++;
+	}
+	return n;
+}
+
 /* "Backend Bound > Memory Bound: 41.2 % of slots", or why there is no path. */
 static void bottleneck_sentence(const struct scope_eval *se, struct strbuf *sb)
 {
@@ -1314,9 +1521,15 @@ static void bottleneck_sentence(const struct scope_eval *se, struct strbuf *sb)
 
 		strbuf_addf(sb, ": %.1f %% of %s%s", v * 100, m && m->domain ? m->domain : "slots",
 			    se->ambiguous ? " (the next level is a tie within 5 points)" : "");
+	} else if (se->ambiguous) {
+		strbuf_addstr(sb, "no clear bottleneck: the top Level-1 nodes are within 5 points");
+	} else if (level1_missing(se)) {
+		/* nothing above its threshold among what is known is no good news */
+		strbuf_addf(sb, "no bottleneck named: %d Level-1 node%s not computable from this input, and "
+			    "perf printed no value for %s", level1_missing(se), level1_missing(se) == 1 ? " is" : "s are",
+			    level1_missing(se) == 1 ? "it" : "them");
 	} else {
-		strbuf_addstr(sb, se->ambiguous ? "no clear bottleneck: the top Level-1 nodes are within 5 points"
-					      : "no node above its threshold");
+		strbuf_addstr(sb, "no node above its threshold");
 	}
 }
 
@@ -1385,6 +1598,7 @@ static void evaluate_scope(struct scope_eval *se)
 	if (!se->nohw && td_scope_has_spread(se->j->s))
 		errorbars_compute(&se->eb, se->t, &se->cx, &se->topts, &se->all, se->per_group, se->chosen,
 				  se->groups);
+	perf_fill(se);
 	flags_and_path(se);
 	check_sanity(se);
 }
@@ -1423,6 +1637,54 @@ static void tree_json(json_t *o, struct scope_eval *se)
 			"that holds all its events, as perf does"));
 }
 
+/*
+ * The stacks of a scope some of whose nodes perf printed (perf_fill): the
+ * tree again, each metric the chosen values give taken as given, so the
+ * stacks' own metrics (stack_base = retiring x cycles, ...) are built on
+ * perf's values too; each CPI component of such a node says so
+ * ("source").
+ */
+static int fill_stacks_with_printed(json_t *o, struct scope_eval *se)
+{
+	struct td_tree_opts topts = se->topts;
+	struct td_tree_result tr;
+	json_t *comps, *c;
+	size_t i;
+	int ret;
+
+	topts.env_sets_metrics = 1;
+	se->cx.node_values = se->values;
+	se->cx.table = se->t;
+	td_tree_eval(se->t, &se->env, &topts, &tr);
+	se->cx.node_values = NULL;
+	for (i = 0; i < tr.nr_nodes && i < se->all.nr_nodes; i++) {
+		if (se->source[i] == SRC_COUNTS)
+			continue;
+		free(tr.nodes[i].reason);
+		tr.nodes[i].reason = xstrdup(se->source_reason[i]);
+		tr.nodes[i].approximate = se->source[i] != SRC_PERF;
+	}
+	ret = td_report_fill_stacks(o, se->t, &se->env, &tr);
+	comps = json_object_get(json_object_get(json_object_get(o, "stacks"), "cpi"), "components");
+	json_array_foreach(comps, i, c) {
+		const char *id = td_json_str(c, "id");
+		size_t k;
+
+		for (k = 0; id && k < se->all.nr_nodes; k++)
+			if (se->source[k] != SRC_COUNTS && !strcmp(se->all.nodes[k].metric->id, id))
+				json_object_set_new(c, "source", json_string(source_name(se->source[k])));
+	}
+	td_tree_result_release(&tr);
+	return ret;
+}
+
+static int fill_stacks(json_t *o, struct scope_eval *se)
+{
+	if (se->perf_filled)
+		return fill_stacks_with_printed(o, se);
+	return td_report_fill_stacks(o, se->t, &se->env, &se->all);
+}
+
 /* The raw counts, perf's own metrics, the stacks and the warnings. */
 static void scope_tail_json(json_t *o, struct scope_eval *se)
 {
@@ -1432,7 +1694,7 @@ static void scope_tail_json(json_t *o, struct scope_eval *se)
 		json_object_set_new(o, "events", events_json(j->s, j->pmu));
 	if (!se->lean)
 		json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
-	if (!se->lean && (!se->t || se->nohw || td_report_fill_stacks(o, se->t, &se->env, &se->all) < 0))
+	if (!se->lean && (!se->t || se->nohw || fill_stacks(o, se) < 0))
 		json_object_set_new(o, "stacks", json_object());
 	if (scope_multiplexed(j->s))
 		json_array_append_new(se->warnings, json_string(
@@ -1450,6 +1712,8 @@ static void scope_eval_release(struct scope_eval *se)
 	/* before 'all' is released: its node count bounds the sentences */
 	for (i = 0; se->sanity && i < se->all.nr_nodes; i++)
 		free(se->sanity[i]);
+	for (i = 0; se->source_reason && i < se->all.nr_nodes; i++)
+		free(se->source_reason[i]);
 	if (se->t) {
 		td_tree_result_release(&se->all);
 		for (g = 0; se->per_group && g < se->groups; g++)
@@ -1457,6 +1721,9 @@ static void scope_eval_release(struct scope_eval *se)
 	}
 	errorbars_release(&se->eb, se->groups);
 	free(se->legacy_cause);
+	free(se->source_reason);
+	free(se->source_u);
+	free(se->source);
 	free(se->sanity);
 	free(se->sn);
 	free(se->per_group);
@@ -1476,7 +1743,8 @@ static void scope_eval_init(struct scope_eval *se, const struct scope_job *j, in
 	se->groups = j->s->nr_groups > 1 ? j->s->nr_groups : 1;
 	se->full_nodes = j->s->kind == TD_SCOPE_TOTAL && isnan(j->s->time);
 	se->lean = j->opts && j->opts->stream_scopes && j->opts->streamed_nodes_only && !se->full_nodes;
-	se->nohw = se->t && !hw;
+	/* a metric-only output: no count, but perf printed the nodes (perf_fill) */
+	se->nohw = se->t && !hw && !scope_prints_nodes(j);
 	se->treeless = se->t && !td_table_has_tree(se->t);
 	strbuf_init(&se->nohw_reason, 0);
 	se->path = json_array();

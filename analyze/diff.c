@@ -142,6 +142,8 @@ static json_t *node_entry(json_t *na, json_t *nb)
 	json_object_set_new(e, "delta", num_or_null(b - a));
 	json_object_set_new(e, "a_approximate", json_boolean(na && json_is_true(json_object_get(na, "approximate"))));
 	json_object_set_new(e, "b_approximate", json_boolean(nb && json_is_true(json_object_get(nb, "approximate"))));
+	json_object_set_new(e, "a_source", na ? json_string(td_json_str_or(na, "source", "counts")) : json_null());
+	json_object_set_new(e, "b_source", nb ? json_string(td_json_str_or(nb, "source", "counts")) : json_null());
 	json_object_set_new(e, "a_reason", na && td_json_str(na, "reason") ? json_string(td_json_str(na, "reason")) : json_null());
 	json_object_set_new(e, "b_reason", nb && td_json_str(nb, "reason") ? json_string(td_json_str(nb, "reason")) : json_null());
 	json_object_set_new(e, "only_in", na && nb ? json_null() : json_string(na ? "a" : "b"));

@@ -345,6 +345,7 @@ static void node_row_from_json(json_t *n, struct td_node_row *row)
 	row->unit = td_json_str(n, "unit");
 	row->level = td_json_int(json_object_get(n, "level"), 0);
 	row->value = num_field(n, "value");
+	row->source = td_json_str_or(n, "source", "counts");
 	row->flagged = json_is_true(json_object_get(n, "flagged"));
 	row->bottleneck = json_is_true(json_object_get(n, "bottleneck"));
 	row->approximate = json_is_true(json_object_get(n, "approximate"));
@@ -431,7 +432,7 @@ static json_t *plain_cell(json_t *column, size_t k)
 	return v ? json_incref(v) : json_null();
 }
 
-static const char *const folded_strings[] = { "reason", "perf_name", "estimate", "sanity", "status", NULL };
+static const char *const folded_strings[] = { "reason", "source", "perf_name", "estimate", "sanity", "status", NULL };
 
 static int is_string_column(const char *key)
 {

@@ -102,6 +102,7 @@ struct td_node_row {
 	const char *id, *name, *parent, *unit;
 	int level;
 	double value;
+	const char *source;          /* "counts", "perf", "children" (nodes[].source) */
 	int flagged, bottleneck, approximate;
 	const char *reason;
 	double perf_value, perf_resolution;

@@ -27,6 +27,9 @@ EXTRA_DIST += tests/e2e/t0910-roofline.sh
 # import and report of perf stat outputs (the stat work)
 TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
+# perf's printed values where the counts do not give a node (analyze/build.c perf_fill)
+TESTS += tests/e2e/t0315-perf-printed-source.sh
+EXTRA_DIST += tests/e2e/t0315-perf-printed-source.sh
 # endless, binary and piped inputs (hostile inputs work)
 TESTS += tests/e2e/t1505-endless-inputs.sh
 EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh

@@ -391,6 +391,7 @@ int td_tree_eval(const struct td_table *t, const struct td_env *env,
 	memset(out, 0, sizeof(*out));
 	state_init(&st, t, env);
 	st.no_reasons = opts && opts->no_reasons;
+	st.env_overrides = opts && opts->env_sets_metrics;
 	by_index = xcalloc(t->nr_metrics + 1, sizeof(*by_index));
 	out->nodes = xcalloc(t->nr_nodes + 1, sizeof(*out->nodes));
 	for (i = 0; i < t->nr_nodes; i++) {

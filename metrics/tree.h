@@ -62,6 +62,12 @@ struct td_tree_opts {
 	int max_level;           /* 0 = all levels */
 	int no_info;             /* skip info metrics */
 	int no_reasons;          /* leave every reason NULL: values, flags and path only */
+	/*
+	 * The env may give any metric's value by its id (a node perf printed
+	 * where the counts do not give it): it is taken as it is, and the
+	 * metrics built on it are computed from it.
+	 */
+	int env_sets_metrics;
 };
 
 /*

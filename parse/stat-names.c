@@ -37,10 +37,11 @@ static const char *const strong_aliases[][4] = {
 };
 
 /* Generic names and the model-specific events that count the same. */
+/* Arm: the kernel's armv8 PMU counts cycles as CPU_CYCLES (0x11) and instructions as INST_RETIRED (0x08). */
 static const char *const weak_aliases[][8] = {
 	{ "cycles", "cpu_clk_unhalted.thread", "cpu_clk_unhalted.thread_p",
-	  "cpu_clk_unhalted.core", "cpu_clk_unhalted.core_p", "ls_not_halted_cyc", NULL },
-	{ "instructions", "inst_retired.any", "inst_retired.any_p", "ex_ret_instr", NULL },
+	  "cpu_clk_unhalted.core", "cpu_clk_unhalted.core_p", "ls_not_halted_cyc", "cpu_cycles", NULL },
+	{ "instructions", "inst_retired.any", "inst_retired.any_p", "ex_ret_instr", "inst_retired", NULL },
 	{ "ref-cycles", "cpu_clk_unhalted.ref_tsc", NULL },
 	{ "branches", "br_inst_retired.all_branches", "ex_ret_brn", NULL },
 	{ "branch-misses", "br_misp_retired.all_branches", "ex_ret_brn_misp", NULL },

@@ -113,7 +113,8 @@ static void node_cols(struct strbuf *row, const struct td_scope_rows *r, const s
 	num(row, n->uncertainty, 0);
 	boolean(row, n->undecided);
 	num(row, n->counted_pct, 0);
-	field(row, n->sanity, 1);
+	field(row, n->sanity, 0);
+	field(row, n->source, 1);
 }
 
 static void event_cols(struct strbuf *row, const struct td_event_row *e)
@@ -130,6 +131,7 @@ static void event_cols(struct strbuf *row, const struct td_event_row *e)
 	field(row, e->status && strcmp(e->status, "ok") ? e->status : NULL, 0);
 	strbuf_addstr(row, ",0,");
 	num(row, e->running_pct, 0);
+	field(row, NULL, 0);
 	field(row, NULL, 1);
 }
 
@@ -161,7 +163,7 @@ void td_report_render_csv(json_t *doc, FILE *f)
 	size_t i;
 
 	fputs("scope,session,kind,label,pmu,time,node,name,parent,level,value,unit,flagged,"
-	      "bottleneck,approximate,multiplexed,perf_value,reason,uncertainty,undecided,counted_pct,sanity\n", f);
+	      "bottleneck,approximate,multiplexed,perf_value,reason,uncertainty,undecided,counted_pct,sanity,source\n", f);
 	/* session by session, as the document orders its scopes */
 	json_array_foreach(json_object_get(doc, "sessions"), i, sess)
 		td_report_each_scope_rows(doc, json_integer_value(json_object_get(sess, "index")), scope_rows, f);

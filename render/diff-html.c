@@ -116,12 +116,18 @@ static int rank_in(json_t *list, json_t *e)
 	return rank;
 }
 
-static void pct_td(struct strbuf *sb, double v, int approx)
+static void pct_td(struct strbuf *sb, double v, int approx, const char *source)
 {
 	strbuf_addstr(sb, "<td class=\"num\">");
 	if (approx && !isnan(v))
 		strbuf_addstr(sb, "&#8776;");
 	td_html_pct(sb, v);
+	/* nodes[].source: perf's printed value, or the sum of the node's Level-2 children */
+	if (source && !isnan(v) && !strcmp(source, "perf"))
+		strbuf_addstr(sb, "<sup class=\"src\" title=\"the value perf printed: the counts do not give it\">p</sup>");
+	else if (source && !isnan(v) && !strcmp(source, "children"))
+		strbuf_addstr(sb, "<sup class=\"src\" title=\"the sum of its Level-2 children: the counts do not "
+			      "give it\">s</sup>");
 	strbuf_addstr(sb, "</td>");
 }
 
@@ -148,8 +154,10 @@ static void nodes_table(struct strbuf *sb, json_t *diff)
 		if (level <= 1)
 			strbuf_addstr(sb, "</b>");
 		strbuf_addstr(sb, "</td>");
-		pct_td(sb, td_json_num(json_object_get(n, "a")), json_is_true(json_object_get(n, "a_approximate")));
-		pct_td(sb, td_json_num(json_object_get(n, "b")), json_is_true(json_object_get(n, "b_approximate")));
+		pct_td(sb, td_json_num(json_object_get(n, "a")), json_is_true(json_object_get(n, "a_approximate")),
+		       td_json_str(n, "a_source"));
+		pct_td(sb, td_json_num(json_object_get(n, "b")), json_is_true(json_object_get(n, "b_approximate")),
+		       td_json_str(n, "b_source"));
 		strbuf_addstr(sb, "<td class=\"num\">");
 		if (!isnan(d)) {
 			/* more Retiring is good news, more of anything else is not */
@@ -175,7 +183,7 @@ static void nodes_table(struct strbuf *sb, json_t *diff)
 		}
 		strbuf_addstr(sb, "</td></tr>");
 	}
-	strbuf_addstr(sb, "</tbody></table></div><p class=\"hint\" style=\"margin-top:6px\">&#9650;/&#9660;: the share grew/shrank from A to B, green where that is an improvement (more Retiring, fewer stalls), red where not; &#8776;: approximate.</p>");
+	strbuf_addstr(sb, "</tbody></table></div><p class=\"hint\" style=\"margin-top:6px\">&#9650;/&#9660;: the share grew/shrank from A to B, green where that is an improvement (more Retiring, fewer stalls), red where not; &#8776;: approximate; <sup>p</sup>: the value perf printed, <sup>s</sup>: the sum of its Level-2 children (the counts did not give it).</p>");
 }
 
 static void attribution_table(struct strbuf *sb, json_t *st, const char *title, int cycles)

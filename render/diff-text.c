@@ -35,14 +35,16 @@ static void side_line(FILE *out, const char *tag, json_t *s)
  * own number, so that it is never read as belonging to the column left of
  * it.
  */
-static void pct_cell(FILE *out, double v, int approx)
+static void pct_cell(FILE *out, double v, int approx, const char *source)
 {
 	char cell[32];
+	/* nodes[].source: perf's printed value, or the sum of the node's Level-2 children */
+	const char *mark = !source ? "" : !strcmp(source, "perf") ? "p" : !strcmp(source, "children") ? "s" : "";
 
 	if (isnan(v))
 		snprintf(cell, sizeof(cell), "n/a");
 	else
-		snprintf(cell, sizeof(cell), "%s%.1f%%", approx ? "~" : "", v * 100);
+		snprintf(cell, sizeof(cell), "%s%.1f%%%s", approx ? "~" : "", v * 100, mark);
 	fprintf(out, " %9s", cell);
 }
 
@@ -59,15 +61,18 @@ static void nodes_table(FILE *out, json_t *diff)
 
 		fprintf(out, "  %*s%-*.*s", (level - 1) * 2, "", 38 - (level - 1) * 2, 38 - (level - 1) * 2,
 			td_printable(td_json_str_or(n, "name", "?")));
-		pct_cell(out, td_json_num(json_object_get(n, "a")), json_is_true(json_object_get(n, "a_approximate")));
-		pct_cell(out, td_json_num(json_object_get(n, "b")), json_is_true(json_object_get(n, "b_approximate")));
+		pct_cell(out, td_json_num(json_object_get(n, "a")), json_is_true(json_object_get(n, "a_approximate")),
+			 td_json_str(n, "a_source"));
+		pct_cell(out, td_json_num(json_object_get(n, "b")), json_is_true(json_object_get(n, "b_approximate")),
+			 td_json_str(n, "b_source"));
 		if (!isnan(d))
 			fprintf(out, " %+7.1f pts", d * 100);
 		else if (only)
 			fprintf(out, "   only in %s", !strcmp(only, "a") ? "A" : "B");
 		fputc('\n', out);
 	}
-	fprintf(out, "  (~ = approximate)\n");
+	fprintf(out, "  (~ = approximate, p = the value perf printed, s = the sum of its Level-2 children: "
+		"the counts did not give it)\n");
 }
 
 static void attribution_table(FILE *out, json_t *st, const char *title, const char *fmt)

@@ -15,6 +15,29 @@
 #include <math.h>
 #include <string.h>
 
+/*
+ * 'p' for a node whose value is the one perf printed, 's' for one summed
+ * from its Level-2 children (nodes[].source), 0 for one from the counts.
+ */
+int td_html_node_source(json_t *n)
+{
+	const char *src = td_json_str(n, "source");
+
+	return !src ? 0 : !strcmp(src, "perf") ? 'p' : !strcmp(src, "children") ? 's' : 0;
+}
+
+/* Has any node of the scope a value (perf printed some without counts)? */
+int td_html_scope_has_values(json_t *scope)
+{
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (!isnan(td_json_num(json_object_get(n, "value"))))
+			return 1;
+	return 0;
+}
+
 static int on_path(json_t *scope, const char *id)
 {
 	json_t *path = json_object_get(json_object_get(scope, "bottleneck"), "path"), *p;
@@ -39,6 +62,12 @@ static void node_badges(struct strbuf *sb, json_t *n, double v, int bn)
 		strbuf_addstr(sb, "<span class=\"badge na\">not computable</span>");
 	if (json_is_true(json_object_get(n, "approximate")))
 		strbuf_addstr(sb, "<span class=\"badge approx\">&#8776; approximate</span>");
+	if (td_html_node_source(n) == 'p')
+		strbuf_addstr(sb, "<span class=\"badge src\" title=\"the counts do not give this node: its value "
+			      "is the one perf printed, its error bar half the printed resolution\">printed by perf</span>");
+	else if (td_html_node_source(n) == 's')
+		strbuf_addstr(sb, "<span class=\"badge src\" title=\"neither the counts nor perf give this node: "
+			      "its value is the sum of its Level-2 children\">sum of Level 2</span>");
 	if (json_is_true(json_object_get(n, "undecided")))
 		strbuf_addstr(sb, "<span class=\"badge undecided\" title=\"the error bar reaches across the "
 			      "node's threshold\">? not decided</span>");
@@ -87,9 +116,11 @@ static void node_detail(struct strbuf *sb, json_t *n, double v)
 	}
 	if (isnan(v))
 		strbuf_addstr(sb, "<p class=\"reason\">Not computable: ");
+	else if (td_html_node_source(n))
+		strbuf_addstr(sb, "<p class=\"reason src\">Not from the counts");
 	else if (json_is_true(json_object_get(n, "approximate")))
 		strbuf_addstr(sb, "<p class=\"reason approx\">Approximate");
-	if (isnan(v) || json_is_true(json_object_get(n, "approximate"))) {
+	if (isnan(v) || td_html_node_source(n) || json_is_true(json_object_get(n, "approximate"))) {
 		if (reason) {
 			strbuf_addstr(sb, isnan(v) ? "" : ": ");
 			td_html_reason(sb, reason);
@@ -172,6 +203,10 @@ static void tree_level(struct strbuf *sb, json_t *scope, json_t *nodes, const ch
 		if (json_is_true(json_object_get(n, "approximate")) && !isnan(v))
 			strbuf_addstr(sb, "&#8776;");
 		td_html_pct(sb, v);
+		if (td_html_node_source(n) && !isnan(v))
+			strbuf_addf(sb, "<sup class=\"src\" title=\"%s\">%c</sup>",
+				    td_html_node_source(n) == 'p' ? "printed by perf" : "sum of its Level-2 children",
+				    td_html_node_source(n));
 		if (!isnan(v) && json_is_number(json_object_get(n, "uncertainty")))
 			strbuf_addf(sb, " <small class=\"unc\">&plusmn; %.2f</small>",
 				    td_json_num(json_object_get(n, "uncertainty")) * 100);
@@ -196,7 +231,7 @@ void td_html_tree(struct strbuf *sb, json_t *scope)
 	json_t *nodes = json_object_get(scope, "nodes");
 	const char *sentence = td_json_str(json_object_get(scope, "bottleneck"), "sentence");
 
-	if (json_is_false(json_object_get(scope, "hardware_counts"))) {
+	if (json_is_false(json_object_get(scope, "hardware_counts")) && !td_html_scope_has_values(scope)) {
 		/* a tree of n/a would only repeat this sentence per node */
 		strbuf_addstr(sb, "<p class=\"muted nohw\">");
 		strbuf_add_html(sb, sentence ? sentence : "Top-Down not measured: no hardware counts in this scope.");

@@ -114,6 +114,18 @@ static json_t *find_node(json_t *scope, const char *id)
 	return NULL;
 }
 
+/* Is some Level-1 node without a value?  Then no bottleneck is no news. */
+static int level1_unknown(json_t *scope)
+{
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (td_json_int(json_object_get(n, "level"), 0) == 1 && isnan(td_json_num(json_object_get(n, "value"))))
+			return 1;
+	return 0;
+}
+
 static void verdict(struct strbuf *sb, json_t *scope)
 {
 	json_t *bn = json_object_get(scope, "bottleneck"), *path = json_object_get(bn, "path"), *p;
@@ -124,7 +136,9 @@ static void verdict(struct strbuf *sb, json_t *scope)
 		int any = json_array_size(json_object_get(scope, "nodes")) > 0;
 
 		/* "none" (nothing flagged) is good news; not measured is not */
-		if (json_is_false(json_object_get(scope, "hardware_counts")))
+		if (json_is_false(json_object_get(scope, "hardware_counts")) && !td_html_scope_has_values(scope))
+			any = 0;
+		if (level1_unknown(scope))
 			any = 0;
 		strbuf_addf(sb, "<div class=\"verdict %s\"><div class=\"sentence\">", any ? "none" : "unknown");
 		if (sentence)
@@ -393,7 +407,7 @@ next:;
 static void data_quality(struct strbuf *sb, json_t *scope)
 {
 	json_t *n, *e;
-	size_t i, approx = 0, na = 0, muxed = 0, events = 0;
+	size_t i, approx = 0, na = 0, muxed = 0, events = 0, printed = 0;
 	double lowest = 100;
 
 	json_array_foreach(json_object_get(scope, "nodes"), i, n) {
@@ -401,6 +415,8 @@ static void data_quality(struct strbuf *sb, json_t *scope)
 			na++;
 		else if (json_is_true(json_object_get(n, "approximate")))
 			approx++;
+		if (!isnan(td_json_num(json_object_get(n, "value"))) && td_html_node_source(n))
+			printed++;
 	}
 	json_array_foreach(json_object_get(scope, "events"), i, e) {
 		double run = td_json_num(json_object_get(e, "running_pct"));
@@ -423,6 +439,10 @@ static void data_quality(struct strbuf *sb, json_t *scope)
 		strbuf_addf(sb, "<span class=\"badge ok\">no multiplexing: all %zu events counted all the time</span>", events);
 	if (approx)
 		strbuf_addf(sb, "<span class=\"badge approx\">&#8776; %zu approximate node%s</span>", approx, approx > 1 ? "s" : "");
+	if (printed)
+		strbuf_addf(sb, "<span class=\"badge src\" title=\"the counts do not give them: perf's printed "
+			    "values (p), or a Level 1 summed from its children (s)\">%zu node%s printed by perf, "
+			    "not computed</span>", printed, printed > 1 ? "s" : "");
 	if (na)
 		strbuf_addf(sb, "<span class=\"badge na\">%zu node%s not computable</span>", na, na > 1 ? "s" : "");
 	strbuf_addstr(sb, "</div>");
@@ -519,6 +539,25 @@ static void per_scope(struct strbuf *sb, json_t *doc, json_t *main_scope,
 	}
 }
 
+/* Which CPI components are fractions perf printed (or summed), not computed from counts. */
+static void cpi_sources(struct strbuf *sb, json_t *stack)
+{
+	json_t *c;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(stack, "components"), i, c) {
+		if (!td_html_node_source(c))
+			continue;
+		strbuf_addstr(sb, n++ ? ", " : "<p class=\"hint\"><span class=\"badge src\">not from the counts</span> ");
+		strbuf_add_html(sb, td_json_str_or(c, "name", "?"));
+		strbuf_addf(sb, " (%s)", td_html_node_source(c) == 'p' ? "the fraction perf printed"
+			    : "the sum of its Level-2 children");
+	}
+	if (n)
+		strbuf_addstr(sb, ": the counts do not give these fractions; the CPI is from cycles and instructions.</p>");
+}
+
 /* ---- charts and stacks ---- */
 
 static void cpi_table(struct strbuf *sb, json_t *scope)
@@ -572,6 +611,7 @@ static void cpi_table(struct strbuf *sb, json_t *scope)
 	}
 	if (json_is_true(json_object_get(stack, "approximate")))
 		strbuf_addstr(sb, "<p><span class=\"badge approx\">&#8776; approximate: built from approximate nodes</span></p>");
+	cpi_sources(sb, stack);
 	json_decref(stack);
 	json_decref(one);
 }

@@ -37,6 +37,10 @@ void td_html_threads(struct strbuf *sb, json_t *doc, const struct td_html_charts
 void td_html_roofline(struct strbuf *sb, json_t *doc);
 /* render/html-tree.c: the collapsible tree, raw events, scope and interval tables. */
 void td_html_tree(struct strbuf *sb, json_t *scope);
+/* 'p': the node's value is the one perf printed, 's': its children's sum, 0: from the counts. */
+int td_html_node_source(json_t *n);
+/* Has any node of the scope a value? */
+int td_html_scope_has_values(json_t *scope);
 void td_html_events(struct strbuf *sb, json_t *scope);
 void td_html_scope_table(struct strbuf *sb, json_t *doc, struct td_chart *l1);
 void td_html_interval_table(struct strbuf *sb, json_t *doc);

@@ -240,6 +240,7 @@ NODE_INT(approximate)
 NODE_INT(undecided)
 NODE_INT(group)
 NODE_STR(reason)
+NODE_STR(source)
 NODE_STR(perf_name)
 NODE_STR(estimate)
 NODE_STR(sanity)
@@ -252,6 +253,7 @@ static const char *event_status(const struct td_scope_rows *r, size_t k) { retur
 /* The node fields of docs/report-schema.md's nodes[], in their order there. */
 static const struct column node_columns[] = {
 	{ "value", COL_REAL, node_value, NULL, NULL },
+	{ "source", COL_STRING, NULL, NULL, node_source },
 	{ "flagged", COL_BOOL, NULL, node_flagged, NULL },
 	{ "bottleneck", COL_BOOL, NULL, node_bottleneck, NULL },
 	{ "approximate", COL_BOOL, NULL, node_approximate, NULL },

@@ -223,6 +223,7 @@ static void note_node(struct td_chart *c, const char *row, json_t *n)
 {
 	const char *name = td_json_str(n, "name");
 	const char *reason = td_json_str(n, "reason");
+	const char *source = td_json_str(n, "source");
 	struct strbuf why = STRBUF_INIT;
 
 	if (!name)
@@ -232,6 +233,11 @@ static void note_node(struct td_chart *c, const char *row, json_t *n)
 	if (isnan(td_json_num(json_object_get(n, "value"))))
 		strbuf_addf(&c->notes, "%s: %s not computable: %s\n", row, name,
 			    reason ? why.buf : "no reason given");
+	else if (source && strcmp(source, "counts"))
+		/* nodes[].source: perf's printed value, or its children's sum */
+		strbuf_addf(&c->notes, "%s: %s is %s, not computed from counts%s%s\n", row, name,
+			    !strcmp(source, "perf") ? "the value perf printed" : "the sum of its Level-2 children",
+			    reason ? ": " : "", why.buf);
 	else if (json_is_true(json_object_get(n, "approximate")))
 		strbuf_addf(&c->notes, "%s: %s is approximate%s%s\n", row, name,
 			    reason ? ": " : "", why.buf);
@@ -353,7 +359,7 @@ struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const
 
 			if (idx >= 0)
 				r->values[idx] = td_json_num(json_object_get(comp, "value"));
-			if (isnan(td_json_num(json_object_get(comp, "value"))))
+			if (isnan(td_json_num(json_object_get(comp, "value"))) || td_json_str(comp, "source"))
 				note_node(c, label.buf, comp);
 		}
 		if (json_is_true(json_object_get(stack, "approximate")))

@@ -121,6 +121,18 @@ static void note_flush(struct strbuf *sb, struct notes *nt)
 }
 
 /*
+ * " p" after a component whose fraction is the value perf printed (the
+ * counts did not give it), " s" after one summed from its Level-2
+ * children: the tree's marks (render/text.c).
+ */
+static const char *source_mark(json_t *c)
+{
+	const char *src = jstr(c, "source");
+
+	return !src ? "" : !strcmp(src, "perf") ? "  p" : !strcmp(src, "children") ? "  s" : "";
+}
+
+/*
  * One cell of width w: the value with 'prec' decimals, "~" when
  * approximate, "n/m" when not measurable, "?[k]" when unknown (k: note).
  */
@@ -194,8 +206,8 @@ static void cpi_section(struct strbuf *sb, json_t *cpi, int verbose)
 			free(why);
 		}
 		else
-			strbuf_addf(sb, " %7.3f%s  %5.1f%%\n", v, jtrue(c, "approximate") ? "~" : " ",
-				    100 * jnum(c, "fraction"));
+			strbuf_addf(sb, " %7.3f%s  %5.1f%%%s\n", v, jtrue(c, "approximate") ? "~" : " ",
+				    100 * jnum(c, "fraction"), source_mark(c));
 	}
 }
 

@@ -12,7 +12,9 @@
  * scope's counts were multiplexed (scaled estimates); '?': not decided,
  * the value's error bar reaches across the node's threshold; 'x': out of
  * range (the sanity line follows); "n/a": not computable (the reason
- * follows).  With error bars (perf stat -r, or -I totals) each value is
+ * follows); 'p': the value perf printed, taken because the counts do not
+ * give it; 's': the sum of the node's Level-2 children, for the same
+ * reason (nodes[].source).  With error bars (perf stat -r, or -I totals) each value is
  * printed as "value ± u".
  */
 #include "render/render.h"
@@ -127,7 +129,7 @@ static void print_tree(const struct out *o, json_t *scope)
 	size_t i;
 	int hidden = 0, has_perf = 0, width = o->o->width ? o->o->width : 30;
 	int multiplexed = jget_bool(scope, "multiplexed");
-	int has_u = 0;
+	int has_u = 0, nr_printed = 0;
 	struct strbuf why = STRBUF_INIT;
 
 	json_array_foreach(nodes, i, n) {
@@ -135,6 +137,8 @@ static void print_tree(const struct out *o, json_t *scope)
 			has_perf = 1;
 		if (json_is_number(json_object_get(n, "uncertainty")))
 			has_u = 1;
+		if (jget_str(n, "source") && strcmp(jget_str(n, "source"), "counts"))
+			nr_printed++;
 	}
 	fprintf(o->f, "  %-36s %8s%s  %-*s%s\n", "Top-Down node", "value", has_u ? "  \xc2\xb1 u  " : "",
 		width, "", has_perf ? "    perf" : "");
@@ -146,6 +150,8 @@ static void print_tree(const struct out *o, json_t *scope)
 		int flagged = jget_bool(n, "flagged"), bn = jget_bool(n, "bottleneck");
 		int approx = jget_bool(n, "approximate");
 		const char *reason = jget_str(n, "reason");
+		const char *source = jget_str(n, "source");
+		int printed = source && !strcmp(source, "perf"), summed = source && !strcmp(source, "children");
 		char name[80];
 		char marks[8];
 		int m = 0;
@@ -167,6 +173,10 @@ static void print_tree(const struct out *o, json_t *scope)
 			marks[m++] = '?';
 		if (sanity)
 			marks[m++] = 'x';
+		if (printed)
+			marks[m++] = 'p';
+		if (summed)
+			marks[m++] = 's';
 		marks[m] = '\0';
 		fprintf(o->f, "  %s%-36s%s ", bn ? col(o, C_BOLD) : "", name, bn ? col(o, C_RESET) : "");
 		if (isnan(v))
@@ -198,12 +208,18 @@ static void print_tree(const struct out *o, json_t *scope)
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
 			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), td_printable(why.buf),
 				col(o, C_RESET));
+		else if ((printed || summed) && reason && o->o->verbose)
+			fprintf(o->f, "  %*s    %s(%c %s)%s\n", (level - 1) * 2, "", col(o, C_DIM),
+				printed ? 'p' : 's', td_printable(why.buf), col(o, C_RESET));
 		else if (approx && reason && o->o->verbose)
 			fprintf(o->f, "  %*s    %s(~ %s)%s\n", (level - 1) * 2, "", col(o, C_DIM),
 				td_printable(why.buf),
 				col(o, C_RESET));
 	}
 	strbuf_release(&why);
+	if (nr_printed)
+		fprintf(o->f, "  (p/s: %d node value%s the counts do not give: printed by perf, or "
+			"summed from Level 2; -v says which)\n", nr_printed, nr_printed == 1 ? "" : "s");
 	if (hidden)
 		fprintf(o->f, "  (%d node%s below threshold or not computable hidden; -v shows them, -vv all)\n",
 			hidden, hidden == 1 ? "" : "s");
@@ -329,6 +345,18 @@ static void scope_title(const struct out *o, json_t *scope, struct strbuf *sb)
 	(void)o;
 }
 
+/* Has any node a value (perf printed some where nothing was counted)? */
+static int any_node_value(json_t *scope)
+{
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (!isnan(jget_num(n, "value")))
+			return 1;
+	return 0;
+}
+
 static void print_scope(const struct out *o, json_t *scope)
 {
 	struct strbuf title = STRBUF_INIT;
@@ -339,7 +367,7 @@ static void print_scope(const struct out *o, json_t *scope)
 
 	scope_title(o, scope, &title);
 	fprintf(o->f, "\n%s-- %s --%s\n", col(o, C_CYAN), title.buf, col(o, C_RESET));
-	if (!hw && json_is_object(bn)) {
+	if (!hw && json_is_object(bn) && !any_node_value(scope)) {
 		/* one line, not a tree of n/a: nothing of it was measured */
 		fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), td_printable(jget_str(bn, "sentence")), col(o, C_RESET));
 		print_software(o, scope);
@@ -538,6 +566,9 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 	td_report_text_threads_file(doc, f); /* threads work: render/text-threads.c */
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"
 		   " ? not decided (the error bar spans the threshold), x out of range (see the line below it),"
-		   " n/a not computable; perf: the value perf printed (* differs by more than 0.06 points)\n");
+		   " n/a not computable, p the value perf printed, taken where the counts do not give it"
+		   " (its error bar half the printed resolution), s the sum of its Level-2 children, where"
+		   " neither counts nor perf give it; perf: the value perf printed"
+		   " (* differs by more than 0.06 points)\n");
 }
 
