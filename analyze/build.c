@@ -294,19 +294,6 @@ static void names_release(struct names *ns)
 	free(ns->visited);
 }
 
-/* Does group g of the scope hold every event of the list? */
-static int group_has_all(const struct evalctx *base, const struct names *ns, int g)
-{
-	size_t i;
-
-	for (i = 0; i < ns->n; i++) {
-		const struct td_count *c = td_scope_find_group(base->s, base->pmu, ns->v[i], g);
-		if (!c || c->status != TD_COUNT_OK)
-			return 0;
-	}
-	return 1;
-}
-
 /* ---------------- perf's printed names -> our node ids ---------------- */
 
 /*
@@ -1011,22 +998,35 @@ static void evaluate_tree(struct scope_eval *se)
 	}
 }
 
-/* The first group that holds all events of node i's formula and threshold, or -1. */
+/*
+ * The group node i takes its value from, -1 for each event's first count.
+ * perf evaluates a metric on the counts of its own group, the one it
+ * prints the value in (perf 6.1 looks a metric's events up among those
+ * sharing its group's leader; perf 5.x repeats the events in a group per
+ * metric): when the node can be computed on that group's counts alone, it
+ * is the one.  Which of a node's alternative formulas applies follows
+ * from the events perf grouped, so "can be computed" is the group's own
+ * evaluation, not a list of names.  Otherwise (a metric perf did not
+ * print, or printed apart from its events) the first group that computes
+ * it no more approximately than all counts do; failing that, the first
+ * counts.  The threshold's events play no part: perf never groups them,
+ * and flags are decided on the values chosen here (regate).
+ */
 static int node_group(struct scope_eval *se, size_t i)
 {
-	const struct td_metric *m = se->all.nodes[i].metric;
-	struct names ns = { 0 };
-	int g;
+	const struct td_node_value *all = &se->all.nodes[i];
+	const struct td_perf_metric *pm = perf_value_for(se->j->s, se->j->pmu, all->metric);
+	int g = pm ? td_scope_printed_group(se->j->s, se->j->pmu, pm) : -1;
 
-	ns.t = se->t;
-	names_add_expr(&ns, m->expr);
-	if (m->threshold_expr)
-		names_add_expr(&ns, m->threshold_expr);
-	for (g = 0; g < se->groups; g++)
-		if (group_has_all(&se->cx, &ns, g))
-			break;
-	names_release(&ns);
-	return g < se->groups ? g : -1;
+	if (g >= 0 && g < se->groups && !isnan(se->per_group[g].nodes[i].value))
+		return g;
+	for (g = 0; g < se->groups; g++) {
+		const struct td_node_value *own = &se->per_group[g].nodes[i];
+
+		if (!isnan(own->value) && (!own->approximate || all->approximate))
+			return g;
+	}
+	return -1;
 }
 
 /* The value each metric shows: a node's from its group, as perf computes it. */

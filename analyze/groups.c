@@ -184,6 +184,20 @@ struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
 	return copy;
 }
 
+int td_scope_printed_group(const struct td_scope *s, const char *pmu, const struct td_perf_metric *pm)
+{
+	int at;
+
+	if (!pm->line)
+		return pm->group;
+	/*
+	 * perf prints a metric beside an event of its group (6.x: the first),
+	 * or on a line of its own right below (a second metric of that group)
+	 */
+	at = count_at_line(s, pmu, pm->line);
+	return at >= 0 ? s->counts[at].group : pm->group;
+}
+
 void td_scope_regroup_free(struct td_scope *copy)
 {
 	if (!copy)
