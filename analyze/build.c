@@ -39,7 +39,6 @@ struct evalctx {
 	int slots;                    /* #slots from the run's PMU caps/slots (Arm), 0 unknown */
 	const struct td_table *events_table; /* for raw spellings of table events (r11) */
 	int legacy_zero;              /* legacy session: missing correction terms read 0 */
-	int used_legacy_zero;
 	/* multi-group recomputation: metric values by id */
 	const struct td_table *table;
 	const double *node_values;    /* indexed like td_table_metric, or NULL */
@@ -179,6 +178,17 @@ static const struct td_count *memo_find_count(const struct evalctx *cx, const ch
 	return c;
 }
 
+/* Has the scope a count of event name, in any group? */
+static int measured_in_scope(const struct evalctx *cx, const char *name)
+{
+	struct evalctx any = *cx;
+	const struct td_count *c;
+
+	any.group = -1;
+	c = memo_find_count(&any, name);
+	return c && c->status == TD_COUNT_OK && !isnan(c->value);
+}
+
 static int env_lookup(void *vctx, const char *name, double *v)
 {
 	struct evalctx *cx = vctx;
@@ -226,12 +236,17 @@ static int env_lookup(void *vctx, const char *name, double *v)
 		*v = c->value;
 		return 0;
 	}
-	if (cx->legacy_zero && is_slots(name) && !isnan(legacy_slots_sum(cx->s, cx->pmu, cx->group))) {
+	/*
+	 * What perf <= 6.2 did without the count, only where the scope has
+	 * none: one measured in another group leaves this group's evaluation
+	 * without it, so that the node takes its value from that group.
+	 */
+	if (cx->legacy_zero && is_slots(name) && !measured_in_scope(cx, name) &&
+	    !isnan(legacy_slots_sum(cx->s, cx->pmu, cx->group))) {
 		*v = legacy_slots_sum(cx->s, cx->pmu, cx->group);
 		return 0;
 	}
-	if (cx->legacy_zero && is_legacy_correction(name)) {
-		cx->used_legacy_zero = 1;
+	if (cx->legacy_zero && is_legacy_correction(name) && !measured_in_scope(cx, name)) {
 		*v = 0;
 		return 0;
 	}
@@ -1103,6 +1118,44 @@ static void check_sanity(struct scope_eval *se)
 }
 
 /*
+ * In a perf <= 6.2 --topdown session, the counts node i read as perf did
+ * because the scope has none (env_lookup): the correction terms its
+ * formula uses, through the metrics it references, taken as 0, and the
+ * slots count, the sum of the four topdown-* events standing for it.
+ * Said into 'reason'; returns whether there was any.  A term measured in
+ * any group of the scope was used as measured, and is not named.
+ */
+static int legacy_substitution_reason(struct scope_eval *se, size_t i, struct strbuf *reason)
+{
+	struct names ns = { 0 };
+	struct strbuf terms = STRBUF_INIT;
+	size_t k;
+	int slots = 0, any;
+
+	ns.t = se->t;
+	names_add_expr(&ns, se->all.nodes[i].metric->expr);
+	for (k = 0; k < ns.n; k++) {
+		if (measured_in_scope(&se->cx, ns.v[k]))
+			continue;
+		if (is_legacy_correction(ns.v[k]))
+			strbuf_addf(&terms, "%s%s", terms.len ? " / " : "", ns.v[k]);
+		else if (is_slots(ns.v[k]) &&
+			 !isnan(legacy_slots_sum(se->cx.s, se->cx.pmu, se->chosen[i])))
+			slots = 1;
+	}
+	any = terms.len || slots;
+	if (terms.len)
+		strbuf_addf(reason, "%sperf <= 6.2 --topdown style: %s not measured, taken as 0 as perf did",
+			    reason->len ? "; " : "", terms.buf);
+	if (slots)
+		strbuf_addf(reason, "%sTOPDOWN.SLOTS not printed: the sum of the four topdown-* events "
+			    "stands for it, as perf normalised", reason->len ? "; " : "");
+	strbuf_release(&terms);
+	names_release(&ns);
+	return any;
+}
+
+/*
  * Why node i has no value or an approximate one into 'reason'; returns
  * whether it is approximate.  v is its value (NAN for a scope without
  * hardware counts).
@@ -1130,24 +1183,8 @@ static int node_reason(struct scope_eval *se, size_t i, double v, struct strbuf 
 	} else if (src->reason) {
 		strbuf_addstr(reason, src->reason);
 	}
-	if (se->cx.legacy_zero && !isnan(v) && m->level >= 1 && !(se->legacy_l1 && m->level == 1)) {
-		/* did this node use a missing correction term? */
-		struct evalctx probe = se->cx;
-		struct td_env penv = { env_lookup, &probe };
-
-		probe.legacy_zero = 0;
-		probe.group = se->chosen[i];
-		if (isnan(td_expr_eval(m->expr, &penv, NULL))) {
-			approx = 1;
-			if (reason->len)
-				strbuf_addstr(reason, "; ");
-			strbuf_addstr(reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
-				      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
-			if (!td_scope_find(se->j->s, se->j->pmu, "slots"))
-				strbuf_addstr(reason, "; TOPDOWN.SLOTS not printed: the sum of the four "
-					      "topdown-* events stands for it, as perf normalised");
-		}
-	}
+	if (se->cx.legacy_zero && !isnan(v) && m->level >= 1 && !(se->legacy_l1 && m->level == 1))
+		approx |= legacy_substitution_reason(se, i, reason);
 	return approx;
 }
 
