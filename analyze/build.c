@@ -7,16 +7,17 @@
  * Event groups.  perf prints a group's events together and schedules each
  * group on its own, so counts of different groups come from different
  * time slices when counters are multiplexed.  perf evaluates a metric on
- * the group that holds all its events; so do we: for each node we collect
- * the events of its formula and threshold (through referenced metrics),
- * and take its value from the first group that has them all.  When one
- * group has everything (the usual case) this is just one evaluation.
+ * the counts of its own group, the one it prints the value in; so do we:
+ * the tree is evaluated on each group's counts, and each node takes its
+ * value from its metric's group (node_group).  When one group has
+ * everything (the usual case) this is just one evaluation.
  *
  * Legacy topdown.  perf <= 6.2 printed "--topdown" style L1 values as
  * each topdown event over the sum of the four, without the correction
  * terms newer formulas add (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT),
- * which it did not measure.  In such sessions those two events, when not
- * measured, read as 0 and the nodes using them are marked approximate.
+ * which it did not measure.  In such sessions those two events, when the
+ * scope has no count of them, read as 0 and the nodes using them are
+ * marked approximate, naming them.
  */
 #include "analyze/analyze-int.h"
 #include "metrics/tree.h"

@@ -27,6 +27,9 @@ EXTRA_DIST += tests/e2e/t0910-roofline.sh
 # import and report of perf stat outputs (the stat work)
 TESTS += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
 EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t0303-errorbars.sh
+# each node on its own event group, against perf's printed values (issue 30)
+TESTS += tests/e2e/t0315-metric-groups.sh
+EXTRA_DIST += tests/e2e/t0315-metric-groups.sh
 # endless, binary and piped inputs (hostile inputs work)
 TESTS += tests/e2e/t1505-endless-inputs.sh
 EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh
