@@ -1015,6 +1015,28 @@ static void evaluate_tree(struct scope_eval *se)
 }
 
 /*
+ * The value perf printed for node m, to take its group from: under perf's
+ * tma_ name first, then any other name that stands for the node
+ * (perf_value_for); perf's built-in "Frontend Bound" is evaluated on the
+ * topdown events' group, with another definition.
+ */
+static const struct td_perf_metric *printed_own_metric(const struct td_scope *s, const char *pmu,
+							const struct td_metric *m)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_perf_metrics; i++) {
+		const struct td_perf_metric *pm = &s->perf_metrics[i];
+
+		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
+			continue;
+		if (!strncasecmp(pm->name, "tma_", 4) && !strcasecmp(pm->name + 4, m->id))
+			return pm;
+	}
+	return perf_value_for(s, pmu, m);
+}
+
+/*
  * The group node i takes its value from, -1 for each event's first count.
  * perf evaluates a metric on the counts of its own group, the one it
  * prints the value in (perf 6.1 looks a metric's events up among those
@@ -1031,7 +1053,7 @@ static void evaluate_tree(struct scope_eval *se)
 static int node_group(struct scope_eval *se, size_t i)
 {
 	const struct td_node_value *all = &se->all.nodes[i];
-	const struct td_perf_metric *pm = perf_value_for(se->j->s, se->j->pmu, all->metric);
+	const struct td_perf_metric *pm = printed_own_metric(se->j->s, se->j->pmu, all->metric);
 	int g = pm ? td_scope_printed_group(se->j->s, se->j->pmu, pm) : -1;
 
 	if (g >= 0 && g < se->groups && !isnan(se->per_group[g].nodes[i].value))
