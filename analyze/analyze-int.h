@@ -154,6 +154,12 @@ struct td_group_hint {
 struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
 				  const struct td_group_hint *h, size_t nr);
 void td_scope_regroup_free(struct td_scope *copy);
+/*
+ * The group of s (of PMU pmu) perf printed metric pm in: the group of the
+ * count on its line or the last one above it; pm->group when the line is
+ * not known; -1 none.
+ */
+int td_scope_printed_group(const struct td_scope *s, const char *pmu, const struct td_perf_metric *pm);
 
 /* perf's Level 1 from the kernel's pre-Ice Lake topdown events (analyze/legacy-topdown.c). */
 struct td_legacy_l1 {

@@ -7,16 +7,17 @@
  * Event groups.  perf prints a group's events together and schedules each
  * group on its own, so counts of different groups come from different
  * time slices when counters are multiplexed.  perf evaluates a metric on
- * the group that holds all its events; so do we: for each node we collect
- * the events of its formula and threshold (through referenced metrics),
- * and take its value from the first group that has them all.  When one
- * group has everything (the usual case) this is just one evaluation.
+ * the counts of its own group, the one it prints the value in; so do we:
+ * the tree is evaluated on each group's counts, and each node takes its
+ * value from its metric's group (node_group).  When one group has
+ * everything (the usual case) this is just one evaluation.
  *
  * Legacy topdown.  perf <= 6.2 printed "--topdown" style L1 values as
  * each topdown event over the sum of the four, without the correction
  * terms newer formulas add (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT),
- * which it did not measure.  In such sessions those two events, when not
- * measured, read as 0 and the nodes using them are marked approximate.
+ * which it did not measure.  In such sessions those two events, when the
+ * scope has no count of them, read as 0 and the nodes using them are
+ * marked approximate, naming them.
  */
 #include "analyze/analyze-int.h"
 #include "metrics/tree.h"
@@ -39,7 +40,6 @@ struct evalctx {
 	int slots;                    /* #slots from the run's PMU caps/slots (Arm), 0 unknown */
 	const struct td_table *events_table; /* for raw spellings of table events (r11) */
 	int legacy_zero;              /* legacy session: missing correction terms read 0 */
-	int used_legacy_zero;
 	/* multi-group recomputation: metric values by id */
 	const struct td_table *table;
 	const double *node_values;    /* indexed like td_table_metric, or NULL */
@@ -179,6 +179,17 @@ static const struct td_count *memo_find_count(const struct evalctx *cx, const ch
 	return c;
 }
 
+/* Has the scope a count of event name, in any group? */
+static int measured_in_scope(const struct evalctx *cx, const char *name)
+{
+	struct evalctx any = *cx;
+	const struct td_count *c;
+
+	any.group = -1;
+	c = memo_find_count(&any, name);
+	return c && c->status == TD_COUNT_OK && !isnan(c->value);
+}
+
 static int env_lookup(void *vctx, const char *name, double *v)
 {
 	struct evalctx *cx = vctx;
@@ -226,12 +237,17 @@ static int env_lookup(void *vctx, const char *name, double *v)
 		*v = c->value;
 		return 0;
 	}
-	if (cx->legacy_zero && is_slots(name) && !isnan(legacy_slots_sum(cx->s, cx->pmu, cx->group))) {
+	/*
+	 * What perf <= 6.2 did without the count, only where the scope has
+	 * none: one measured in another group leaves this group's evaluation
+	 * without it, so that the node takes its value from that group.
+	 */
+	if (cx->legacy_zero && is_slots(name) && !measured_in_scope(cx, name) &&
+	    !isnan(legacy_slots_sum(cx->s, cx->pmu, cx->group))) {
 		*v = legacy_slots_sum(cx->s, cx->pmu, cx->group);
 		return 0;
 	}
-	if (cx->legacy_zero && is_legacy_correction(name)) {
-		cx->used_legacy_zero = 1;
+	if (cx->legacy_zero && is_legacy_correction(name) && !measured_in_scope(cx, name)) {
 		*v = 0;
 		return 0;
 	}
@@ -292,19 +308,6 @@ static void names_release(struct names *ns)
 		free(ns->v[i]);
 	free(ns->v);
 	free(ns->visited);
-}
-
-/* Does group g of the scope hold every event of the list? */
-static int group_has_all(const struct evalctx *base, const struct names *ns, int g)
-{
-	size_t i;
-
-	for (i = 0; i < ns->n; i++) {
-		const struct td_count *c = td_scope_find_group(base->s, base->pmu, ns->v[i], g);
-		if (!c || c->status != TD_COUNT_OK)
-			return 0;
-	}
-	return 1;
 }
 
 /* ---------------- perf's printed names -> our node ids ---------------- */
@@ -1060,22 +1063,57 @@ static void evaluate_tree(struct scope_eval *se)
 	}
 }
 
-/* The first group that holds all events of node i's formula and threshold, or -1. */
+/*
+ * The value perf printed for node m, to take its group from: under perf's
+ * tma_ name first, then any other name that stands for the node
+ * (perf_value_for); perf's built-in "Frontend Bound" is evaluated on the
+ * topdown events' group, with another definition.
+ */
+static const struct td_perf_metric *printed_own_metric(const struct td_scope *s, const char *pmu,
+							const struct td_metric *m)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_perf_metrics; i++) {
+		const struct td_perf_metric *pm = &s->perf_metrics[i];
+
+		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
+			continue;
+		if (!strncasecmp(pm->name, "tma_", 4) && !strcasecmp(pm->name + 4, m->id))
+			return pm;
+	}
+	return perf_value_for(s, pmu, m);
+}
+
+/*
+ * The group node i takes its value from, -1 for each event's first count.
+ * perf evaluates a metric on the counts of its own group, the one it
+ * prints the value in (perf 6.1 looks a metric's events up among those
+ * sharing its group's leader; perf 5.x repeats the events in a group per
+ * metric): when the node can be computed on that group's counts alone, it
+ * is the one.  Which of a node's alternative formulas applies follows
+ * from the events perf grouped, so "can be computed" is the group's own
+ * evaluation, not a list of names.  Otherwise (a metric perf did not
+ * print, or printed apart from its events) the first group that computes
+ * it no more approximately than all counts do; failing that, the first
+ * counts.  The threshold's events play no part: perf never groups them,
+ * and flags are decided on the values chosen here (regate).
+ */
 static int node_group(struct scope_eval *se, size_t i)
 {
-	const struct td_metric *m = se->all.nodes[i].metric;
-	struct names ns = { 0 };
-	int g;
+	const struct td_node_value *all = &se->all.nodes[i];
+	const struct td_perf_metric *pm = printed_own_metric(se->j->s, se->j->pmu, all->metric);
+	int g = pm ? td_scope_printed_group(se->j->s, se->j->pmu, pm) : -1;
 
-	ns.t = se->t;
-	names_add_expr(&ns, m->expr);
-	if (m->threshold_expr)
-		names_add_expr(&ns, m->threshold_expr);
-	for (g = 0; g < se->groups; g++)
-		if (group_has_all(&se->cx, &ns, g))
-			break;
-	names_release(&ns);
-	return g < se->groups ? g : -1;
+	if (g >= 0 && g < se->groups && !isnan(se->per_group[g].nodes[i].value))
+		return g;
+	for (g = 0; g < se->groups; g++) {
+		const struct td_node_value *own = &se->per_group[g].nodes[i];
+
+		if (!isnan(own->value) && (!own->approximate || all->approximate))
+			return g;
+	}
+	return -1;
 }
 
 /* The value each metric shows: a node's from its group, as perf computes it. */
@@ -1286,6 +1324,44 @@ static void check_sanity(struct scope_eval *se)
 }
 
 /*
+ * In a perf <= 6.2 --topdown session, the counts node i read as perf did
+ * because the scope has none (env_lookup): the correction terms its
+ * formula uses, through the metrics it references, taken as 0, and the
+ * slots count, the sum of the four topdown-* events standing for it.
+ * Said into 'reason'; returns whether there was any.  A term measured in
+ * any group of the scope was used as measured, and is not named.
+ */
+static int legacy_substitution_reason(struct scope_eval *se, size_t i, struct strbuf *reason)
+{
+	struct names ns = { 0 };
+	struct strbuf terms = STRBUF_INIT;
+	size_t k;
+	int slots = 0, any;
+
+	ns.t = se->t;
+	names_add_expr(&ns, se->all.nodes[i].metric->expr);
+	for (k = 0; k < ns.n; k++) {
+		if (measured_in_scope(&se->cx, ns.v[k]))
+			continue;
+		if (is_legacy_correction(ns.v[k]))
+			strbuf_addf(&terms, "%s%s", terms.len ? " / " : "", ns.v[k]);
+		else if (is_slots(ns.v[k]) &&
+			 !isnan(legacy_slots_sum(se->cx.s, se->cx.pmu, se->chosen[i])))
+			slots = 1;
+	}
+	any = terms.len || slots;
+	if (terms.len)
+		strbuf_addf(reason, "%sperf <= 6.2 --topdown style: %s not measured, taken as 0 as perf did",
+			    reason->len ? "; " : "", terms.buf);
+	if (slots)
+		strbuf_addf(reason, "%sTOPDOWN.SLOTS not printed: the sum of the four topdown-* events "
+			    "stands for it, as perf normalised", reason->len ? "; " : "");
+	strbuf_release(&terms);
+	names_release(&ns);
+	return any;
+}
+
+/*
  * Why node i has no value or an approximate one into 'reason'; returns
  * whether it is approximate.  v is its value (NAN for a scope without
  * hardware counts).
@@ -1320,24 +1396,8 @@ static int node_reason(struct scope_eval *se, size_t i, double v, struct strbuf 
 	} else if (src->reason) {
 		strbuf_addstr(reason, src->reason);
 	}
-	if (se->cx.legacy_zero && !isnan(v) && m->level >= 1 && !(se->legacy_l1 && m->level == 1)) {
-		/* did this node use a missing correction term? */
-		struct evalctx probe = se->cx;
-		struct td_env penv = { env_lookup, &probe };
-
-		probe.legacy_zero = 0;
-		probe.group = se->chosen[i];
-		if (isnan(td_expr_eval(m->expr, &penv, NULL))) {
-			approx = 1;
-			if (reason->len)
-				strbuf_addstr(reason, "; ");
-			strbuf_addstr(reason, "perf <= 6.2 --topdown style: INT_MISC.UOP_DROPPING / "
-				      "INT_MISC.CLEARS_COUNT not measured, taken as 0 as perf did");
-			if (!td_scope_find(se->j->s, se->j->pmu, "slots"))
-				strbuf_addstr(reason, "; TOPDOWN.SLOTS not printed: the sum of the four "
-					      "topdown-* events stands for it, as perf normalised");
-		}
-	}
+	if (se->cx.legacy_zero && !isnan(v) && m->level >= 1 && !(se->legacy_l1 && m->level == 1))
+		approx |= legacy_substitution_reason(se, i, reason);
 	return approx;
 }
 

@@ -73,7 +73,20 @@ static int count_at_line(const struct td_scope *s, const char *pmu, int line)
 /*
  * How many hints would a boundary before count b split?  Only the counts
  * of the group being closed and of the repeat's window, [lo, hi], count:
- * earlier groups are settled, later ones not yet.
+ * earlier groups are settled, later ones not yet.  But a metric printed
+ * in the window whose own events come after it lies in the group the
+ * boundary opens: perf prints a metric before the rest of its group
+ * (perf 6.1 with duration_time closing each group:
+ *
+ *	DTLB_STORE_MISSES.WALK_ACTIVE ...  # tma_store_stlb_miss   } one group
+ *	CPU_CLK_UNHALTED.THREAD                                     }
+ *	duration_time                                               }
+ *	DTLB_LOAD_MISSES.STLB_HIT,cmask=1  # tma_load_stlb_hit     } the next
+ *	CYCLE_ACTIVITY.CYCLES_L1D_MISS                              }
+ *	CPU_CLK_UNHALTED.THREAD            # tma_load_stlb_miss    }
+ *	DTLB_LOAD_MISSES.WALK_ACTIVE                                }
+ *
+ * the repeated THREAD alone would put the boundary at the second metric).
  */
 static int splits(const struct td_scope *s, const char *pmu, const struct td_group_hint *h,
 		  size_t nr, size_t lo, size_t hi, size_t b)
@@ -83,12 +96,15 @@ static int splits(const struct td_scope *s, const char *pmu, const struct td_gro
 
 	for (i = 0; i < nr; i++) {
 		int at = count_at_line(s, pmu, h[i].line), before = 0, after = 0;
+		int in_window = at >= (int)lo && at <= (int)hi;
 
-		if (at >= (int)lo && at <= (int)hi)
+		if (in_window)
 			(size_t)at >= b ? after++ : before++;
 		for (k = 0; k < h[i].nr; k++) {
 			int c = unique_count(s, pmu, h[i].events[k]);
 
+			if (c > (int)hi && in_window)
+				after++;
 			if (c < (int)lo || c > (int)hi)
 				continue;
 			(size_t)c >= b ? after++ : before++;
@@ -177,11 +193,28 @@ struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
 	}
 	for (i = 0; i < copy->nr_counts; i++)
 		changed |= copy->counts[i].group != s->counts[i].group;
+	/* a boundary moved off a repeat can add a group */
+	if (group + 1 > copy->nr_groups)
+		copy->nr_groups = group + 1;
 	if (!changed) {
 		td_scope_regroup_free(copy);
 		return NULL;
 	}
 	return copy;
+}
+
+int td_scope_printed_group(const struct td_scope *s, const char *pmu, const struct td_perf_metric *pm)
+{
+	int at;
+
+	if (!pm->line)
+		return pm->group;
+	/*
+	 * perf prints a metric beside an event of its group (6.x: the first),
+	 * or on a line of its own right below (a second metric of that group)
+	 */
+	at = count_at_line(s, pmu, pm->line);
+	return at >= 0 ? s->counts[at].group : pm->group;
 }
 
 void td_scope_regroup_free(struct td_scope *copy)

@@ -30,6 +30,9 @@ EXTRA_DIST += tests/e2e/t0301-import.sh tests/e2e/t0302-report.sh tests/e2e/t030
 # perf's printed values where the counts do not give a node (analyze/build.c perf_fill)
 TESTS += tests/e2e/t0315-perf-printed-source.sh
 EXTRA_DIST += tests/e2e/t0315-perf-printed-source.sh
+# each node on its own event group, against perf's printed values (issue 30)
+TESTS += tests/e2e/t0316-metric-groups.sh
+EXTRA_DIST += tests/e2e/t0316-metric-groups.sh
 # endless, binary and piped inputs (hostile inputs work)
 TESTS += tests/e2e/t1505-endless-inputs.sh
 EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh
