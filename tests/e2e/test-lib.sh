@@ -116,20 +116,22 @@ test_exit_code() {
 # nothing, show what it searched: the last FILE, or with no FILE the
 # standard input (kept in a scratch file, since grep consumed it).
 test_grep() {
-	tg_files=0 tg_pattern=0 tg_arg=0
+	tg_files=0 tg_pattern=0 tg_arg=0 tg_opts=1
 	for tg_a in "$@"; do
 		if [ $tg_arg = 1 ]; then
 			tg_arg=0
 			continue
 		fi
-		case $tg_a in
-		-e|-f|--regexp|--file)
+		case $tg_opts$tg_a in
+		1--)
+			tg_opts=0 ;;
+		1-e|1-f|1--regexp|1--file)
 			tg_pattern=1 tg_arg=1 ;;
-		-e?*|-f?*|--regexp=*|--file=*)
+		1-e?*|1-f?*|1--regexp=*|1--file=*)
 			tg_pattern=1 ;;
-		-A|-B|-C|-m|--after-context|--before-context|--context|--max-count)
+		1-A|1-B|1-C|1-m|1--after-context|1--before-context|1--context|1--max-count)
 			tg_arg=1 ;;
-		-?*)
+		1-?*)
 			;;
 		*)
 			if [ $tg_pattern = 0 ]; then
