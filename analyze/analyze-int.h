@@ -248,7 +248,6 @@ json_t *td_job_missing_ranges(const long *seen, size_t nr, long size, long *coun
 /* Diff beyond Top-Down (analyze/diff-counts.c): elapsed time, the counts
  * both sides have, per-thread stack fractions (render/diff-counts.c draws them). */
 void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *sb);
-void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text);
 
 /* analyze/count-memo.c: which count an event name resolves to, kept while
  * the scopes keep one shape (the intervals of a run). */

@@ -2198,7 +2198,7 @@ static json_t *session_json(const struct td_stat *st, size_t i)
 	return o;
 }
 
-json_t *td_report_build(const struct td_import *imp, const struct td_report_opts *opts)
+static json_t *td_report_build(const struct td_import *imp, const struct td_report_opts *opts)
 {
 	json_t *doc = json_object(), *scopes = json_array(), *warnings = json_array();
 	json_t *sessions = json_array(), *tables = json_array(), *w;
@@ -2294,7 +2294,8 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 {
 	struct td_import imp;
 	json_t *doc;
-	char *argv[] = { "tdperf", "report", (char *)run_or_file, NULL };
+	char prog[] = "tdperf", cmd[] = "report";
+	char *argv[] = { prog, cmd, (char *)run_or_file, NULL };
 	int r;
 
 	int on_the_fly;

@@ -334,7 +334,7 @@ static void detect_state(struct td_cpu_info *ci)
 }
 
 /* Run a program with argv and capture its stdout (no shell).  0 on exit 0. */
-static int capture_output(char *const argv[], struct strbuf *out)
+static int capture_output(const char *const argv[], struct strbuf *out)
 {
 	int pfd[2], status;
 	pid_t pid;
@@ -359,7 +359,7 @@ static int capture_output(char *const argv[], struct strbuf *out)
 		}
 		close(pfd[0]);
 		close(pfd[1]);
-		execvp(argv[0], argv);
+		execvp(argv[0], (char *const *)argv); /* POSIX: execvp does not write argv */
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -381,7 +381,7 @@ static int capture_output(char *const argv[], struct strbuf *out)
 static void detect_perf(struct td_cpu_info *ci)
 {
 	struct strbuf out = STRBUF_INIT;
-	char *argv[3];
+	const char *argv[3];
 	const char *v;
 
 	ci->perf_path = td_which(td_perf_program());

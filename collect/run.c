@@ -235,7 +235,7 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 {
 	int ctl[2], ack[2];
 	struct strbuf pidarg = STRBUF_INIT, ctlarg = STRBUF_INIT;
-	char **argv;
+	const char **argv;
 	size_t n = 0, i;
 	pid_t parent;
 
@@ -292,7 +292,7 @@ static int start_job(struct td_perf_job *job, const struct td_run_spec *spec, pi
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execvp(argv[0], argv);
+		execvp(argv[0], (char *const *)argv); /* POSIX: execvp does not write argv */
 		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}

@@ -119,7 +119,7 @@ void td_gp_string(struct strbuf *sb, const char *s)
  * a comment that ends with one onto the next line, which would swallow
  * the script's next command.
  */
-void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
+static void td_gp_comment(struct strbuf *sb, const char *prefix, const char *text)
 {
 	const char *p = text ? text : "";
 

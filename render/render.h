@@ -105,7 +105,6 @@ int td_report_job_diff_html(json_t *diff, const char *path, struct strbuf *err);
 /* The top functions (top <= 0: all) and DSOs as text; all functions as CSV. */
 void td_hotspots_render_text(json_t *doc, int top, FILE *out);
 void td_hotspots_render_csv(json_t *doc, FILE *out);
-void td_hotspots_diff_render_text(json_t *diff, int top, FILE *out);
 /* The self-contained flame-graph page (render/hotspots-html.c). */
 int td_hotspots_render_html(json_t *doc, const char *path, struct strbuf *err);
 /* DIR/hotspots.{dat,gp} (and the image when gnuplot is installed): the top functions. */

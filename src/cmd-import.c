@@ -32,8 +32,8 @@ int cmd_import(int argc, char **argv)
 	struct strbuf summary = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const char *out = TD_RUN_DEFAULT;
-	int quiet = 0, ret = 0, typed_argc = argc;
-	char *typed[argc + 1]; /* meta.json keeps the command line as typed */
+	int quiet = 0, ret = 0, i;
+	struct strvec typed = STRVEC_INIT; /* meta.json keeps the command line as typed */
 	const struct td_option options[] = {
 		TD_OPT_STRING(0, "cpu", &opts.cpu, "CPU", "formula table to use (tdperf list), e.g. icelake"),
 		TD_OPT_STRING(0, "table", &opts.table, "FILE", "formula table file to use instead of a built-in one"),
@@ -44,11 +44,14 @@ int cmd_import(int argc, char **argv)
 		TD_OPT_END(),
 	};
 
-	memcpy(typed, argv, (argc + 1) * sizeof(*argv));
+	for (i = 0; i < argc; i++)
+		strvec_push(&typed, argv[i]);
 	argc = td_parse_options(argc, argv, options, import_usage, 0);
-	if (argc != 1)
-		return td_usage_error(import_usage, "needs exactly one FILE");
-	if (td_report_import_run(argv[0], out, &opts, typed_argc, typed, &summary, &err) < 0) {
+	if (argc != 1) {
+		ret = td_usage_error(import_usage, "needs exactly one FILE");
+		goto out;
+	}
+	if (td_report_import_run(argv[0], out, &opts, typed.nr, typed.v, &summary, &err) < 0) {
 		error("%s", err.buf);
 		ret = 2;
 		goto out;
@@ -56,6 +59,7 @@ int cmd_import(int argc, char **argv)
 	if (!quiet)
 		printf("%s\n", td_printable(summary.buf));
 out:
+	strvec_clear(&typed);
 	strbuf_release(&summary);
 	strbuf_release(&err);
 	return ret;

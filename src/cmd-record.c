@@ -1153,14 +1153,14 @@ static int record_finish(struct record *r)
 	json_object_set_new(meta, "tdperf_version", json_string(PACKAGE_VERSION));
 	json_object_set_new(meta, "kind", json_string("record"));
 	{
-		char **cl = xcalloc((size_t)r->o.argc + 2, sizeof(*cl));
+		struct strvec cl = STRVEC_INIT;
 		int i;
 
-		cl[0] = "tdperf";
+		strvec_push(&cl, "tdperf");
 		for (i = 0; i < r->o.argc; i++)
-			cl[i + 1] = r->o.argv[i];
-		json_object_set_new(meta, "command_line", argv_json(cl));
-		free(cl);
+			strvec_push(&cl, r->o.argv[i]);
+		json_object_set_new(meta, "command_line", argv_json(cl.v));
+		strvec_clear(&cl);
 	}
 	json_object_set_new(meta, "workload", r->o.workload ? argv_json(r->o.workload) : json_null());
 	json_object_set_new(meta, "target",

@@ -99,7 +99,7 @@ static int report_live(const char *input, const struct td_report_opts *opts)
 	return ret < 0 ? 2 : 0;
 }
 
-int cmd_report(int argc, char **argv)
+static int report(int argc, char **argv, const struct strvec *typed)
 {
 	struct td_report_opts opts = { 0 };
 	struct td_text_opts topts = { 0 };
@@ -113,7 +113,6 @@ int cmd_report(int argc, char **argv)
 	size_t memlen = 0;
 	int ret = 0, format_given, is_job = 0, hotspots = 0, top = 25, live = 0, no_demangle = 0;
 	unsigned hot_flags = 0;
-	char *typed[argc + 2];
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json|csv", "output format (default text)"),
 		TD_OPT_CALLBACK_F(0, "html", &html, "FILE", "also write the HTML report (default tdperf.html)",
@@ -146,12 +145,8 @@ int cmd_report(int argc, char **argv)
 		TD_OPT_END(),
 	};
 
-	/* the command line as typed, before parsing gathers the arguments */
-	typed[0] = "tdperf";
-	memcpy(typed + 1, argv, argc * sizeof(*argv));
-	typed[argc + 1] = NULL;
-	opts.argc = argc + 1; /* the run's command line is this one, --html and all */
-	opts.argv = typed;
+	opts.argc = typed->nr; /* the run's command line is this one, --html and all */
+	opts.argv = typed->v;
 	argc = td_parse_options(argc, argv, options, report_usage, 0);
 	format_given = format != NULL;
 	if (!format)
@@ -270,5 +265,19 @@ done:
 	td_report_stream_release(doc);
 	json_decref(doc);
 	strbuf_release(&err);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct strvec typed = STRVEC_INIT;
+	int i, ret;
+
+	/* the command line as typed, before parsing gathers the arguments */
+	strvec_push(&typed, "tdperf");
+	for (i = 0; i < argc; i++)
+		strvec_push(&typed, argv[i]);
+	ret = report(argc, argv, &typed);
+	strvec_clear(&typed);
 	return ret;
 }

@@ -270,7 +270,8 @@ static int tables_path(int argc, char **argv)
 /* tables --help: the usage covers all three subcommands, and import's options with it. */
 static int import_help(const struct td_option *opt, const char *arg, struct strbuf *err)
 {
-	char *help_argv[] = { "import", "--help", NULL };
+	char cmd[] = "import", help[] = "--help";
+	char *help_argv[] = { cmd, help, NULL };
 
 	return tables_import(2, help_argv); /* prints and exits 0 */
 }

@@ -60,7 +60,8 @@ static const struct command *find_command(const char *name)
 int cmd_help(int argc, char **argv)
 {
 	const struct command *cmd;
-	char *help_argv[] = { NULL, "--help", NULL };
+	char help[] = "--help";
+	char *help_argv[] = { NULL, help, NULL };
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		list_commands(stdout);

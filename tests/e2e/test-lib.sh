@@ -27,9 +27,24 @@ mkdir -p "$TEST_DIR"
 trap 'rm -rf "$TEST_DIR"' EXIT
 cd "$TEST_DIR" || exit 99
 
+# The seconds since boot in hundredths (/proc/uptime), to time each test.
+test_clock() {
+	read -r test_up test_idle </proc/uptime
+	echo "${test_up%.*}${test_up#*.}"
+}
+test_script_start=$(test_clock)
+
+# test_took START: a TAP comment with the wall time since START, so that
+# "grep -h '^# took' tests/e2e/*.log | sort -k3 -n" finds the slow tests.
+test_took() {
+	test_cs=$(($(test_clock) - $1))
+	printf '# took %d.%02d s: %s %d\n' $((test_cs / 100)) $((test_cs % 100)) "$test_name" "$test_count"
+}
+
 # test_expect_success DESCRIPTION SCRIPT
 test_expect_success() {
 	test_count=$((test_count + 1))
+	test_start=$(test_clock)
 	if (set -e; eval "$2") >"$TEST_DIR/.out" 2>&1; then
 		echo "ok $test_count - $1"
 	else
@@ -37,16 +52,19 @@ test_expect_success() {
 		echo "not ok $test_count - $1"
 		sed 's/^/# /' "$TEST_DIR/.out" | tail -n 40
 	fi
+	test_took "$test_start"
 }
 
 # test_expect_failure is for known bugs: the test is run and reported as TODO.
 test_expect_failure() {
 	test_count=$((test_count + 1))
+	test_start=$(test_clock)
 	if (set -e; eval "$2") >"$TEST_DIR/.out" 2>&1; then
 		echo "ok $test_count - $1 # TODO known breakage vanished"
 	else
 		echo "not ok $test_count - $1 # TODO known breakage"
 	fi
+	test_took "$test_start"
 }
 
 # test_skip DESCRIPTION REASON: a test that cannot run here, said so.
@@ -94,12 +112,51 @@ test_exit_code() {
 	fi
 }
 
+# test_grep [GREP-OPTIONS] PATTERN [FILE...]: grep, and when it finds
+# nothing, show what it searched: the last FILE, or with no FILE the
+# standard input (kept in a scratch file, since grep consumed it).
 test_grep() {
-	if ! grep "$@"; then
-		echo "grep $* found nothing in:"
-		eval "cat \"\${$#}\"" | head -n 30
+	tg_files=0 tg_pattern=0 tg_arg=0 tg_opts=1
+	for tg_a in "$@"; do
+		if [ $tg_arg = 1 ]; then
+			tg_arg=0
+			continue
+		fi
+		case $tg_opts$tg_a in
+		1--)
+			tg_opts=0 ;;
+		1-e|1-f|1--regexp|1--file)
+			tg_pattern=1 tg_arg=1 ;;
+		1-e?*|1-f?*|1--regexp=*|1--file=*)
+			tg_pattern=1 ;;
+		1-A|1-B|1-C|1-m|1--after-context|1--before-context|1--context|1--max-count)
+			tg_arg=1 ;;
+		1-?*)
+			;;
+		*)
+			if [ $tg_pattern = 0 ]; then
+				tg_pattern=1
+			else
+				tg_files=$((tg_files + 1)) tg_last=$tg_a
+			fi ;;
+		esac
+	done
+	if [ $tg_files -gt 0 ]; then
+		grep "$@" && return 0
+		echo "grep $* found nothing in $tg_last:"
+		head -n 30 "$tg_last"
 		return 1
 	fi
+	tg_in=$(mktemp "$TEST_DIR/.grep-stdin.XXXXXX")
+	cat >"$tg_in"
+	if grep "$@" <"$tg_in"; then
+		rm -f "$tg_in"
+		return 0
+	fi
+	echo "grep $* found nothing in its standard input:"
+	head -n 30 "$tg_in"
+	rm -f "$tg_in"
+	return 1
 }
 
 test_line_count() {
@@ -146,6 +203,8 @@ case27_intervals() {
 }
 
 test_done() {
+	test_cs=$(($(test_clock) - test_script_start))
+	printf '# took %d.%02d s: %s in all\n' $((test_cs / 100)) $((test_cs % 100)) "$test_name"
 	echo "1..$test_count"
 	if [ "$test_failed" -gt 0 ]; then
 		exit 1

@@ -796,6 +796,8 @@ ssize_t read(int fd, void *buf, size_t n)
 	return e ? r : real_read(fd, buf, n);
 }
 
+/* glibc declares it only to a -D_FORTIFY_SOURCE build, but perf calls it. */
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
 ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 {
 	if (n > buflen)

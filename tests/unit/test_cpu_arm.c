@@ -181,8 +181,8 @@ static void arm_pmu_names(void **state)
 /* A device-tree machine names its PMU armv8_neoverse_v2: the table's events go there. */
 static void events_on_this_machines_pmu(void **state)
 {
-	struct td_pmu pmus[2] = { { .name = "armv8_neoverse_v2", .core = 1 },
-				  { .name = "software", .core = 0 } };
+	char v2[] = "armv8_neoverse_v2", sw[] = "software", pmuv3[] = "armv8_pmuv3_0";
+	struct td_pmu pmus[2] = { { .name = v2, .core = 1 }, { .name = sw, .core = 0 } };
 	struct td_cpu_info ci = { 0 };
 	struct td_sched_request req = { .level = 1 };
 	struct td_sched_budget b;
@@ -207,7 +207,7 @@ static void events_on_this_machines_pmu(void **state)
 	assert_int_equal(n, 6);
 	td_sched_release(&s);
 	/* an ACPI server's armv8_pmuv3_0 is the table's own name: nothing renamed */
-	pmus[0].name = "armv8_pmuv3_0";
+	pmus[0].name = pmuv3;
 	td_sched_default_budget(t, &ci, &b);
 	assert_null(b.pmu_name);
 	strbuf_release(&err);

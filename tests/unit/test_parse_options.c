@@ -124,8 +124,9 @@ static int parse(unsigned flags, ...)
 	va_list ap;
 	int argc = 0, ret;
 	char *w;
+	static char prog[] = "test";
 
-	args[argc++] = "test";
+	args[argc++] = prog;
 	va_start(ap, flags);
 	while ((w = va_arg(ap, char *)) != NULL)
 		args[argc++] = w;
@@ -314,10 +315,15 @@ static int drop_output(const struct td_option *opt, void *data)
 
 static void filter_leaves_out_the_dropped_options(void **state)
 {
-	char *argv[] = { "test", "-vno", "dir", "-l2", "--output=x", "--out", "y", "--count", "3",
-			 "-nol", "--", "cmd", "-o", NULL };
+	char w[][12] = { "test", "-vno", "dir", "-l2", "--output=x", "--out", "y", "--count", "3",
+			 "-nol", "--", "cmd", "-o" };
+	char *argv[TD_ARRAY_SIZE(w) + 1];
 	struct strvec kept = STRVEC_INIT;
-	int argc = TD_ARRAY_SIZE(argv) - 1;
+	int argc = TD_ARRAY_SIZE(w), i;
+
+	for (i = 0; i < argc; i++)
+		argv[i] = w[i];
+	argv[argc] = NULL;
 
 	assert_int_equal(td_options_filter(argc, argv, options, TD_PARSE_STOP_AT_NON_OPTION,
 					   drop_output, &count, &kept), 11);
@@ -328,7 +334,7 @@ static void filter_leaves_out_the_dropped_options(void **state)
 	assert_null(kept.v[3]);
 	strvec_clear(&kept);
 	/* without "--": the options end at the first other word */
-	argv[10] = "cmd";
+	argv[10] = w[11]; /* "cmd" */
 	assert_int_equal(td_options_filter(11, argv, options, TD_PARSE_STOP_AT_NON_OPTION,
 					   drop_output, NULL, &kept), 10);
 	assert_int_equal(kept.nr, 5);

@@ -61,7 +61,7 @@ static void test_pre_icelake_topdown_above_one(void **state)
 {
 	struct td_metric m[4];
 	struct td_sanity_node n[4];
-	struct td_sanity_scope sc = { 1, 1, 1, 1, 0, 1 };
+	struct td_sanity_scope sc = { 1, 1, 1, 1, 0, 1, NULL };
 	char *s[4] = { 0 };
 	json_t *w = json_array();
 
@@ -96,7 +96,7 @@ static void test_child_above_parent(void **state)
 		metric("l1_bound", "L1 Bound", "memory_bound", 3),
 	};
 	struct td_sanity_node n[3];
-	struct td_sanity_scope sc = { 1, 0, 0, 0, 0, 0 };
+	struct td_sanity_scope sc = { 1, 0, 0, 0, 0, 0, NULL };
 	char *s[3] = { 0 };
 	json_t *w = json_array();
 
@@ -126,7 +126,7 @@ static void test_level1_sum(void **state)
 {
 	struct td_metric m[4];
 	struct td_sanity_node n[4];
-	struct td_sanity_scope sc = { 3, 0, 0, 0, 1, 0 };
+	struct td_sanity_scope sc = { 3, 0, 0, 0, 1, 0, NULL };
 	char *s[4] = { 0 };
 	json_t *w = json_array();
 	size_t i;
@@ -159,7 +159,7 @@ static void test_rounding_is_not_out_of_range(void **state)
 		metric("heavy_operations", "Heavy Operations", "retiring", 2),
 	};
 	struct td_sanity_node n[2];
-	struct td_sanity_scope sc = { 1, 0, 0, 0, 0, 0 };
+	struct td_sanity_scope sc = { 1, 0, 0, 0, 0, 0, NULL };
 	char *s[2] = { 0 };
 	json_t *w = json_array();
 

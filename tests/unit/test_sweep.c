@@ -90,8 +90,9 @@ static void the_index_lists_the_runs(void **state)
 	const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : P_tmpdir;
 	char *tmpl = td_path_join(tmpdir, "td-sweep-XXXXXX");
 	char *tmp = mkdtemp(tmpl), *out, *text;
-	char *argv[] = { "record", "-l", "1", "--sweep", "size=10,20", "--", "./app", "{size}", NULL };
-	char *w10[] = { "./app", "10", NULL }, *w20[] = { "./app", "20", NULL };
+	char a[][12] = { "record", "-l", "1", "--sweep", "size=10,20", "--", "./app", "{size}", "10", "20" };
+	char *argv[] = { a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], NULL };
+	char *w10[] = { a[6], a[8], NULL }, *w20[] = { a[6], a[9], NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct td_rundir rd;
 	struct td_sweep s;
