@@ -1,5 +1,5 @@
 # collect/: one header per subject (docs/layout.md)
-libtdperf_a_SOURCES += collect/calibrate.h collect/cpu.h collect/sched.h collect/run.h \
+libtdperf_a_SOURCES += collect/calibrate.h collect/cpu.h collect/sched.h collect/run.h collect/plan.h \
 	collect/sweep.h collect/job.h collect/hotspots.h
 # calibration: micro-benchmarks measuring the roofline's roofs (tdperf calibrate)
 libtdperf_a_SOURCES += collect/calibrate.c collect/calibrate-kernels.c collect/calibrate-file.c
@@ -50,3 +50,5 @@ tests_replay_perf_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
 EXTRA_DIST += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
 libtdperf_a_SOURCES += collect/hotspots.c
+# the plan of tdperf record: runs x perf jobs, and the dry run
+libtdperf_a_SOURCES += collect/plan.c

@@ -3,7 +3,7 @@
  * run directory (docs/run-format.md).
  *
  * The work is split in three steps that later features hook into:
- *   plan    (record_plan)       what to measure: groups from the
+ *   plan    (collect/plan.c)    what to measure: groups from the
  *                                scheduler, or the software-only set on a
  *                                machine without a hardware PMU;
  *   runs    (record_one_run)    one execution of the workload with its
@@ -13,8 +13,8 @@
  */
 #include "config.h"
 #include "collect/cpu.h"
-#include "collect/hotspots.h"
 #include "collect/job.h"
+#include "collect/plan.h"
 #include "collect/run.h"
 #include "collect/sched.h"
 #include "collect/sweep.h"
@@ -49,73 +49,22 @@ static const char *const record_usage[] = {
 };
 
 struct record_opts {
-	struct td_sched_request req;
-	const char *cpu;
-	int sched;               /* -1 auto */
-	int no_multiplex;
+	struct td_plan_opts plan; /* what to measure, how, and the target */
 	int tolerance_pct;       /* --no-multiplex: allowed spread between the runs */
-	int repeats;
-	int interval_ms;
 	int live;                /* --live: draw each interval as perf writes it */
-	int system_wide;
-	const char *cpu_list;
-	int pid;
-	int per_thread;
 	const char *output;
 	const char *gather;      /* --gather DIR, under a launcher */
 	struct td_sweep sweep;   /* --sweep PARAM=V1,V2,..., or no values */
-	int dry_run;
-	int smt, nmi, counters;  /* -1: as detected */
 	int assume_pmu;          /* skip the hardware PMU test (replay perf) */
-	int hotspots, callgraph, locate; /* --hotspots, -g, --locate */
-	int freq;                /* -F, 0: perf's default */
 	int verbose;             /* -v, added to td_verbose */
-	int level_given;         /* -l was on the command line */
-	char **workload;         /* NULL-terminated, or NULL */
 	int argc;                /* the command line as typed, for meta.json */
 	char **argv;
-};
-
-/* One perf process of one run, and the file it writes. */
-struct planned_job {
-	const char *role;        /* "perf-stat", "sched", "hotspots", "locate" */
-	char *file;              /* output file name inside the run dir */
-	char **argv;             /* perf argv without the target */
-	long group;              /* --no-multiplex: the group counted, -1 all */
-};
-
-/* A cluster of a big.LITTLE Arm system counted besides the detected CPU's. */
-struct arm_cluster {
-	const struct td_pmu *pmu;   /* its core PMU (name, CPUs, MIDR) */
-	const struct td_table *table;
-	struct td_sched_budget budget;
-};
-
-/* One execution of the workload. */
-struct planned_run {
-	struct planned_job *jobs;
-	size_t nr_jobs;
-	int repeat;              /* 1.. */
-	long group;              /* --no-multiplex group, -1 all */
 };
 
 struct record {
 	struct record_opts o;
 	struct td_cpu_info ci;
-	const struct td_table *table;
-	const struct td_table *atom_table; /* hybrid: the E-core (cpu_atom) table, or NULL */
-	struct td_sched_budget atom_budget;
-	int arm_clusters;        /* big.LITTLE Arm: each cluster on its own PMU */
-	struct arm_cluster *clusters; /* the other clusters counted */
-	size_t nr_clusters;
-	int hardware;            /* counting hardware events */
-	int sched_tracepoints;
-	struct td_sched sched;
-	int have_sched;
-	struct strbuf info_metrics; /* a table without a tree: all its info metrics */
-	struct planned_run *runs;
-	size_t nr_runs, alloc_runs;
-	size_t nr_stat_files;
+	struct td_plan plan;     /* runs x perf jobs (collect/plan.h) */
 	struct td_rundir rd;
 	json_t *files;           /* meta.json "files" */
 	json_t *run_list;        /* meta.json "runs" */
@@ -125,43 +74,7 @@ struct record {
 	int exit_code;
 };
 
-/* ---------------- argv helpers ---------------- */
-
-struct argv_builder {
-	char **v;
-	size_t nr, alloc;
-};
-
-static void av_push(struct argv_builder *a, const char *s)
-{
-	TD_GROW(a->v, a->alloc, a->nr + 2);
-	a->v[a->nr++] = xstrdup(s);
-	a->v[a->nr] = NULL;
-}
-
-static void av_pushf(struct argv_builder *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void av_pushf(struct argv_builder *a, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	TD_GROW(a->v, a->alloc, a->nr + 2);
-	a->v[a->nr++] = strbuf_detach(&sb, NULL);
-	a->v[a->nr] = NULL;
-}
-
-static void free_argv(char **v)
-{
-	size_t i;
-
-	for (i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
+/* ---------------- meta.json helpers ---------------- */
 
 static json_t *argv_json(char *const *v)
 {
@@ -183,581 +96,10 @@ static void add_warning(struct record *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (!r->o.dry_run)
+	if (!r->o.plan.dry_run)
 		warning("%s", sb.buf);
 	json_array_append_new(r->warnings, json_string(sb.buf));
 	strbuf_release(&sb);
-}
-
-/* ---------------- planning ---------------- */
-
-static const char software_events[] = "task-clock,context-switches,cpu-migrations,page-faults";
-/* What the thread analysis reads (analyze/threads-load.c says why each). */
-static const char sched_events[] =
-	"sched:sched_switch,sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,"
-	"sched:sched_process_fork,sched:sched_process_exit";
-
-/* perf stat's options shared by every counting run. */
-static void stat_common_args(const struct record *r, struct argv_builder *a, const char *file)
-{
-	av_push(a, td_perf_program());
-	av_push(a, "stat");
-	av_push(a, "-x,");
-	av_push(a, "--no-big-num");
-	av_push(a, "-o");
-	av_push(a, file);
-	if (r->o.interval_ms > 0)
-		av_pushf(a, "-I%d", r->o.interval_ms);
-	if (r->o.system_wide && !r->o.cpu_list)
-		av_push(a, "-a");
-	if (r->o.cpu_list) {
-		av_push(a, "-C");
-		av_push(a, r->o.cpu_list);
-	}
-	if (r->o.per_thread)
-		av_push(a, "--per-thread");
-}
-
-/* The perf stat job of one run: software events, then group(s). */
-static void plan_stat_job(struct record *r, struct planned_job *j, long group)
-{
-	struct argv_builder a = { 0 };
-	struct strbuf ev = STRBUF_INIT;
-	struct strbuf name = STRBUF_INIT;
-	size_t i;
-
-	strbuf_addf(&name, "perf-stat-%zu.csv", ++r->nr_stat_files);
-	j->role = "perf-stat";
-	j->file = strbuf_detach(&name, NULL);
-	j->group = group;
-	stat_common_args(r, &a, j->file);
-	strbuf_addstr(&ev, software_events);
-	/* one group per run: instructions tell whether the runs did the same work */
-	if (r->hardware && r->o.no_multiplex && group >= 0)
-		strbuf_addstr(&ev, ",instructions");
-	if (r->hardware && r->have_sched) {
-		/*
-		 * duration_time is left out: attached with -D -1, perf counts it
-		 * from its own start, not the workload's; meta.json runs[].seconds
-		 * has the workload's wall time instead.
-		 */
-		for (i = 0; i < r->sched.nr_ungrouped; i++)
-			if (strcmp(r->sched.ungrouped[i], "duration_time"))
-				strbuf_addf(&ev, ",%s", r->sched.ungrouped[i]);
-		strbuf_addch(&ev, ',');
-		td_sched_group_spec(&r->sched, group, &ev);
-	}
-	av_push(&a, "-e");
-	av_push(&a, ev.buf);
-	strbuf_release(&ev);
-	j->argv = a.v;
-}
-
-static void plan_sched_job(struct record *r, struct planned_job *j)
-{
-	struct argv_builder a = { 0 };
-
-	j->role = "sched";
-	j->file = xstrdup("perf.data");
-	j->group = -1;
-	av_push(&a, td_perf_program());
-	av_push(&a, "record");
-	av_push(&a, "-q");
-	av_push(&a, "-o");
-	av_push(&a, j->file);
-	av_push(&a, "-e");
-	av_push(&a, sched_events);
-	av_push(&a, "--switch-events"); /* switch-ins of a per-task recording */
-	if (r->o.system_wide && !r->o.cpu_list)
-		av_push(&a, "-a");
-	if (r->o.cpu_list) {
-		av_push(&a, "-C");
-		av_push(&a, r->o.cpu_list);
-	}
-	j->argv = a.v;
-}
-
-static struct planned_run *new_run(struct record *r, int repeat, long group)
-{
-	struct planned_run *run;
-
-	TD_GROW(r->runs, r->alloc_runs, r->nr_runs + 1);
-	run = &r->runs[r->nr_runs++];
-	memset(run, 0, sizeof(*run));
-	run->repeat = repeat;
-	run->group = group;
-	run->jobs = xcalloc(3, sizeof(*run->jobs));
-	return run;
-}
-
-/* The scheduler's budget: detected, then the command line's overrides. */
-static void plan_budget(struct record *r, struct td_sched_budget *b)
-{
-	const struct td_cpu_info *ci = r->table == r->ci.table && !r->o.cpu ? &r->ci : NULL;
-
-	/* a --cpu that names this very machine still uses what was detected */
-	if (!ci && r->ci.table == r->table && r->ci.hardware_pmu)
-		ci = &r->ci;
-	td_sched_default_budget(r->table, ci, b);
-	if (r->o.smt >= 0 && r->o.smt != b->smt) {
-		const struct td_table_info *ti = td_table_info(r->table);
-
-		b->smt = r->o.smt;
-		b->gp = b->smt ? ti->gp_counters_smt : ti->gp_counters;
-		b->gp -= b->nmi_watchdog;
-		b->gp_source = "table";
-	}
-	if (r->o.nmi >= 0 && r->o.nmi != b->nmi_watchdog) {
-		b->gp += b->nmi_watchdog - r->o.nmi;
-		b->nmi_watchdog = r->o.nmi;
-	}
-	if (r->o.counters > 0) {
-		b->gp = r->o.counters - b->nmi_watchdog;
-		b->gp_source = "--counters";
-	}
-}
-
-/* Do groups share one PMU's counters in time (perf multiplexes them)?  Each PMU counts apart. */
-static int time_shared(const struct td_sched *s)
-{
-	size_t g, h;
-
-	for (g = 0; g < s->nr_groups; g++)
-		for (h = g + 1; h < s->nr_groups; h++)
-			if (!strcmp(s->groups[g].pmu, s->groups[h].pmu))
-				return 1;
-	return 0;
-}
-
-/*
- * The counters of a second core PMU's groups (hybrid E-cores, another
- * Arm cluster): its table's, since CPUID leaf 0xA describes only the core
- * tdperf runs on, less the one the NMI watchdog holds on every core.
- */
-static void partner_budget(const struct record *r, const struct td_table *t,
-			   struct td_sched_budget *b)
-{
-	td_sched_default_budget(t, NULL, b);
-	b->nmi_watchdog = r->o.nmi >= 0 ? r->o.nmi : r->ci.nmi_watchdog > 0;
-	b->gp -= b->nmi_watchdog;
-	if (r->o.counters > 0)
-		b->gp = r->o.counters - b->nmi_watchdog;
-}
-
-/*
- * Hybrid CPUs (Alder Lake, Raptor Lake): the E-cores have a PMU of their
- * own (cpu_atom) with other events and another tree.  A workload moves
- * between core types, so both are counted, each PMU in groups of its own
- * (the scheduler cannot mix them), and the run keeps both tables.  Done
- * when this machine has both PMUs, or when --cpu names a hybrid P-core
- * table (a dry run or a perf test double shows what such a machine gets).
- */
-static int plan_atom(struct record *r)
-{
-	const struct td_table *atom = td_table_atom_partner(r->table);
-	struct td_sched s;
-	struct strbuf err = STRBUF_INIT;
-	struct td_sched_request req = r->o.req;
-
-	if (!atom || !(r->ci.hybrid || r->o.cpu))
-		return 0;
-	partner_budget(r, atom, &r->atom_budget);
-	if (td_sched_build(atom, &req, &r->atom_budget, &s, &err) < 0) {
-		/* nodes, metrics or stacks of the P-core tree the E-core tree lacks */
-		add_warning(r, "cpu_atom (%s): %s; the E-cores get Top-Down Level 1-%d only",
-			    td_table_info(atom)->name, err.buf, req.level ? req.level : 2);
-		strbuf_reset(&err);
-		req.nodes = req.metrics = req.stacks = NULL;
-		if (!req.level)
-			req.level = 2;
-		if (td_sched_build(atom, &req, &r->atom_budget, &s, &err) < 0) {
-			error("cpu_atom (%s): %s", td_table_info(atom)->name, err.buf);
-			strbuf_release(&err);
-			return -1;
-		}
-	}
-	r->atom_table = atom;
-	td_sched_append(&r->sched, &s);
-	strbuf_release(&err);
-	return 0;
-}
-
-/* Is this big.LITTLE Arm machine's detected table the one recorded with? */
-static int count_arm_clusters(const struct record *r)
-{
-	return r->table == r->ci.table && td_cpu_arm_clusters(&r->ci) > 1 && !r->o.cpu &&
-	       td_table_info(r->table)->vendor && !strcmp(td_table_info(r->table)->vendor, "ARM");
-}
-
-/*
- * big.LITTLE Arm systems (phones, laptops, boards): each cluster's core
- * PMU counts only while the workload runs on that cluster's CPUs, and
- * each core type has events and formulas of its own.  As on hybrid Intel
- * parts, every cluster is counted on its own PMU with its core's table
- * and gets a tree of its own.  The detected CPU's cluster was scheduled
- * in record_plan; here the others.  A cluster whose core tdperf has no
- * table for is not counted, and the run says so: its time is missing from
- * every tree.
- */
-static int plan_arm_clusters(struct record *r, const struct td_sched_budget *first)
-{
-	size_t i;
-
-	for (i = 0; i < r->ci.nr_pmus; i++) {
-		const struct td_pmu *p = &r->ci.pmus[i];
-		struct strbuf err = STRBUF_INIT;
-		struct arm_cluster *c;
-		const struct td_table *t;
-		struct td_sched s;
-
-		if (!p->cpuid || (first->pmu_name && !strcmp(p->name, first->pmu_name)))
-			continue;
-		t = td_table_find(p->cpuid, &err);
-		if (!t) {
-			add_warning(r, "cluster %s (CPUs %s, MIDR %s) not counted: tdperf has no "
-				    "table for its core (tdperf list shows the tables; tdperf tables "
-				    "import builds one); the trees cover the time on the other "
-				    "clusters only", p->name, p->cpus ? p->cpus : "?", p->cpuid);
-			strbuf_release(&err);
-			continue;
-		}
-		r->clusters = xrealloc(r->clusters, (r->nr_clusters + 1) * sizeof(*r->clusters));
-		c = &r->clusters[r->nr_clusters];
-		c->pmu = p;
-		c->table = t;
-		partner_budget(r, t, &c->budget);
-		c->budget.pmu_name = p->name;
-		c->budget.name_pmu = 1;
-		if (td_sched_build(t, &r->o.req, &c->budget, &s, &err) < 0) {
-			error("cluster %s (%s): %s", p->name, td_table_info(t)->name, err.buf);
-			strbuf_release(&err);
-			return -1;
-		}
-		r->nr_clusters++;
-		td_sched_append(&r->sched, &s);
-		strbuf_release(&err);
-	}
-	return 0;
-}
-
-/* perf record's target options shared by the sampling jobs. */
-static void record_common_args(const struct record *r, struct argv_builder *a, const char *file)
-{
-	av_push(a, td_perf_program());
-	av_push(a, "record");
-	av_push(a, "-q");
-	av_push(a, "-o");
-	av_push(a, file);
-	if (r->o.callgraph)
-		av_push(a, "-g");
-	if (r->o.freq > 0)
-		av_pushf(a, "-F%d", r->o.freq);
-	if (r->o.system_wide && !r->o.cpu_list)
-		av_push(a, "-a");
-	if (r->o.cpu_list) {
-		av_push(a, "-C");
-		av_push(a, r->o.cpu_list);
-	}
-}
-
-/*
- * --hotspots (collect/hotspots.c says what is sampled): with hardware
- * counters a run of its own, so the sampled group does not share counters
- * with perf stat's groups; without them, cpu-clock samples ride along
- * with the first run.  --locate adds a run sampling the precise events.
- */
-static int plan_hotspots(struct record *r)
-{
-	struct strbuf ev = STRBUF_INIT, note = STRBUF_INIT, err = STRBUF_INIT;
-	struct td_sched_budget b;
-	struct argv_builder a = { 0 };
-	struct planned_run *run;
-	struct planned_job *j;
-	int lv;
-
-	if (r->hardware)
-		plan_budget(r, &b);
-	lv = td_hotspots_events(r->hardware ? r->table : NULL, &b, r->o.req.level, &ev, &note, &err);
-	if (lv < 0) {
-		error("--hotspots: %s", err.buf);
-		strbuf_release(&ev);
-		strbuf_release(&note);
-		strbuf_release(&err);
-		return -1;
-	}
-	if (note.len && r->hardware)
-		add_warning(r, "--hotspots: %s", note.buf);
-	run = r->hardware || !r->nr_runs ? new_run(r, 1, -1) : &r->runs[0];
-	j = &run->jobs[run->nr_jobs++];
-	j->role = "hotspots";
-	j->file = xstrdup("hotspots.data");
-	j->group = -1;
-	record_common_args(r, &a, j->file);
-	av_push(&a, "-e");
-	av_push(&a, ev.buf);
-	j->argv = a.v;
-	strbuf_reset(&ev);
-	if (r->o.locate && !r->hardware)
-		add_warning(r, "--locate ignored: precise events need hardware counters");
-	else if (r->o.locate && !td_hotspots_locate_events(r->table, r->o.req.level ? r->o.req.level : 2, &ev))
-		add_warning(r, "--locate: table %s names no events to locate its nodes with (no LocateWith)",
-			    td_table_info(r->table)->name);
-	else if (r->o.locate) {
-		struct argv_builder l = { 0 };
-
-		run = new_run(r, 1, -1);
-		j = &run->jobs[run->nr_jobs++];
-		j->role = "locate";
-		j->file = xstrdup("locate.data");
-		j->group = -1;
-		record_common_args(r, &l, j->file);
-		av_push(&l, "-e");
-		av_push(&l, ev.buf);
-		j->argv = l.v;
-	}
-	strbuf_release(&ev);
-	strbuf_release(&note);
-	strbuf_release(&err);
-	return 0;
-}
-
-/*
- * A table without a Top-Down tree (AMD Zen 1-3, Neoverse N1: their PMUs
- * count no slots) still has info metrics.  When nothing was asked for
- * explicitly, measure all of them rather than refuse; an explicit -l or
- * --nodes is still refused by the scheduler, with what to ask instead.
- */
-static void plan_treeless(struct record *r)
-{
-	const struct td_table *t = r->table;
-	size_t i;
-
-	if (td_table_has_tree(t) || r->o.level_given || r->o.req.nodes || r->o.req.metrics ||
-	    r->o.req.stacks)
-		return;
-	for (i = 0; i < td_table_nr_metrics(t); i++)
-		strbuf_addf(&r->info_metrics, "%s%s", r->info_metrics.len ? "," : "",
-			    td_table_metric(t, i)->id);
-	if (!r->info_metrics.len)
-		return;
-	r->o.req.level = 0;
-	r->o.req.metrics = r->info_metrics.buf;
-	note("no Top-Down tree on this CPU (table %s): measuring its %zu info metrics instead. %s",
-	     td_table_info(t)->name, td_table_nr_metrics(t),
-	     td_table_info(t)->missing ? td_table_info(t)->missing : "");
-}
-
-/* Decide what to measure and how many runs it takes. */
-static int record_plan(struct record *r)
-{
-	struct strbuf err = STRBUF_INIT;
-	int rep;
-	size_t g;
-
-	r->hardware = r->table && (r->ci.hardware_pmu || r->o.dry_run);
-	if (r->hardware) {
-		struct td_sched_budget b;
-
-		plan_budget(r, &b);
-		b.name_pmu = count_arm_clusters(r);
-		plan_treeless(r);
-		if (td_sched_build(r->table, &r->o.req, &b, &r->sched, &err) < 0) {
-			error("%s", err.buf);
-			strbuf_release(&err);
-			return -1;
-		}
-		r->have_sched = 1;
-		if (plan_atom(r) < 0)
-			return -1;
-		r->arm_clusters = b.name_pmu;
-		if (r->arm_clusters && plan_arm_clusters(r, &b) < 0)
-			return -1;
-		for (g = 0; g < r->sched.nr_warnings; g++)
-			add_warning(r, "%s", r->sched.warnings[g]);
-	}
-	if (r->o.sched >= 0)
-		r->sched_tracepoints = r->o.sched;
-	else
-		r->sched_tracepoints = !r->hardware && r->ci.tracepoints_ok;
-	if (r->sched_tracepoints && !r->ci.tracepoints_ok && !r->o.dry_run) {
-		add_warning(r, "sched tracepoints not recorded: %s", r->ci.tracepoints_why);
-		r->sched_tracepoints = 0;
-	}
-	if (r->o.no_multiplex && !r->hardware)
-		add_warning(r, "--no-multiplex ignored: nothing is multiplexed without hardware counters");
-
-	for (rep = 1; rep <= r->o.repeats; rep++) {
-		if (r->hardware && r->o.no_multiplex && time_shared(&r->sched)) {
-			for (g = 0; g < r->sched.nr_groups; g++) {
-				struct planned_run *run = new_run(r, rep, (long)g);
-
-				plan_stat_job(r, &run->jobs[run->nr_jobs++], (long)g);
-				/* tracepoints once, with the first group */
-				if (r->sched_tracepoints && rep == 1 && g == 0)
-					plan_sched_job(r, &run->jobs[run->nr_jobs++]);
-			}
-		} else {
-			struct planned_run *run = new_run(r, rep, -1);
-
-			plan_stat_job(r, &run->jobs[run->nr_jobs++], -1);
-			if (r->sched_tracepoints && rep == 1)
-				plan_sched_job(r, &run->jobs[run->nr_jobs++]);
-		}
-	}
-	if (r->o.hotspots && plan_hotspots(r) < 0)
-		return -1;
-	return 0;
-}
-
-/* The perf command equivalent to a job, as a user would type it. */
-static void job_command(const struct record *r, const struct planned_job *j, struct argv_builder *a)
-{
-	size_t i;
-
-	for (i = 0; j->argv[i]; i++)
-		av_push(a, j->argv[i]);
-	if (r->o.pid > 0) {
-		av_push(a, "-p");
-		av_pushf(a, "%d", r->o.pid);
-	}
-	if (r->o.workload) {
-		av_push(a, "--");
-		for (i = 0; r->o.workload[i]; i++)
-			av_push(a, r->o.workload[i]);
-	}
-}
-
-/* ---------------- dry run ---------------- */
-
-/* The counters a group was scheduled for: its PMU's. */
-static const struct td_sched_budget *group_budget(const struct record *r,
-						   const struct td_sched_group *gr)
-{
-	size_t i;
-
-	if (r->atom_table && gr->pmu && !strcmp(gr->pmu, "cpu_atom"))
-		return &r->atom_budget;
-	for (i = 0; i < r->nr_clusters; i++)
-		if (gr->pmu && !strcmp(gr->pmu, r->clusters[i].pmu->name))
-			return &r->clusters[i].budget;
-	return &r->sched.budget;
-}
-
-/* The CPUs of the detected CPU's cluster (its core PMU's "cpus"). */
-static const char *primary_cluster_cpus(const struct record *r)
-{
-	const struct td_pmu *p = r->sched.budget.pmu_name ?
-				 td_cpu_find_pmu(&r->ci, r->sched.budget.pmu_name) : NULL;
-
-	return p && p->cpus ? p->cpus : "?";
-}
-
-static void print_schedule(const struct record *r)
-{
-	const struct td_table_info *ti = td_table_info(r->table);
-	const struct td_sched *s = &r->sched;
-	size_t g, e, m;
-
-	printf("table %s (%s), level %d%s%s%s%s\n", ti->name, ti->display ? ti->display : "",
-	       r->o.req.level, r->o.req.nodes ? ", nodes " : "", r->o.req.nodes ? r->o.req.nodes : "",
-	       r->o.req.metrics ? ", metrics " : "", r->o.req.metrics ? r->o.req.metrics : "");
-	if (r->o.req.stacks)
-		printf("stacks %s\n", r->o.req.stacks);
-	printf("counters: %d general per group (%s, SMT %s, NMI watchdog %s), %d fixed\n",
-	       s->budget.gp, s->budget.gp_source, s->budget.smt ? "on" : "off",
-	       s->budget.nmi_watchdog ? "on: one counter less" : "off", s->budget.fixed);
-	if (r->atom_table)
-		printf("hybrid: E-cores (cpu_atom) with table %s: %d general per group, %d fixed\n",
-		       td_table_info(r->atom_table)->name, r->atom_budget.gp, r->atom_budget.fixed);
-	if (r->arm_clusters)
-		printf("cluster %s (CPUs %s): table %s\n", s->budget.pmu_name,
-		       primary_cluster_cpus(r), ti->name);
-	for (g = 0; g < r->nr_clusters; g++)
-		printf("cluster %s (CPUs %s): table %s, %d general per group, %d fixed\n",
-		       r->clusters[g].pmu->name, r->clusters[g].pmu->cpus ? r->clusters[g].pmu->cpus : "?",
-		       td_table_info(r->clusters[g].table)->name, r->clusters[g].budget.gp,
-		       r->clusters[g].budget.fixed);
-	printf("metrics: %zu, events: ", s->nr_metrics);
-	{
-		size_t n = 0;
-
-		for (g = 0; g < s->nr_groups; g++)
-			n += s->groups[g].nr_events;
-		printf("%zu in groups, %zu outside groups\n", n, s->nr_ungrouped);
-	}
-	for (g = 0; g < s->nr_groups; g++) {
-		const struct td_sched_group *gr = &s->groups[g];
-
-		printf("group %zu (%s): %d/%d general counters\n", g + 1, gr->pmu, gr->gp_used,
-		       group_budget(r, gr)->gp);
-		for (e = 0; e < gr->nr_events; e++) {
-			const struct td_sched_event *ev = &gr->events[e];
-
-			if (ev->fixed >= 0)
-				printf("  %-40s fixed %d\n", ev->name, ev->fixed);
-			else if (ev->counter >= 0)
-				printf("  %-40s counter %d\n", ev->name, ev->counter);
-			else
-				printf("  %-40s %s\n", ev->name, "no counter (PERF_METRICS)");
-		}
-		if (!gr->nr_metrics) {
-			/* never an empty list: say what the group is for */
-			printf("  no formula whole here%s\n",
-			       s->nr_split ? ": its events serve formulas split over groups" : "");
-			continue;
-		}
-		printf("  formulas whole here:");
-		for (m = 0; m < gr->nr_metrics; m++)
-			printf(" %s", gr->metrics[m]);
-		printf("\n");
-	}
-	if (s->nr_ungrouped) {
-		printf("outside groups:");
-		for (e = 0; e < s->nr_ungrouped; e++)
-			printf(" %s", s->ungrouped[e]);
-		printf("\n");
-	}
-	if (s->nr_split) {
-		printf("formulas split over groups (too many events for one group):");
-		for (e = 0; e < s->nr_split; e++)
-			printf(" %s", s->split[e]);
-		printf("\n");
-	}
-}
-
-static int record_dry_run(struct record *r)
-{
-	size_t i, j;
-
-	if (r->have_sched)
-		print_schedule(r);
-	else
-		printf("no hardware counters: software events%s only\n",
-		       r->sched_tracepoints ? " and sched tracepoints" : "");
-	for (i = 0; i < r->nr_runs; i++) {
-		for (j = 0; j < r->runs[i].nr_jobs; j++) {
-			struct argv_builder a = { 0 };
-			struct strbuf sb = STRBUF_INIT;
-
-			job_command(r, &r->runs[i].jobs[j], &a);
-			td_quote_argv(&sb, a.v);
-			printf("run %zu: %s\n", i + 1, sb.buf);
-			strbuf_release(&sb);
-			free_argv(a.v);
-		}
-	}
-	{
-		size_t w;
-		json_t *v;
-
-		json_array_foreach(r->warnings, w, v)
-			if (!strncmp(json_string_value(v), "--hotspots", 10) || !strncmp(json_string_value(v), "--locate", 8))
-				printf("%s\n", json_string_value(v));
-	}
-	printf("groups: %zu, runs: %zu%s\n", r->have_sched ? r->sched.nr_groups : (size_t)0,
-	       r->nr_runs,
-	       r->have_sched && time_shared(&r->sched) && !r->o.no_multiplex ? " (multiplexed)" : "");
-	return 0;
 }
 
 /* ---------------- running ---------------- */
@@ -768,7 +110,7 @@ static int record_dry_run(struct record *r)
  */
 struct live_tail {
 	struct td_live *lv;
-	char **clusters;         /* big.LITTLE Arm: "PMU=TABLE" per cluster counted */
+	struct strvec clusters;  /* big.LITTLE Arm: "PMU=TABLE" per cluster counted */
 	char *path;
 	off_t offset;
 	int failed;
@@ -796,7 +138,7 @@ static void live_tail_read(void *ctx)
 	strbuf_release(&err);
 }
 
-static void live_tail_start(struct record *r, const struct planned_run *run, struct live_tail *t)
+static void live_tail_start(struct record *r, const struct td_plan_run *run, struct live_tail *t)
 {
 	struct td_report_opts opts = { 0 };
 	size_t i;
@@ -807,20 +149,15 @@ static void live_tail_start(struct record *r, const struct planned_run *run, str
 			t->path = td_rundir_file(&r->rd, run->jobs[i].file);
 	if (!t->path)
 		return;
-	opts.cpu = r->table ? td_table_info(r->table)->name : NULL;
-	opts.max_level = r->o.req.level;
-	if (r->arm_clusters) {
-		struct strbuf sb = STRBUF_INIT;
-
-		t->clusters = xcalloc(r->nr_clusters + 2, sizeof(*t->clusters));
-		strbuf_addf(&sb, "%s=%s", r->sched.budget.pmu_name, td_table_info(r->table)->name);
-		t->clusters[0] = strbuf_detach(&sb, NULL);
-		for (i = 0; i < r->nr_clusters; i++) {
-			strbuf_addf(&sb, "%s=%s", r->clusters[i].pmu->name,
-				    td_table_info(r->clusters[i].table)->name);
-			t->clusters[i + 1] = strbuf_detach(&sb, NULL);
-		}
-		opts.clusters = t->clusters;
+	opts.cpu = r->plan.table ? td_table_info(r->plan.table)->name : NULL;
+	opts.max_level = r->plan.req.level;
+	if (r->plan.arm_clusters) {
+		strvec_pushf(&t->clusters, "%s=%s", r->plan.sched.budget.pmu_name,
+			     td_table_info(r->plan.table)->name);
+		for (i = 0; i < r->plan.nr_clusters; i++)
+			strvec_pushf(&t->clusters, "%s=%s", r->plan.clusters[i].pmu->name,
+				     td_table_info(r->plan.clusters[i].table)->name);
+		opts.clusters = t->clusters.v;
 	}
 	t->lv = td_live_new(&opts, stdout, isatty(1));
 }
@@ -836,14 +173,15 @@ static void live_tail_finish(struct live_tail *t)
 		warning("--live: %s", err.buf);
 	td_live_free(t->lv);
 	free(t->path);
-	free_argv(t->clusters);
+	strvec_clear(&t->clusters);
 	strbuf_release(&err);
 }
 
 /* Run the workload once with the jobs of 'run'; 0, or -1 (nothing measured). */
-static int record_one_run(struct record *r, struct planned_run *run, size_t index)
+static int record_one_run(struct record *r, struct td_plan_run *run, size_t index)
 {
 	struct td_perf_job *jobs = xcalloc(run->nr_jobs, sizeof(*jobs));
+	struct strvec *argvs = xcalloc(run->nr_jobs, sizeof(*argvs));
 	struct td_run_spec spec = { 0 };
 	struct live_tail live = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -855,28 +193,28 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 	/* perf writes into the run directory: run it there */
 	for (i = 0; i < run->nr_jobs; i++) {
 		struct strbuf sb = STRBUF_INIT;
-		struct argv_builder a = { 0 };
+		char **argv = run->jobs[i].argv.v;
 		size_t k;
 
-		for (k = 0; run->jobs[i].argv[k]; k++) {
-			if (k > 0 && !strcmp(run->jobs[i].argv[k - 1], "-o")) {
+		for (k = 0; argv[k]; k++) {
+			if (k > 0 && !strcmp(argv[k - 1], "-o")) {
 				char *out_path = td_rundir_file(&r->rd, run->jobs[i].file);
 
-				av_push(&a, out_path); /* av_push copies */
+				strvec_push(&argvs[i], out_path); /* strvec_push copies */
 				free(out_path);
 			} else
-				av_push(&a, run->jobs[i].argv[k]);
+				strvec_push(&argvs[i], argv[k]);
 		}
-		jobs[i].argv = a.v;
+		jobs[i].argv = argvs[i].v;
 		strbuf_addf(&sb, "perf-stderr-%zu%s%s.txt", index + 1,
 			    strcmp(run->jobs[i].role, "perf-stat") ? "-" : "",
 			    strcmp(run->jobs[i].role, "perf-stat") ? run->jobs[i].role : "");
 		jobs[i].stderr_path = td_rundir_file(&r->rd, sb.buf);
 		strbuf_release(&sb);
 	}
-	spec.workload = r->o.workload;
-	spec.attach_pid = (pid_t)r->o.pid;
-	spec.system_wide = r->o.system_wide || r->o.cpu_list;
+	spec.workload = r->o.plan.workload;
+	spec.attach_pid = (pid_t)r->o.plan.pid;
+	spec.system_wide = r->o.plan.system_wide || r->o.plan.cpu_list;
 	spec.jobs = jobs;
 	spec.nr_jobs = run->nr_jobs;
 	if (r->o.live) {
@@ -892,7 +230,7 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 	}
 	live_tail_finish(&live);
 	if (res.exec_errno) {
-		error("cannot run '%s': %s", r->o.workload[0], strerror(res.exec_errno));
+		error("cannot run '%s': %s", r->o.plan.workload[0], strerror(res.exec_errno));
 		r->exit_code = res.exec_errno == ENOENT ? 127 : 126;
 		ret = -1;
 		goto out;
@@ -909,15 +247,15 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 			    res.signo ? json_string(td_signal_name(res.signo)) : json_null());
 	rfiles = json_array();
 	for (i = 0; i < run->nr_jobs; i++) {
-		struct planned_job *j = &run->jobs[i];
-		struct argv_builder a = { 0 };
+		struct td_plan_job *j = &run->jobs[i];
+		struct strvec a = STRVEC_INIT;
 		json_t *f;
 		const char *stderr_name = strrchr(jobs[i].stderr_path, '/') + 1;
 		char *written = td_rundir_file(&r->rd, j->file);
 		int exists = td_file_exists(written);
 
 		free(written);
-		job_command(r, j, &a);
+		td_plan_job_command(&r->plan, j, &a);
 		if (!exists) {
 			struct strbuf why = STRBUF_INIT;
 
@@ -925,7 +263,7 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 			add_warning(r, "%s wrote no %s: %s", j->role, j->file,
 				    why.len ? why.buf : "no message");
 			strbuf_release(&why);
-			free_argv(a.v);
+			strvec_clear(&a);
 			continue;
 		}
 		f = json_pack("{s:s, s:s, s:s, s:o, s:i, s:o}", "name", j->file, "role", j->role,
@@ -938,7 +276,7 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 			json_pack("{s:s, s:s, s:i}", "name", stderr_name, "role", "perf-stderr",
 				  "run", (int)index + 1));
 		json_array_append_new(rfiles, json_string(j->file));
-		free_argv(a.v);
+		strvec_clear(&a);
 	}
 	json_object_set_new(rj, "files", rfiles);
 	json_array_append_new(r->run_list, rj);
@@ -948,9 +286,10 @@ static int record_one_run(struct record *r, struct planned_run *run, size_t inde
 out:
 	td_run_result_release(&res);
 	for (i = 0; i < run->nr_jobs; i++) {
-		free_argv(jobs[i].argv);
+		strvec_clear(&argvs[i]);
 		free(jobs[i].stderr_path);
 	}
+	free(argvs);
 	free(jobs);
 	strbuf_release(&err);
 	return ret;
@@ -979,7 +318,7 @@ static void check_comparable(struct record *r)
 	double ins0 = NAN, t0 = NAN, tol = r->o.tolerance_pct / 100.0;
 	int bad = 0;
 
-	if (!r->o.no_multiplex || n < 2)
+	if (!r->o.plan.no_multiplex || n < 2)
 		return;
 	for (i = 0; i < n; i++) {
 		json_t *run = json_array_get(r->run_list, i);
@@ -1030,8 +369,8 @@ static json_t *record_analyses(const struct record *r)
 	struct strbuf why = STRBUF_INIT;
 	size_t i;
 
-	if (!r->hardware) {
-		if (!r->table && r->ci.hardware_pmu)
+	if (!r->plan.hardware) {
+		if (!r->plan.table && r->ci.hardware_pmu)
 			strbuf_addf(&why, "no formula table for this CPU (%s): choose one with --cpu",
 				    r->ci.table_error ? r->ci.table_error : "unknown CPU");
 		else
@@ -1039,24 +378,24 @@ static json_t *record_analyses(const struct record *r)
 				    r->ci.cycles_why ? r->ci.cycles_why : "cycles cannot be counted");
 	}
 	for (i = 0; i < TD_ARRAY_SIZE(hw); i++) {
-		if (!r->hardware)
+		if (!r->plan.hardware)
 			json_object_set_new(a, hw[i], analysis("impossible", why.buf));
-		else if (!strcmp(hw[i], "topdown") && !td_table_has_tree(r->table))
+		else if (!strcmp(hw[i], "topdown") && !td_table_has_tree(r->plan.table))
 			json_object_set_new(a, hw[i], analysis("impossible",
-							       td_table_info(r->table)->missing
-							       ? td_table_info(r->table)->missing
+							       td_table_info(r->plan.table)->missing
+							       ? td_table_info(r->plan.table)->missing
 							       : "the formula table has no Top-Down tree"));
 		else if (!strcmp(hw[i], "topdown"))
-			json_object_set_new(a, hw[i], analysis(r->o.req.level > 0 || r->o.req.nodes
+			json_object_set_new(a, hw[i], analysis(r->plan.req.level > 0 || r->plan.req.nodes
 							       ? "ok" : "not_recorded",
 							       NULL));
 		else
-			json_object_set_new(a, hw[i], analysis(r->o.req.stacks ? "ok" : "not_recorded",
-							       r->o.req.stacks ? NULL
+			json_object_set_new(a, hw[i], analysis(r->plan.req.stacks ? "ok" : "not_recorded",
+							       r->plan.req.stacks ? NULL
 							       : "not asked for: use --stacks"));
 	}
 	json_object_set_new(a, "software_counts", analysis("ok", NULL));
-	if (r->sched_tracepoints)
+	if (r->plan.sched_tracepoints)
 		json_object_set_new(a, "threads", analysis("ok", NULL));
 	else if (!r->ci.tracepoints_ok)
 		json_object_set_new(a, "threads", analysis("impossible", r->ci.tracepoints_why));
@@ -1117,9 +456,9 @@ static int write_cluster_tables(struct record *r, json_t *meta)
 	struct strbuf name = STRBUF_INIT;
 	size_t i;
 
-	json_object_set_new(table, "pmu", json_string(r->sched.budget.pmu_name));
-	for (i = 0; i < r->nr_clusters; i++) {
-		const struct arm_cluster *c = &r->clusters[i];
+	json_object_set_new(table, "pmu", json_string(r->plan.sched.budget.pmu_name));
+	for (i = 0; i < r->plan.nr_clusters; i++) {
+		const struct td_plan_cluster *c = &r->plan.clusters[i];
 
 		strbuf_reset(&name);
 		strbuf_addf(&name, "table-%s.json", c->pmu->name);
@@ -1162,11 +501,11 @@ static int record_finish(struct record *r)
 		json_object_set_new(meta, "command_line", argv_json(cl.v));
 		strvec_clear(&cl);
 	}
-	json_object_set_new(meta, "workload", r->o.workload ? argv_json(r->o.workload) : json_null());
+	json_object_set_new(meta, "workload", r->o.plan.workload ? argv_json(r->o.plan.workload) : json_null());
 	json_object_set_new(meta, "target",
-		r->o.pid > 0 ? json_pack("{s:I}", "pid", (json_int_t)r->o.pid)
-		: r->o.system_wide || r->o.cpu_list
-			? json_pack("{s:s}", "cpus", r->o.cpu_list ? r->o.cpu_list : "all")
+		r->o.plan.pid > 0 ? json_pack("{s:I}", "pid", (json_int_t)r->o.plan.pid)
+		: r->o.plan.system_wide || r->o.plan.cpu_list
+			? json_pack("{s:s}", "cpus", r->o.plan.cpu_list ? r->o.plan.cpu_list : "all")
 			: json_null());
 	json_object_set_new(meta, "start_time", json_string(json_string_value(
 		json_object_get(json_array_get(r->run_list, 0), "start_time"))));
@@ -1179,52 +518,52 @@ static int record_finish(struct record *r)
 	if (td_job_current()) /* one rank of a job (collect/job.c) */
 		json_object_set_new(meta, "job", td_job_rank_json(td_job_current()));
 	td_meta_add_machine(meta, &r->ci);
-	if (r->o.smt >= 0)
+	if (r->o.plan.smt >= 0)
 		json_object_set_new(json_object_get(meta, "smt"), "source", json_string("--smt"));
 	if (r->o.assume_pmu)
 		json_object_set_new(meta, "hardware_pmu_source", json_string("--assume-pmu"));
-	if (r->o.cpu && r->table) {
+	if (r->o.plan.cpu && r->plan.table) {
 		json_t *cpu = json_object_get(meta, "cpu");
 
 		json_object_set_new(cpu, "microarchitecture",
-				    json_string(td_table_info(r->table)->name));
+				    json_string(td_table_info(r->plan.table)->name));
 		json_object_set_new(cpu, "source", json_string("--cpu"));
 	}
-	json_object_set_new(meta, "mode", json_string(r->hardware ? "hardware" : "software"));
-	if (r->hardware) {
-		if (copy_table_file(r, r->table, "table.json") < 0) {
+	json_object_set_new(meta, "mode", json_string(r->plan.hardware ? "hardware" : "software"));
+	if (r->plan.hardware) {
+		if (copy_table_file(r, r->plan.table, "table.json") < 0) {
 			json_decref(meta);
 			return -1;
 		}
 		json_array_append_new(r->files, json_pack("{s:s, s:s}", "name", "table.json",
 							  "role", "table"));
 		json_object_set_new(meta, "table", json_pack("{s:s, s:s}", "name",
-			td_table_info(r->table)->name, "file", "table.json"));
-		if (r->atom_table) {
-			if (copy_table_file(r, r->atom_table, "table-cpu_atom.json") < 0) {
+			td_table_info(r->plan.table)->name, "file", "table.json"));
+		if (r->plan.atom_table) {
+			if (copy_table_file(r, r->plan.atom_table, "table-cpu_atom.json") < 0) {
 				json_decref(meta);
 				return -1;
 			}
 			json_array_append_new(r->files, json_pack("{s:s, s:s}", "name",
 				"table-cpu_atom.json", "role", "table"));
 			json_object_set_new(json_object_get(meta, "table"), "cpu_atom", json_pack("{s:s, s:s}",
-				"name", td_table_info(r->atom_table)->name, "file", "table-cpu_atom.json"));
+				"name", td_table_info(r->plan.atom_table)->name, "file", "table-cpu_atom.json"));
 		}
-		if (r->arm_clusters && write_cluster_tables(r, meta) < 0) {
+		if (r->plan.arm_clusters && write_cluster_tables(r, meta) < 0) {
 			json_decref(meta);
 			return -1;
 		}
-		json_object_set_new(meta, "level", json_integer(r->o.req.level));
-		json_object_set_new(meta, "groups", schedule_json(&r->sched));
+		json_object_set_new(meta, "level", json_integer(r->plan.req.level));
+		json_object_set_new(meta, "groups", schedule_json(&r->plan.sched));
 		json_object_set_new(meta, "multiplexed",
-				    json_boolean(time_shared(&r->sched) && !r->o.no_multiplex));
+				    json_boolean(td_plan_multiplexed(&r->plan)));
 	} else {
 		json_object_set_new(meta, "table", json_null());
 	}
-	json_object_set_new(meta, "repeats", json_integer(r->o.repeats));
-	json_object_set_new(meta, "no_multiplex", json_boolean(r->o.no_multiplex));
+	json_object_set_new(meta, "repeats", json_integer(r->o.plan.repeats));
+	json_object_set_new(meta, "no_multiplex", json_boolean(r->o.plan.no_multiplex));
 	json_object_set_new(meta, "interval_ms",
-			    r->o.interval_ms > 0 ? json_integer(r->o.interval_ms) : json_null());
+			    r->o.plan.interval_ms > 0 ? json_integer(r->o.plan.interval_ms) : json_null());
 	json_object_set_new(meta, "runs", json_incref(r->run_list));
 	json_object_set_new(meta, "files", json_incref(r->files));
 	json_object_set_new(meta, "analyses", record_analyses(r));
@@ -1331,45 +670,32 @@ static int check_options(const struct record_opts *o)
 	if (o->gather)
 		return td_usage_error(record_usage, "--gather applies only under srun or mpirun "
 				      "(no rank found in the environment)") ? -1 : -1;
-	if (o->live && o->interval_ms <= 0)
+	if (o->live && o->plan.interval_ms <= 0)
 		return td_usage_error(record_usage, "--live needs -I MS (it draws each interval)") ? -1 : -1;
-	if ((o->callgraph || o->freq || o->locate) && !o->hotspots)
+	if ((o->plan.callgraph || o->plan.freq || o->plan.locate) && !o->plan.hotspots)
 		return td_usage_error(record_usage, "-g, -F and --locate go with --hotspots") ? -1 : -1;
-	if (o->sweep.nr && (o->pid || o->system_wide))
+	if (o->sweep.nr && (o->plan.pid || o->plan.system_wide))
 		return td_usage_error(record_usage, "--sweep runs a command once per value: "
-				      "it cannot be used with %s", o->pid ? "-p" : "-a") ? -1 : -1;
-	if (o->sweep.nr && !o->workload)
+				      "it cannot be used with %s", o->plan.pid ? "-p" : "-a") ? -1 : -1;
+	if (o->sweep.nr && !o->plan.workload)
 		return td_usage_error(record_usage, "--sweep needs a command to run") ? -1 : -1;
-	if (!o->workload && !o->pid && !o->system_wide && !o->cpu_list && !o->dry_run)
+	if (!o->plan.workload && !o->plan.pid && !o->plan.system_wide && !o->plan.cpu_list && !o->plan.dry_run)
 		return td_usage_error(record_usage, "no command to run (or -p PID, -a)") ? -1 : -1;
-	if (o->workload && o->pid)
+	if (o->plan.workload && o->plan.pid)
 		return td_usage_error(record_usage, "-p and a command exclude each other") ? -1 : -1;
-	if (o->per_thread && !o->pid && !o->workload)
+	if (o->plan.per_thread && !o->plan.pid && !o->plan.workload)
 		return td_usage_error(record_usage, "--per-thread needs a command or -p") ? -1 : -1;
 	/* --dry-run may plan for another machine (--cpu NAME): only the list's form is checked */
-	if (o->cpu_list && check_cpu_list(o->cpu_list, !o->dry_run) < 0)
+	if (o->plan.cpu_list && check_cpu_list(o->plan.cpu_list, !o->plan.dry_run) < 0)
 		return -1;
-	if (o->pid && !o->dry_run && check_pid(o->pid) < 0)
+	if (o->plan.pid && !o->plan.dry_run && check_pid(o->plan.pid) < 0)
 		return -1;
 	return 0;
 }
 
 static void record_release(struct record *r)
 {
-	size_t i, j;
-
-	for (i = 0; i < r->nr_runs; i++) {
-		for (j = 0; j < r->runs[i].nr_jobs; j++) {
-			free(r->runs[i].jobs[j].file);
-			free_argv(r->runs[i].jobs[j].argv);
-		}
-		free(r->runs[i].jobs);
-	}
-	free(r->runs);
-	free(r->clusters);
-	strbuf_release(&r->info_metrics);
-	if (r->have_sched)
-		td_sched_release(&r->sched);
+	td_plan_release(&r->plan); /* zeroed, or built */
 	td_run_result_release(&r->last);
 	td_cpu_info_release(&r->ci);
 	json_decref(r->files);
@@ -1400,14 +726,14 @@ static int record_run_all(struct record *r)
 			error("cannot create the run directory next to '%s': %s", r->o.output, strerror(errno));
 		return 2;
 	}
-	for (i = 0; i < r->nr_runs; i++) {
+	for (i = 0; i < r->plan.nr_runs; i++) {
 		if (i && td_run_interrupted()) {
-			add_warning(r, "interrupted: %zu of %zu runs done", i, r->nr_runs);
+			add_warning(r, "interrupted: %zu of %zu runs done", i, r->plan.nr_runs);
 			break;
 		}
-		if (td_verbose && r->nr_runs > 1)
-			note("run %zu of %zu", i + 1, r->nr_runs);
-		if (record_one_run(r, &r->runs[i], i) < 0) {
+		if (td_verbose && r->plan.nr_runs > 1)
+			note("run %zu of %zu", i + 1, r->plan.nr_runs);
+		if (record_one_run(r, &r->plan.runs[i], i) < 0) {
 			ret = r->exit_code ? r->exit_code : 2;
 			break;
 		}
@@ -1435,10 +761,29 @@ static int record_run_all(struct record *r)
 	if (!ret)
 		ret = forwarded_status(&r->last);
 	/* always said: where the run went, and that the previous one was kept */
-	note("wrote %s (%zu run%s)%s%s%s; see it with: tdperf report%s%s", r->o.output, r->nr_runs,
-	     r->nr_runs > 1 ? "s" : "", had_previous ? "; the previous run is kept as " : "",
+	note("wrote %s (%zu run%s)%s%s%s; see it with: tdperf report%s%s", r->o.output, r->plan.nr_runs,
+	     r->plan.nr_runs > 1 ? "s" : "", had_previous ? "; the previous run is kept as " : "",
 	     had_previous ? r->o.output : "", had_previous ? ".old" : "",
 	     strcmp(r->o.output, TD_RUN_DEFAULT) ? " " : "", strcmp(r->o.output, TD_RUN_DEFAULT) ? r->o.output : "");
+	return ret;
+}
+
+/*
+ * What to measure and how many runs it takes (collect/plan.c); the
+ * plan's warnings are said (a dry run only lists them) and kept for
+ * meta.json, before its error if any.
+ */
+static int record_plan(struct record *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = td_plan_build(&r->plan, &r->o.plan, &r->ci, &err);
+	size_t i;
+
+	for (i = 0; i < r->plan.warnings.nr; i++)
+		add_warning(r, "%s", r->plan.warnings.v[i]);
+	if (ret < 0)
+		error("%s", err.buf);
+	strbuf_release(&err);
 	return ret;
 }
 
@@ -1450,37 +795,35 @@ static int record(const struct record_opts *o)
 
 	memset(&r, 0, sizeof(r));
 	r.o = *o;
-	strbuf_init(&r.info_metrics, 0);
-	if (!r.o.dry_run && r.o.workload && (ret = workload_runnable(r.o.workload[0])))
+	if (!r.o.plan.dry_run && r.o.plan.workload && (ret = workload_runnable(r.o.plan.workload[0])))
 		return ret;
 
 	r.files = json_array();
 	r.run_list = json_array();
 	r.warnings = json_array();
-	td_cpu_detect(&r.ci, r.o.cpu);
-	r.table = r.ci.table;
+	td_cpu_detect(&r.ci, r.o.plan.cpu);
 	if (r.o.assume_pmu)
 		r.ci.hardware_pmu = 1;
-	if (r.o.smt >= 0)
-		r.ci.smt = r.o.smt;
-	if (r.o.cpu && !r.table) {
-		error("--cpu %s: %s", r.o.cpu, r.ci.table_error);
+	if (r.o.plan.smt >= 0)
+		r.ci.smt = r.o.plan.smt;
+	if (r.o.plan.cpu && !r.ci.table) {
+		error("--cpu %s: %s", r.o.plan.cpu, r.ci.table_error);
 		record_release(&r);
 		return 2;
 	}
-	if (r.o.dry_run && !r.table) {
+	if (r.o.plan.dry_run && !r.ci.table) {
 		error("--dry-run needs a formula table: %s; choose one with --cpu",
 		      r.ci.table_error ? r.ci.table_error : "none for this CPU");
 		record_release(&r);
 		return 2;
 	}
-	if (!r.o.dry_run && !r.ci.perf_path) {
+	if (!r.o.plan.dry_run && !r.ci.perf_path) {
 		error("perf not found ('%s'): install it (Debian: apt-get install linux-perf) "
 		      "or set TDPERF_PERF", td_perf_program());
 		record_release(&r);
 		return 2;
 	}
-	if (!r.o.dry_run && !r.ci.hardware_pmu)
+	if (!r.o.plan.dry_run && !r.ci.hardware_pmu)
 		note("no hardware PMU, recording software counts%s only (see 'tdperf check'): %s",
 		     r.ci.tracepoints_ok ? " and sched tracepoints" : "",
 		     r.ci.cycles_why ? r.ci.cycles_why : "cycles cannot be counted");
@@ -1488,10 +831,12 @@ static int record(const struct record_opts *o)
 		record_release(&r);
 		return 2;
 	}
-	if (r.o.dry_run)
-		ret = record_dry_run(&r);
-	else
+	if (r.o.plan.dry_run) {
+		td_plan_print(&r.plan, stdout);
+		ret = 0;
+	} else {
 		ret = record_run_all(&r);
+	}
 	record_release(&r);
 	return ret;
 }
@@ -1527,16 +872,16 @@ static int record_value(struct record_opts *o, const struct td_option *options,
 	strvec_push(&cl, "-o");
 	strvec_push(&cl, path);
 	strvec_push(&cl, "--");
-	for (w = o->workload; *w; w++) {
+	for (w = o->plan.workload; *w; w++) {
 		char *arg = td_sweep_substitute(*w, sw->param, sw->labels[i]);
 
 		strvec_push(&wl, arg);
 		strvec_push(&cl, arg);
 		free(arg);
 	}
-	one.sched = 1;
+	one.plan.sched = 1;
 	one.output = path;
-	one.workload = wl.v;
+	one.plan.workload = wl.v;
 	one.argc = (int)cl.nr;
 	one.argv = cl.v;
 	if (!strcmp(sw->param, "threads"))
@@ -1582,7 +927,7 @@ static int record_sweep(struct record_opts *o, const struct td_option *options)
 		if (rc && !ret)
 			ret = rc;
 	}
-	while (o->workload[nr_workload])
+	while (o->plan.workload[nr_workload])
 		nr_workload++;
 	if (td_sweep_write_index(&rd, &o->sweep, o->argc, o->argv, o->argc - nr_workload, start_time,
 				 &err) < 0) {
@@ -1617,7 +962,7 @@ static int rank_drops(const struct td_option *opt, void *data)
 
 	if (opt->value == &d->o->output || opt->value == &d->o->gather)
 		return 1;
-	return !d->keep_system_wide && (opt->value == &d->o->system_wide || opt->value == &d->o->cpu_list);
+	return !d->keep_system_wide && (opt->value == &d->o->plan.system_wide || opt->value == &d->o->plan.cpu_list);
 }
 
 /*
@@ -1649,7 +994,7 @@ static int record_rank(const struct record_opts *o, const struct td_option *opti
 	c.first_cmd = td_options_filter(o->argc, o->argv, options, TD_PARSE_STOP_AT_NON_OPTION,
 					rank_drops, &d, &rank_argv);
 	c.rank_argv = rank_argv.v;
-	rank->system_wide = (o->system_wide || o->cpu_list) && d.keep_system_wide;
+	rank->system_wide = (o->plan.system_wide || o->plan.cpu_list) && d.keep_system_wide;
 	ret = td_job_record(&c, rank, cmd_record, summarise_rank);
 	strvec_clear(&rank_argv);
 	return ret;
@@ -1663,71 +1008,71 @@ int cmd_record(int argc, char **argv)
 	int nr, job, ret;
 	const struct td_option options[] = {
 		TD_OPT_GROUP("What to measure:"),
-		TD_OPT_INT_RANGE('l', "level", &o.req.level, 0, INT_MAX, "N", "Top-Down depth (default 2; without a tree in the table, as on AMD Zen 1-3: its info metrics)"),
-		TD_OPT_STRING(0, "nodes", &o.req.nodes, "LIST", "Top-Down nodes to measure (comma-separated ids)"),
-		TD_OPT_STRING(0, "metrics", &o.req.metrics, "LIST", "info metrics to measure (comma-separated ids)"),
-		TD_OPT_STRING(0, "stacks", &o.req.stacks, "LIST", "stacks to measure (cpi, flops, frontend, ...)"),
-		TD_OPT_STRING(0, "cpu", &o.cpu, "CPU", "formula table to use (name or CPUID string)"),
-		TD_OPT_SET_INT(0, "sched", &o.sched, 1,
+		TD_OPT_INT_RANGE('l', "level", &o.plan.req.level, 0, INT_MAX, "N", "Top-Down depth (default 2; without a tree in the table, as on AMD Zen 1-3: its info metrics)"),
+		TD_OPT_STRING(0, "nodes", &o.plan.req.nodes, "LIST", "Top-Down nodes to measure (comma-separated ids)"),
+		TD_OPT_STRING(0, "metrics", &o.plan.req.metrics, "LIST", "info metrics to measure (comma-separated ids)"),
+		TD_OPT_STRING(0, "stacks", &o.plan.req.stacks, "LIST", "stacks to measure (cpi, flops, frontend, ...)"),
+		TD_OPT_STRING(0, "cpu", &o.plan.cpu, "CPU", "formula table to use (name or CPUID string)"),
+		TD_OPT_SET_INT(0, "sched", &o.plan.sched, 1,
 			       "record sched tracepoints for per-thread run/wait time (default: only when "
 			       "there is no hardware PMU)"),
-		TD_OPT_SET_INT(0, "no-sched", &o.sched, 0, "do not record them"),
-		TD_OPT_SET_INT(0, "threads", &o.sched, 1, "the same as --sched (per-thread stacks)"),
-		TD_OPT_BOOL(0, "hotspots", &o.hotspots,
+		TD_OPT_SET_INT(0, "no-sched", &o.plan.sched, 0, "do not record them"),
+		TD_OPT_SET_INT(0, "threads", &o.plan.sched, 1, "the same as --sched (per-thread stacks)"),
+		TD_OPT_BOOL(0, "hotspots", &o.plan.hotspots,
 			    "also sample where the time goes (perf record into hotspots.data): a "
 			    "leader-sampled group of the Top-Down Level 1-2 events with a PMU, cpu-clock "
 			    "without one"),
-		TD_OPT_BOOL('g', NULL, &o.callgraph, "with --hotspots: record call chains"),
-		TD_OPT_INT_RANGE('F', "freq", &o.freq, 1, INT_MAX, "FREQ",
+		TD_OPT_BOOL('g', NULL, &o.plan.callgraph, "with --hotspots: record call chains"),
+		TD_OPT_INT_RANGE('F', "freq", &o.plan.freq, 1, INT_MAX, "FREQ",
 				 "with --hotspots: samples per second (perf's -F)"),
-		TD_OPT_BOOL(0, "locate", &o.locate,
+		TD_OPT_BOOL(0, "locate", &o.plan.locate,
 			    "with --hotspots: one more run sampling the precise events the table locates "
 			    "its nodes with (locate.data)"),
 		TD_OPT_CALLBACK(0, "sweep", &o.sweep, "PARAM=V1,V2,...",
 				"record once per value into DIR/PARAM-V: {PARAM} in the command is replaced, "
 				"threads also sets OMP_NUM_THREADS", parse_sweep),
 		TD_OPT_GROUP("How to measure:"),
-		TD_OPT_BOOL(0, "no-multiplex", &o.no_multiplex,
+		TD_OPT_BOOL(0, "no-multiplex", &o.plan.no_multiplex,
 			    "run the workload once per group (no time sharing of counters) and check that "
 			    "the runs are comparable"),
 		TD_OPT_INT_RANGE(0, "tolerance", &o.tolerance_pct, 0, INT_MAX, "PCT",
 				 "allowed spread of instructions and time between the runs of "
 				 "--no-multiplex (default 5)"),
-		TD_OPT_INT_RANGE('r', "repeat", &o.repeats, 1, INT_MAX, "N", "run the workload N times"),
-		TD_OPT_INT_RANGE('I', "interval-print", &o.interval_ms, 10, INT_MAX, "MS",
+		TD_OPT_INT_RANGE('r', "repeat", &o.plan.repeats, 1, INT_MAX, "N", "run the workload N times"),
+		TD_OPT_INT_RANGE('I', "interval-print", &o.plan.interval_ms, 10, INT_MAX, "MS",
 				 "print counts every MS milliseconds"),
 		TD_OPT_BOOL(0, "live", &o.live,
 			    "with -I: draw each interval's Top-Down tree as it comes (redrawn on a "
 			    "terminal, else a line per interval)"),
-		TD_OPT_BOOL('a', "all-cpus", &o.system_wide, "count on all CPUs (system wide)"),
-		TD_OPT_STRING('C', "cpu-list", &o.cpu_list, "LIST", "count on these CPUs only"),
-		TD_OPT_INT_RANGE('p', "pid", &o.pid, 1, INT_MAX, "PID",
+		TD_OPT_BOOL('a', "all-cpus", &o.plan.system_wide, "count on all CPUs (system wide)"),
+		TD_OPT_STRING('C', "cpu-list", &o.plan.cpu_list, "LIST", "count on these CPUs only"),
+		TD_OPT_INT_RANGE('p', "pid", &o.plan.pid, 1, INT_MAX, "PID",
 				 "attach to a running process instead of a command"),
-		TD_OPT_BOOL(0, "per-thread", &o.per_thread, "counts per thread"),
+		TD_OPT_BOOL(0, "per-thread", &o.plan.per_thread, "counts per thread"),
 		TD_OPT_STRING('o', "output", &o.output, "DIR",
 			      "run directory (default tdperf.data); under srun or mpirun the job "
 			      "directory, one DIR/rank-N.HOST per rank"),
 		TD_OPT_STRING(0, "gather", &o.gather, "DIR",
 			      "under a launcher: copy each rank's directory into the job directory DIR "
 			      "afterwards (-o node-local, DIR shared)"),
-		TD_OPT_CALLBACK(0, "smt", &o.smt, "on|off",
+		TD_OPT_CALLBACK(0, "smt", &o.plan.smt, "on|off",
 				"override the SMT state the scheduler assumes (for dry runs)", parse_on_off),
-		TD_OPT_CALLBACK(0, "nmi-watchdog", &o.nmi, "on|off",
+		TD_OPT_CALLBACK(0, "nmi-watchdog", &o.plan.nmi, "on|off",
 				"override whether the scheduler assumes the NMI watchdog holds a counter", parse_on_off),
-		TD_OPT_INT_RANGE(0, "counters", &o.counters, 1, INT_MAX, "N",
+		TD_OPT_INT_RANGE(0, "counters", &o.plan.counters, 1, INT_MAX, "N",
 				 "override the number of general counters the scheduler assumes"),
 		TD_OPT_BOOL(0, "assume-pmu", &o.assume_pmu,
 			    "skip the hardware PMU test and count hardware events (for a perf test "
 			    "double, or where the test is blocked)"),
-		TD_OPT_BOOL('n', "dry-run", &o.dry_run, "print groups and perf command lines, run nothing"),
+		TD_OPT_BOOL('n', "dry-run", &o.plan.dry_run, "print groups and perf command lines, run nothing"),
 		TD_OPT_COUNT('v', "verbose", &o.verbose, "say more"),
 		TD_OPT_END(),
 	};
 
 	memset(&o, 0, sizeof(o));
-	o.req.level = -1; /* 2 unless -l says otherwise */
-	o.sched = o.smt = o.nmi = o.counters = -1;
-	o.repeats = 1;
+	o.plan.req.level = -1; /* 2 unless -l says otherwise */
+	o.plan.sched = o.plan.smt = o.plan.nmi = o.plan.counters = -1;
+	o.plan.repeats = 1;
 	o.tolerance_pct = 5;
 	o.output = TD_RUN_DEFAULT;
 	/*
@@ -1739,10 +1084,10 @@ int cmd_record(int argc, char **argv)
 	o.argc = argc;
 	o.argv = argv;
 	nr = td_parse_options(argc, args, options, record_usage, TD_PARSE_STOP_AT_NON_OPTION);
-	o.workload = nr ? args : NULL;
-	o.level_given = o.req.level >= 0;
-	if (!o.level_given)
-		o.req.level = 2;
+	o.plan.workload = nr ? args : NULL;
+	o.plan.level_given = o.plan.req.level >= 0;
+	if (!o.plan.level_given)
+		o.plan.req.level = 2;
 
 	job = td_job_wanted(&rank); /* under srun/mpirun: collect/job.c */
 	if (job < 0) {

@@ -99,6 +99,140 @@ static int report_live(const char *input, const struct td_report_opts *opts)
 	return ret < 0 ? 2 : 0;
 }
 
+/* What a loaded document is: its kind picks the renderers. */
+enum report_kind { KIND_RUN, KIND_JOB, KIND_HOTSPOTS };
+
+/* What every renderer may need: the output, and the options that shape it. */
+struct render_ctx {
+	FILE *out;                       /* text, JSON and CSV */
+	const struct td_text_opts *topts;
+	int top;                         /* --hotspots: functions shown */
+	const char *html;                /* --html FILE */
+	const char *plot, *plotfmt;      /* --plot DIR, --plot-format */
+};
+
+static int run_text(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_report_render_text(doc, c->topts, c->out);
+	return 0;
+}
+
+static int any_json(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_report_render_json(doc, c->topts->all_scopes, c->out);
+	return 0;
+}
+
+static int run_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_report_render_csv(doc, c->out);
+	return 0;
+}
+
+static int run_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_report_render_html(doc, c->html, err);
+}
+
+static int run_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_report_plot(doc, c->plot, c->plotfmt, err);
+}
+
+static int job_text(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_report_job_text(doc, c->out);
+	return 0;
+}
+
+static int job_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_report_job_csv(doc, c->out);
+	return 0;
+}
+
+static int job_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_report_job_html(doc, c->html, err);
+}
+
+static int hot_text(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_hotspots_render_text(doc, c->top, c->out);
+	return 0;
+}
+
+static int hot_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_hotspots_render_csv(doc, c->out);
+	return 0;
+}
+
+static int hot_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_hotspots_render_html(doc, c->html, err);
+}
+
+static int hot_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_hotspots_plot(doc, c->plot, c->plotfmt, c->top > 0 ? c->top : 25, err);
+}
+
+/*
+ * {kind, format} -> renderer.  The formats are --format's (text, json,
+ * csv, written to the output) and the files --html and --plot write.  A
+ * pair without a renderer says why instead.
+ */
+static const struct renderer {
+	enum report_kind kind;
+	const char *format;
+	int (*render)(json_t *doc, const struct render_ctx *c, struct strbuf *err);
+	const char *missing;
+} renderers[] = {
+	{ KIND_RUN, "text", run_text, NULL },
+	{ KIND_RUN, "json", any_json, NULL },
+	{ KIND_RUN, "csv", run_csv, NULL },
+	{ KIND_RUN, "html", run_html, NULL },
+	{ KIND_RUN, "plot", run_plot, NULL },
+	{ KIND_JOB, "text", job_text, NULL },
+	{ KIND_JOB, "json", any_json, NULL },
+	{ KIND_JOB, "csv", job_csv, NULL },
+	{ KIND_JOB, "html", job_html, NULL },
+	{ KIND_JOB, "plot", NULL, "a job has no charts of its own yet: use --html, or report one "
+				  "rank's directory" },
+	{ KIND_HOTSPOTS, "text", hot_text, NULL },
+	{ KIND_HOTSPOTS, "json", any_json, NULL },
+	{ KIND_HOTSPOTS, "csv", hot_csv, NULL },
+	{ KIND_HOTSPOTS, "html", hot_html, NULL },
+	{ KIND_HOTSPOTS, "plot", hot_plot, NULL },
+};
+
+static const struct renderer *find_renderer(enum report_kind kind, const char *format)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(renderers); i++)
+		if (renderers[i].kind == kind && !strcmp(renderers[i].format, format))
+			return &renderers[i];
+	die("BUG: no renderer for %s", format); /* the table covers every pair */
+}
+
+/* Render doc as format; 0, or -1 with the message said. */
+static int render(enum report_kind kind, const char *format, json_t *doc,
+		  const struct render_ctx *c)
+{
+	const struct renderer *r = find_renderer(kind, format);
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (!r->render)
+		ret = error("--%s: %s", format, r->missing);
+	else if (r->render(doc, c, &err) < 0)
+		ret = error("%s", err.buf);
+	strbuf_release(&err);
+	return ret;
+}
+
 static int report(int argc, char **argv, const struct strvec *typed)
 {
 	struct td_report_opts opts = { 0 };
@@ -111,7 +245,9 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int ret = 0, format_given, is_job = 0, hotspots = 0, top = 25, live = 0, no_demangle = 0;
+	int ret = 0, format_given, hotspots = 0, top = 25, live = 0, no_demangle = 0;
+	enum report_kind kind;
+	struct render_ctx ctx = { 0 };
 	unsigned hot_flags = 0;
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json|csv", "output format (default text)"),
@@ -218,22 +354,21 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	topts.max_level = opts.max_level;
 	topts.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !outpath && isatty(1) &&
 						   !getenv("NO_COLOR"));
-	is_job = json_is_array(json_object_get(doc, "ranks")); /* a job directory: report/job*.c */
+	if (hotspots)
+		kind = KIND_HOTSPOTS;
+	else if (json_is_array(json_object_get(doc, "ranks"))) /* a job directory: report/job*.c */
+		kind = KIND_JOB;
+	else
+		kind = KIND_RUN;
+	ctx.out = out;
+	ctx.topts = &topts;
+	ctx.top = top;
+	ctx.html = html.file;
+	ctx.plot = plot;
+	ctx.plotfmt = plotfmt;
 	/* with --html or --plot alone, the files are the output: no text as well */
-	if (!((html.file || plot) && !format_given && !outpath)) {
-		if (hotspots && !strcmp(format, "csv"))
-			td_hotspots_render_csv(doc, out);
-		else if (hotspots && !strcmp(format, "text"))
-			td_hotspots_render_text(doc, top, out);
-		else if (!strcmp(format, "json"))
-			td_report_render_json(doc, topts.all_scopes, out);
-		else if (!strcmp(format, "csv"))
-			is_job ? td_report_job_csv(doc, out) : td_report_render_csv(doc, out);
-		else if (is_job)
-			td_report_job_text(doc, out);
-		else
-			td_report_render_text(doc, &topts, out);
-	}
+	if (!((html.file || plot) && !format_given && !outpath))
+		render(kind, format, doc, &ctx);
 	if (out != stdout) {
 		fclose(out);
 		if (td_write_file_atomic(outpath, membuf, memlen) < 0) {
@@ -242,25 +377,14 @@ static int report(int argc, char **argv, const struct strvec *typed)
 		}
 		free(membuf);
 	}
-	if (html.file && (hotspots ? td_hotspots_render_html(doc, html.file, &err)
-		     : is_job ? td_report_job_html(doc, html.file, &err)
-			      : td_report_render_html(doc, html.file, &err)) < 0) {
-		error("%s", err.buf);
+	if (html.file && render(kind, "html", doc, &ctx) < 0)
 		ret = 2;
-	} else if (html.file) {
+	else if (html.file)
 		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file)\n", html.file);
-	}
-	strbuf_reset(&err);
-	if (plot && is_job) {
-		error("--plot: a job has no charts of its own yet: use --html, or report one rank's directory");
+	if (plot && render(kind, "plot", doc, &ctx) < 0)
 		ret = 2;
-	} else if (plot && (hotspots ? td_hotspots_plot(doc, plot, plotfmt, top > 0 ? top : 25, &err)
-				     : td_report_plot(doc, plot, plotfmt, &err)) < 0) {
-		error("%s", err.buf);
-		ret = 2;
-	} else if (plot) {
+	else if (plot)
 		fprintf(stderr, "tdperf: wrote the charts into %s/\n", plot);
-	}
 done:
 	td_report_stream_release(doc);
 	json_decref(doc);

@@ -165,6 +165,25 @@ void strvec_push(struct strvec *sv, const char *s)
 	sv->v[sv->nr] = NULL;
 }
 
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	TD_GROW(sv->v, sv->alloc, sv->nr + 2);
+	sv->v[sv->nr++] = strbuf_detach(&sb, NULL);
+	sv->v[sv->nr] = NULL;
+}
+
+void strvec_pushv(struct strvec *sv, char *const *v)
+{
+	for (; v && *v; v++)
+		strvec_push(sv, *v);
+}
+
 void strvec_clear(struct strvec *sv)
 {
 	size_t i;

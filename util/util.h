@@ -92,6 +92,10 @@ struct strvec {
 #define STRVEC_INIT { NULL, 0, 0 }
 /* Append a copy of s. */
 void strvec_push(struct strvec *sv, const char *s);
+/* Append the printf-formatted string. */
+void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append a copy of each string of the NULL-terminated v (v may be NULL). */
+void strvec_pushv(struct strvec *sv, char *const *v);
 void strvec_clear(struct strvec *sv);
 
 /* ---- messages ---- */

@@ -439,6 +439,41 @@ static void cpu_lists_parse_like_perf(void **state)
 	}
 }
 
+/*
+ * strvec_pushf formats like printf into a new element, and strvec_pushv
+ * copies another argv: both keep the vector NULL-terminated, and the
+ * vector owns its copies (the caller's strings may change afterwards).
+ */
+static void strvec_pushf_formats_and_stays_terminated(void **state)
+{
+	struct strvec sv = STRVEC_INIT;
+	char from[] = "-o";
+	char *argv[] = { from, NULL };
+	size_t i;
+
+	strvec_pushf(&sv, "-I%d", 100);
+	assert_int_equal(sv.nr, 1);
+	assert_string_equal(sv.v[0], "-I100");
+	assert_null(sv.v[1]);
+	strvec_pushv(&sv, argv);
+	strvec_pushv(&sv, NULL);
+	from[1] = 'x';
+	assert_int_equal(sv.nr, 2);
+	assert_string_equal(sv.v[1], "-o");
+	for (i = 0; i < 200; i++)   /* grows past its first allocation */
+		strvec_pushf(&sv, "%s=%zu%c", "n", i, i % 2 ? 'a' : 'b');
+	assert_int_equal(sv.nr, 202);
+	assert_string_equal(sv.v[2], "n=0b");
+	assert_string_equal(sv.v[201], "n=199a");
+	assert_null(sv.v[202]);
+	strvec_pushf(&sv, "%s", "");   /* an empty string is an element, not the end */
+	assert_string_equal(sv.v[202], "");
+	assert_null(sv.v[203]);
+	strvec_clear(&sv);
+	assert_null(sv.v);
+	assert_int_equal(sv.nr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +482,7 @@ int main(void)
 		cmocka_unit_test(strbuf_escapes_control_characters),
 		cmocka_unit_test(csv_cells_are_no_formulas),
 		cmocka_unit_test(strbuf_trims_both_ends),
+		cmocka_unit_test(strvec_pushf_formats_and_stays_terminated),
 		cmocka_unit_test(counts_get_thousands_separators),
 		cmocka_unit_test(atomic_write_replaces_whole_file),
 		cmocka_unit_test(rundir_commit_keeps_previous_as_old),
