@@ -544,11 +544,13 @@ static void set_metric_text(struct rec *r, const char *s, size_t n)
 		r->mname = xstrndup(s, n);
 	}
 	/*
-	 * perf prints its built-in Top-Down values as percentages ("%8.1f%%"),
-	 * and CSV/JSON drop the '%': "10.0,Bad Speculation" is 10 %, not a
-	 * ratio of 10.
+	 * perf prints its built-in Top-Down values as percentages ("%8.1f%%";
+	 * JSON "%f"), and CSV/JSON drop the '%': "10.0,Bad Speculation" is
+	 * 10 %, not a ratio of 10.  perf 5.x's table metric "Retiring" is a
+	 * ratio printed with two decimals ("0.04 Retiring"): left as it is.
 	 */
-	if (td_perf_metric_is_builtin(r->mname) && strcmp(r->munit, "%")) {
+	if (td_perf_metric_is_builtin(r->mname) && strcmp(r->munit, "%") &&
+	    !(fabs(r->mstep - 0.01) < 1e-9)) {
 		free(r->munit);
 		r->munit = xstrdup("%");
 	}

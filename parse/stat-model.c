@@ -219,22 +219,27 @@ static int is_table_metric_name(const char *name)
 	return 1;
 }
 
-static enum td_perf_metric_kind metric_kind(const char *name)
+/*
+ * A built-in name is perf's built-in value when printed as a percentage;
+ * perf 5.x's table metric "Retiring" is a bare ratio (unit = name).
+ */
+static enum td_perf_metric_kind metric_kind(const char *name, const char *unit)
 {
 	if (td_perf_metric_is_builtin(name))
-		return TD_PM_BUILTIN;
+		return unit && !strcmp(unit, name) ? TD_PM_TMA : TD_PM_BUILTIN;
 	return is_table_metric_name(name) ? TD_PM_TMA : TD_PM_OTHER;
 }
 
 void td_perf_metric_classify(struct td_perf_metric *m)
 {
-	m->kind = metric_kind(m->name);
+	m->kind = metric_kind(m->name, m->unit);
 }
 
 /* perf 5.x's Level 1 as a bare 0..1 ratio: no unit, the name where the unit goes. */
 static int is_bare_ratio(const struct td_perf_metric *m)
 {
-	return m->unit && m->kind == TD_PM_TMA && !strcmp(m->unit, m->name);
+	return m->unit && m->kind == TD_PM_TMA && !strcmp(m->unit, m->name) &&
+	       m->value >= -10 && m->value <= 10;
 }
 
 double td_perf_metric_share(const struct td_perf_metric *m, double *resolution)
@@ -268,7 +273,7 @@ struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *
 	m->unit = unit && *unit ? xstrdup(unit) : NULL;
 	m->value = value;
 	m->group = -1;
-	m->kind = metric_kind(m->name);
+	m->kind = metric_kind(m->name, m->unit);
 	m->resolution = NAN;
 	m->blank = isnan(value);
 	return m;

@@ -471,7 +471,8 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 	struct rec *r = &recs[i];
 
 	if (i + 1 == n && unterminated && (b->cur || b->f->nr_sessions) && b->fmt == F_TEXT &&
-	    (is_cut_annotation(lines[i]) || (r->kind == R_OTHER && starts_with_digit(lines[i])))) {
+	    (is_cut_annotation(lines[i]) ||
+	     ((r->kind == R_OTHER || r->kind == R_ROW) && starts_with_digit(lines[i])))) {
 		strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
 			    "it%s)", b->name, r->line,
 			    b->ended ? "" : ", before \"seconds time elapsed\"");
@@ -539,11 +540,8 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 		take_cols(b, r);
 		break;
 	case R_ROW:
-		if (!row_is_perfs(b, r)) {
-			if (b->cur)
-				close_session(b);
-			break;
-		}
+		if (!row_is_perfs(b, r))
+			goto other; /* numbers alone in prose, or a cut line */
 		if (b->cur && (b->fmt != r->fmt || b->ended ||
 			       (!isnan(r->time) && r->time < b->last_time) ||
 			       (b->has_content && (isnan(r->time) == b->cur->interval ||
@@ -585,6 +583,7 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 	case R_COMMENT:
 		break;
 	case R_OTHER:
+	other:
 		if (b->cur && b->fmt != F_TEXT && starts_with_digit(lines[i]) &&
 		    (i + 1 == n && unterminated)) {
 			strbuf_addf(err, "%s:%d: truncated %s line (the file ends in the middle of it)",
