@@ -125,6 +125,19 @@ test_expect_success 'duration_time in CSV and JSON is the elapsed time, in secon
 	done
 '
 
+# perf 6.1 adds duration_time for its own formulas (skylakex L4); the
+# nodes that need it are computed, and explain shows it in seconds.
+test_expect_success 'duration_time of a CSV output: nodes computed, explain in seconds' '
+	ns=$(grep -m1 ",ns,duration_time," $EMU/skylakex-topdownL4.csv | cut -d, -f1) &&
+	s=$(awk -v ns="$ns" "BEGIN { printf \"%.15g\", ns / 1e9 }") &&
+	"$TDPERF" report --format json $EMU/skylakex-topdownL4.csv >r.json &&
+	jq -e "[.scopes[0].nodes[] | select(.id == \"data_sharing\" or .id == \"contested_accesses\") |
+		(.reason // \"\") | test(\"duration_time\") | not] == [true, true]" r.json &&
+	jq -e ".sessions[0].elapsed_s == $s" r.json &&
+	"$TDPERF" explain --cpu skylakex data_sharing $EMU/skylakex-topdownL4.csv >x &&
+	grep -E "^  duration_time += $s\$" x
+'
+
 test_expect_success 'print resolution: two decimals, one, a decimal comma, JSON %f' '
 	"$DUMP" $PUB/case-47-*.txt >d &&
 	grep "metric .Backend_Bound. .*value=0.96 unit=Backend_Bound .*kind=tma res=0.01 share=0.96 " d &&
