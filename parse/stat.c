@@ -342,7 +342,7 @@ static void take_cols(struct builder *b, struct rec *r)
  * May a row of values without names (R_ROW) be perf's?  Under a header of
  * titles of its format, yes.  Without one, only perf's --topdown row (4 or
  * 12 values, perf 6.1 prints no titles for it): in text after a "Performance
- * counter stats" header, in CSV and JSON with perf's one decimal.
+ * counter stats" header, in CSV, JSON and -I text with perf's one decimal.
  */
 static int row_is_perfs(const struct builder *b, const struct rec *r)
 {
@@ -352,7 +352,8 @@ static int row_is_perfs(const struct builder *b, const struct rec *r)
 		return 1;
 	if (!rec_topdown_names(r->nvals))
 		return 0;
-	if (r->fmt == F_TEXT)
+	/* -I: perf's interval time ("%lu.%09lu") before the values */
+	if (r->fmt == F_TEXT && isnan(r->time))
 		return b->cur && b->fmt == F_TEXT && (!b->has_content || b->cur->metric_only);
 	for (k = 0; k < r->nvals; k++)
 		if (!isnan(r->steps[k]) && r->steps[k] != 0.1)

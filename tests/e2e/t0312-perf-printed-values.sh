@@ -67,6 +67,16 @@ test_expect_success '--topdown text, CSV, JSON: perf values under perf names (ic
 	done
 '
 
+test_expect_success '--topdown -I: one scope of four values per interval (text, CSV, JSON)' '
+	for f in icelakex-topdown-I.txt icelakex-topdown-I.csv icelakex-topdown-I.json; do
+		rows=$(grep -c "^ *[0-9]*\.[0-9]\{9\}[ ,]\|\"interval\"" $EMU/$f) &&
+		"$DUMP" $EMU/$f >d &&
+		test $(grep -c "^ scope total .*time=" d) = $rows &&
+		test $(grep -c "^  metric" d) = $((4 * rows)) &&
+		metric "Bad Speculation" 10 d && metric "Backend Bound" 35 d || return 1
+	done
+'
+
 test_expect_success '--topdown --td-level 2: 12 columns, Level-2 pairs in perf order (sapphirerapids)' '
 	"$DUMP" $EMU/sapphirerapids-topdown-events.txt >named &&
 	for f in sapphirerapids-topdown-l2.txt sapphirerapids-topdown-l2.csv; do
