@@ -58,6 +58,7 @@ void rec_release(struct rec *r)
 	}
 	free(r->cols);
 	free(r->col_units);
+	free(r->col_kinds);
 	free(r->vals);
 	free(r->steps);
 	line = r->line;
@@ -525,6 +526,8 @@ static int split_unit_name(struct rec *r, const char *s, size_t n)
 /* Split "%  tma_backend_bound" / "insn per cycle" into unit and name. */
 static void set_metric_text(struct rec *r, const char *s, size_t n)
 {
+	int table = 0;
+
 	while (n && isspace((unsigned char)*s))
 		s++, n--;
 	while (n && isspace((unsigned char)s[n - 1]))
@@ -532,27 +535,38 @@ static void set_metric_text(struct rec *r, const char *s, size_t n)
 	free(r->munit);
 	free(r->mname);
 	if (n && *s == '%') {
+		/* "%  tma_retiring": a table metric's unit and name */
+		table = n > 2 && s[1] == ' ' && s[2] == ' ';
 		s++, n--;
 		while (n && isspace((unsigned char)*s))
 			s++, n--;
 		r->munit = xstrdup("%");
 		r->mname = xstrndup(s, n);
 	} else if (split_unit_name(r, s, n)) {
-		/* "MPKI  itlb_mpki": a unit, two spaces, the metric's name */
+		/* "MPKI  itlb_mpki", "percent of slots  retiring": a unit, two spaces, the name */
+		table = 1;
 	} else {
 		r->munit = xstrndup(s, n);
 		r->mname = xstrndup(s, n);
 	}
-	/*
-	 * perf prints its built-in Top-Down values as percentages ("%8.1f%%";
-	 * JSON "%f"), and CSV/JSON drop the '%': "10.0,Bad Speculation" is
-	 * 10 %, not a ratio of 10.  perf 5.x's table metric "Retiring" is a
-	 * ratio printed with two decimals ("0.04 Retiring"): left as it is.
-	 */
-	if (td_perf_metric_is_builtin(r->mname) && strcmp(r->munit, "%") &&
-	    !(fabs(r->mstep - 0.01) < 1e-9)) {
+	r->mkind = TD_PM_OTHER;
+	if (!table && td_perf_metric_is_builtin(r->mname) && !(fabs(r->mstep - 0.01) < 1e-9)) {
+		/*
+		 * perf prints its built-in Top-Down values as percentages
+		 * ("%8.1f%%" right before the name; JSON "%f"), and CSV/JSON
+		 * drop the '%': "10.0,Bad Speculation" is 10 %, not a ratio
+		 * of 10.  perf 5.x's table metric "Retiring" is a ratio with
+		 * two decimals ("0.04 Retiring"), and Arm's table has a
+		 * "retiring" with its unit ("percent of slots  retiring").
+		 */
 		free(r->munit);
 		r->munit = xstrdup("%");
+		r->mkind = TD_PM_BUILTIN;
+	} else {
+		struct td_perf_metric m = { .name = r->mname, .unit = r->mname };
+
+		td_perf_metric_classify(&m); /* by the name alone: table or other */
+		r->mkind = m.kind;
 	}
 }
 
@@ -1141,6 +1155,7 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 			set_metric_text(&t, f[j + 5], strlen(f[j + 5]));
 			r->m2name = t.mname;
 			r->m2unit = t.munit;
+			r->m2kind = t.mkind;
 			t.mname = t.munit = NULL;
 			rec_release(&t);
 			r->m2value = v;
@@ -1213,6 +1228,8 @@ static void add_title(struct rec *r, const char *s, size_t n)
 	}
 	r->cols = xrealloc(r->cols, (r->ncols + 1) * sizeof(*r->cols));
 	r->col_units = xrealloc(r->col_units, (r->ncols + 1) * sizeof(*r->col_units));
+	r->col_kinds = xrealloc(r->col_kinds, (r->ncols + 1) * sizeof(*r->col_kinds));
+	r->col_kinds[r->ncols] = t.mkind;
 	r->cols[r->ncols] = t.mname;
 	r->col_units[r->ncols++] = t.munit;
 	t.mname = t.munit = NULL;

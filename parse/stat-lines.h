@@ -72,10 +72,13 @@ struct rec {
 	double mstep;              /* the printed value's resolution (see td_perf_metric) */
 	int mblank;                /* perf printed no number */
 	char *mname, *munit, *mthreshold, *mpmu;
+	enum td_perf_metric_kind mkind; /* what the printed title says it is */
 	char *m2name, *m2unit;     /* CSV: a second metric on the row (perf 6.1's Level-2 pairs) */
 	double m2value, m2step;
+	enum td_perf_metric_kind m2kind;
 	/* R_COLS: column titles; R_ROW: values, their steps, blanks */
 	char **cols, **col_units;  /* name and unit of each title */
+	enum td_perf_metric_kind *col_kinds;
 	size_t ncols;
 	double *vals, *steps;
 	size_t nvals;

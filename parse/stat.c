@@ -299,6 +299,7 @@ static void add_metric(struct builder *b, const struct rec *r)
 	m->line = r->line;
 	m->resolution = r->mstep;
 	m->blank = r->mblank;
+	m->kind = r->mkind;
 	m->threshold = r->mthreshold ? xstrdup(r->mthreshold) : NULL;
 	if (r->mpmu) {
 		free(b->metric_pmu);
@@ -315,6 +316,7 @@ static void add_metric(struct builder *b, const struct rec *r)
 									 r->m2value);
 		m = &s->perf_metrics[s->nr_perf_metrics - 2];
 		second->resolution = r->m2step;
+		second->kind = r->m2kind;
 		second->line = m->line;
 		second->pmu = m->pmu ? xstrdup(m->pmu) : NULL;
 		second->group = m->group;
@@ -384,6 +386,8 @@ static void add_row(struct builder *b, const struct rec *r)
 					     r->vals[k]);
 		m->resolution = r->steps[k];
 		m->line = r->line;
+		if (h)
+			m->kind = h->col_kinds[k];
 	}
 	b->cur->metric_only = 1;
 	b->last_scope = s;

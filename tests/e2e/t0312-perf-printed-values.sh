@@ -156,6 +156,7 @@ test_expect_success 'print resolution: two decimals, one, a decimal comma, JSON 
 	grep "metric .retiring. .*value=56.1 unit=% .*kind=builtin res=0.1 " d &&
 	"$DUMP" $PUB/case-31-*.txt >d &&
 	grep "metric .backend_bound. .*unit=percent of slots .*kind=tma res=0.1 " d &&
+	grep "metric .retiring. .*value=12.3 unit=percent of slots .*kind=tma " d &&
 	"$DUMP" $PUB/case-26-*.txt >d &&
 	grep "metric .tma_retiring. .*value=20.422759 .*res=1e-06 " d
 '
