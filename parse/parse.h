@@ -79,6 +79,13 @@ enum td_perf_metric_kind {
 	                      to topdown-* events and by --topdown; perf <= 6.2
 	                      divides by the sum of the four, not by slots */
 };
+/*
+ * The parser decides the kind from how perf printed the title: "30.0%
+ * Retiring" and a bare CSV/JSON "Retiring" with one decimal (or JSON's
+ * six) are TD_PM_BUILTIN; "%  name" and "UNIT  name" (Arm's "percent of
+ * slots  retiring") and perf 5.x's two-decimal ratios ("0.04 Retiring")
+ * are table metrics.
+ */
 
 /*
  * A metric value perf printed ("# 41.1 % tma_frontend_bound", a CSV or
@@ -104,7 +111,8 @@ struct td_perf_metric {
 	                        unit: 0.1 for "41.1", 0.01 for "0.96", 1e-6 for
 	                        JSON's "%f"; perf rounded to the nearest step,
 	                        so the true value is within resolution / 2.
-	                        NAN when value is NAN */
+	                        NAN when value is NAN (or a producer did not
+	                        say: td_scope_add_perf_metric leaves it NAN) */
 	int blank;           /* perf printed the metric with no number: a CSV
 	                        field perf 6.1 left empty (its CSV printer keeps
 	                        only digits and '.', so a negative value or nan
