@@ -19,6 +19,9 @@ check_PROGRAMS += tests/tools/stat-dump
 tests_tools_stat_dump_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0300-stat-parse.sh
 EXTRA_DIST += tests/e2e/t0300-stat-parse.sh
+# perf's printed values in every form perf 6.1 writes (tests/fixtures/perf-stat-emu)
+TESTS += tests/e2e/t0312-perf-printed-values.sh
+EXTRA_DIST += tests/e2e/t0312-perf-printed-values.sh
 TESTS += tests/e2e/t0401-perfdata-stat.sh
 EXTRA_DIST += tests/e2e/t0401-perfdata-stat.sh
 # test tool: reads every prefix of a perf.data (tests/e2e/t0402)

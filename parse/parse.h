@@ -63,18 +63,74 @@ struct td_count {
 	                        filled by td_scope_add_count; NULL is allowed */
 };
 
-/* A metric value perf printed next to a count ("# 41.1 % tma_frontend_bound").
- * Kept to compare with ours; never used as input. */
+/*
+ * What a value perf printed is, by how perf computed it.  perf prints two
+ * kinds of Top-Down numbers, and they differ (Frontend Bound 25.0 % beside
+ * tma_frontend_bound 23.2 % on one run): keep them apart.
+ */
+enum td_perf_metric_kind {
+	TD_PM_OTHER = 0,   /* anything else: "insn per cycle", "GHz", info metrics */
+	TD_PM_TMA,         /* a metric of perf's event tables (tma_*, Arm's
+	                      frontend_bound, AMD's PipelineL1/L2, perf 5.x's
+	                      Frontend_Bound): the table's formula on the counts */
+	TD_PM_BUILTIN,     /* perf's own Top-Down code (stat-shadow.c): "Retiring",
+	                      "Bad Speculation", "frontend bound", ... and the
+	                      Level-2 pairs ("Heavy Operations" ...), printed next
+	                      to topdown-* events and by --topdown; perf <= 6.2
+	                      divides by the sum of the four, not by slots */
+};
+/*
+ * The parser decides the kind from how perf printed the title: "30.0%
+ * Retiring" and a bare CSV/JSON "Retiring" with one decimal (or JSON's
+ * six) are TD_PM_BUILTIN; "%  name" and "UNIT  name" (Arm's "percent of
+ * slots  retiring") and perf 5.x's two-decimal ratios ("0.04 Retiring")
+ * are table metrics.
+ */
+
+/*
+ * A metric value perf printed ("# 41.1 % tma_frontend_bound", a CSV or
+ * JSON metric column, a --metric-only or --topdown column).  Kept to
+ * compare with ours, and as the node's value when the counts to compute it
+ * are not in the file (analyze/).
+ */
 struct td_perf_metric {
 	char *name;          /* as printed: "tma_frontend_bound", "frontend bound",
-	                        "insn per cycle" */
+	                        "insn per cycle"; --topdown columns (no header)
+	                        get perf's names by position ("Retiring", ...) */
 	char *pmu;           /* hybrid PMU when it could be told, else NULL */
-	double value;        /* as printed: 41.1 for "41.1 %" */
-	char *unit;          /* "%", "insn per cycle", ... */
+	double value;        /* as printed: 41.1 for "41.1 %"; NAN when perf
+	                        printed no number (see blank) */
+	char *unit;          /* "%", "insn per cycle", "percent of slots", ...;
+	                        "%" for TD_PM_BUILTIN values, which perf prints
+	                        with "%%" in text and without any unit in CSV/JSON */
 	char *threshold;     /* perf >= 6.13 CSV/JSON: "good", "bad", ...; else NULL */
 	int group;           /* group of the count perf printed it next to, -1 none */
 	int line;            /* input line, 0 unknown */
+	enum td_perf_metric_kind kind;
+	double resolution;   /* the step of the printed digits in the metric's
+	                        unit: 0.1 for "41.1", 0.01 for "0.96", 1e-6 for
+	                        JSON's "%f"; perf rounded to the nearest step,
+	                        so the true value is within resolution / 2.
+	                        NAN when value is NAN (or a producer did not
+	                        say: td_scope_add_perf_metric leaves it NAN) */
+	int blank;           /* perf printed the metric with no number: a CSV
+	                        field perf 6.1 left empty (its CSV printer keeps
+	                        only digits and '.', so a negative value or nan
+	                        prints as nothing), "nan" in text/JSON.  value
+	                        is NAN: the number is unknown, not 0 */
 };
+
+/*
+ * A printed value as a share (0..1) of slots or cycles, the unit of
+ * Top-Down nodes: "%" and Arm's "percent of slots"/"percent of cycles"
+ * divided by 100, perf 5.x's bare ratios ("0.96 Backend_Bound") as they
+ * are.  *resolution (may be NULL) gets the print step in that share.
+ * NAN (resolution NAN) when m is no share or perf printed no number.
+ */
+double td_perf_metric_share(const struct td_perf_metric *m, double *resolution);
+/* Is name one of perf's built-in Top-Down names ("Bad Speculation",
+ * "frontend bound", "Heavy Operations", ...)? */
+int td_perf_metric_is_builtin(const char *name);
 
 /* All counts of one scope at one time: one CPU, one thread, one interval. */
 struct td_scope {
@@ -100,14 +156,20 @@ struct td_stat {
 	char *target;        /* "sleep 1", "system wide", "CPU(s) 0-3" */
 	char *perf_version;  /* when the input says so, else NULL */
 	char *cpuid;         /* perf.data's CPUID feature ("GenuineIntel-6-55-4", Arm "0x00000000410fd4f0"), else NULL */
-	double elapsed_s;    /* "seconds time elapsed", NAN when absent */
+	double elapsed_s;    /* "seconds time elapsed", NAN when absent; from
+	                        the duration_time count (ns / 1e9) of a CSV or
+	                        JSON output that has no such line */
 	int elapsed_from_run; /* elapsed_s is the workload's wall time from
 	                         a run directory's meta.json, not perf's */
+	int elapsed_from_duration; /* elapsed_s came from duration_time */
 	double user_s, sys_s;
 	int repeats;         /* -r N, 1 otherwise */
 	int interval;        /* nonzero in interval mode */
 	int hybrid;          /* counts for cpu_core/cpu_atom PMUs seen */
-	int legacy_topdown;  /* perf <= 6.2 --topdown style annotations seen */
+	int legacy_topdown;  /* perf <= 6.2 --topdown style annotations seen
+	                        (a TD_PM_BUILTIN metric) */
+	int metric_only;     /* --metric-only or --topdown: perf printed values
+	                        in columns, without the counts */
 	int has_variance;    /* the -r "+- x%" column was present */
 	int elided;          /* the input elides lines ("(...)") inside the block */
 	int line;            /* first input line of the session */

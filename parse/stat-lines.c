@@ -31,7 +31,7 @@ void rec_init(struct rec *r, int line)
 	memset(r, 0, sizeof(*r));
 	r->line = line;
 	r->time = r->value = r->running_ns = r->pct = r->variance = NAN;
-	r->mvalue = r->secs = NAN;
+	r->mvalue = r->secs = r->mstep = NAN;
 	r->cpus = 0;
 	r->repeats = 1;
 }
@@ -47,9 +47,20 @@ void rec_release(struct rec *r)
 	free(r->munit);
 	free(r->mthreshold);
 	free(r->mpmu);
+	free(r->m2name);
+	free(r->m2unit);
 	free(r->text);
 	free(r->err);
 	free(r->bad_text);
+	for (size_t i = 0; i < r->ncols; i++) {
+		free(r->cols[i]);
+		free(r->col_units[i]);
+	}
+	free(r->cols);
+	free(r->col_units);
+	free(r->col_kinds);
+	free(r->vals);
+	free(r->steps);
 	line = r->line;
 	memset(r, 0, sizeof(*r));
 	r->line = line;
@@ -61,6 +72,9 @@ static const char *skip_ws(const char *p)
 		p++;
 	return p;
 }
+
+/* The separators perf's -x may have been given, as we look for them. */
+static const char csv_seps[] = ",;\t|:!^~@&*+=$";
 
 static int starts_with(const char *s, const char *prefix)
 {
@@ -179,6 +193,39 @@ int rec_why_bad(const struct rec *r, struct strbuf *why)
 	else
 		strbuf_addstr(why, "not a whole number");
 	return 1;
+}
+
+double rec_printed_step(const char *p, const char *end)
+{
+	const char *dot = NULL, *q;
+	int exp = 0, digits = 0;
+
+	for (q = p; q < end; q++) {
+		if (*q == '.' || *q == ',')
+			dot = q;
+		else if (*q == 'e' || *q == 'E') {
+			exp = atoi(q + 1);
+			break;
+		} else if (!isdigit((unsigned char)*q) && *q != '-' && *q != '+')
+			break;
+		else if (dot && isdigit((unsigned char)*q))
+			digits++;
+	}
+	if (!strncasecmp(p + (*p == '-' || *p == '+'), "nan", 3))
+		return NAN;
+	return pow(10, exp - digits);
+}
+
+/*
+ * The metric value printed from p to end: its value, step and whether
+ * perf printed no number (nan, or an empty field).
+ */
+static void set_metric_value(struct rec *r, double v, const char *p, const char *end)
+{
+	r->has_metric = 1;
+	r->mvalue = v;
+	r->mblank = isnan(v);
+	r->mstep = r->mblank ? NAN : rec_printed_step(p, end);
 }
 
 /* Length of a digit-grouping separator at p (0: none); *space: a blank one. */
@@ -479,6 +526,8 @@ static int split_unit_name(struct rec *r, const char *s, size_t n)
 /* Split "%  tma_backend_bound" / "insn per cycle" into unit and name. */
 static void set_metric_text(struct rec *r, const char *s, size_t n)
 {
+	int table = 0;
+
 	while (n && isspace((unsigned char)*s))
 		s++, n--;
 	while (n && isspace((unsigned char)s[n - 1]))
@@ -486,16 +535,38 @@ static void set_metric_text(struct rec *r, const char *s, size_t n)
 	free(r->munit);
 	free(r->mname);
 	if (n && *s == '%') {
+		/* "%  tma_retiring": a table metric's unit and name */
+		table = n > 2 && s[1] == ' ' && s[2] == ' ';
 		s++, n--;
 		while (n && isspace((unsigned char)*s))
 			s++, n--;
 		r->munit = xstrdup("%");
 		r->mname = xstrndup(s, n);
 	} else if (split_unit_name(r, s, n)) {
-		/* "MPKI  itlb_mpki": a unit, two spaces, the metric's name */
+		/* "MPKI  itlb_mpki", "percent of slots  retiring": a unit, two spaces, the name */
+		table = 1;
 	} else {
 		r->munit = xstrndup(s, n);
 		r->mname = xstrndup(s, n);
+	}
+	r->mkind = TD_PM_OTHER;
+	if (!table && td_perf_metric_is_builtin(r->mname) && !(fabs(r->mstep - 0.01) < 1e-9)) {
+		/*
+		 * perf prints its built-in Top-Down values as percentages
+		 * ("%8.1f%%" right before the name; JSON "%f"), and CSV/JSON
+		 * drop the '%': "10.0,Bad Speculation" is 10 %, not a ratio
+		 * of 10.  perf 5.x's table metric "Retiring" is a ratio with
+		 * two decimals ("0.04 Retiring"), and Arm's table has a
+		 * "retiring" with its unit ("percent of slots  retiring").
+		 */
+		free(r->munit);
+		r->munit = xstrdup("%");
+		r->mkind = TD_PM_BUILTIN;
+	} else {
+		struct td_perf_metric m = { .name = r->mname, .unit = r->mname };
+
+		td_perf_metric_classify(&m); /* by the name alone: table or other */
+		r->mkind = m.kind;
 	}
 }
 
@@ -549,8 +620,7 @@ static void parse_annotation(const char *p, const char *end, struct rec *r)
 	q = td_stat_scan_decimal(p, &v);
 	if (!q || q > end)
 		return;
-	r->has_metric = 1;
-	r->mvalue = v;
+	set_metric_value(r, v, p, q);
 	set_metric_text(r, q, end - q);
 }
 
@@ -687,6 +757,9 @@ static int parse_continuation(const char *p, struct rec *r)
 	return 1;
 }
 
+static int parse_text_row(const char *p, struct rec *r);
+static int parse_text_cols(const char *line, struct rec *r);
+
 static void parse_text(const char *line, struct rec *r)
 {
 	const char *p = skip_ws(line), *q, *t;
@@ -759,6 +832,9 @@ static void parse_text(const char *line, struct rec *r)
 			return;
 		rec_release(r);
 		rec_init(r, r->line);
+		if (parse_text_cols(line, r))
+			return; /* "#  time  %  tma_retiring ...": -I --metric-only */
+		r->fmt = F_TEXT;
 		r->kind = R_COMMENT;
 		return;
 	}
@@ -806,6 +882,12 @@ static void parse_text(const char *line, struct rec *r)
 			s = n;
 		}
 	}
+	if (r->skind != TD_SCOPE_THREAD && parse_text_row(q, r))
+		return; /* --metric-only, --topdown: values alone */
+	free(r->vals);
+	free(r->steps);
+	r->vals = r->steps = NULL;
+	r->nvals = 0;
 	if (parse_text_body(q, r))
 		return;
 	/* not a perf line: maybe the wrapped tail of the previous one */
@@ -813,6 +895,10 @@ static void parse_text(const char *line, struct rec *r)
 	rec_init(r, r->line);
 	r->fmt = F_TEXT;
 	if (parse_continuation(p, r))
+		return;
+	rec_release(r);
+	rec_init(r, r->line);
+	if (parse_text_cols(line, r))
 		return;
 	rec_release(r);
 	rec_init(r, r->line);
@@ -895,6 +981,61 @@ static int is_row_with_bad_count(const struct fields *fs, size_t i)
 }
 
 /*
+ * Could s be the title perf prints for a metric ("%  tma_x", "Bad
+ * Speculation", "insn per cycle", "MPKI  itlb_mpki")?  It has letters and
+ * is no number.
+ */
+static int is_metric_title(const char *s)
+{
+	double v;
+	const char *p;
+
+	if (!*s || csv_number(s, &v))
+		return 0;
+	for (p = s; *p; p++)
+		if (isalpha((unsigned char)*p))
+			return 1;
+	return 0;
+}
+
+/*
+ * A CSV row with no count, unit or event (fields from i on empty): a
+ * metric perf printed alone, "[,...],72.5,%  tma_backend_bound[,thr]".
+ * perf 6.1 leaves the value empty when it is negative or nan (its CSV
+ * printer keeps only digits and '.'): ",,,,,%  tma_fetch_bandwidth" is
+ * the metric with no number, not foreign text.  A row of nothing but
+ * separators is perf's empty metric line (a metric it could not print).
+ * 1 (kind R_METRIC or R_COMMENT), or 0.
+ */
+static int parse_csv_metric_row(const struct fields *fs, size_t i, struct rec *r)
+{
+	char **f = fs->f;
+	size_t j, value;
+	double v;
+
+	for (j = i + 3; j < fs->n && !f[j][0]; j++)
+		;
+	if (j == fs->n) {
+		r->kind = fs->n >= 4 ? R_COMMENT : R_OTHER;
+		return r->kind == R_COMMENT;
+	}
+	if (j + 1 < fs->n && csv_number(f[j], &v)) {
+		value = j++;
+	} else if (j > i + 3 && is_metric_title(f[j])) {
+		value = j - 1; /* the empty field before the name */
+		v = NAN;
+	} else {
+		return 0;
+	}
+	r->kind = R_METRIC;
+	set_metric_value(r, v, f[value], f[value] + strlen(f[value]));
+	set_metric_text(r, f[j], strlen(f[j]));
+	if (j + 1 < fs->n && f[j + 1][0])
+		r->mthreshold = xstrdup(f[j + 1]);
+	return 1;
+}
+
+/*
  * Parse one CSV row with separator sep.  Returns 1 when it is perf's
  * (kind COUNT or METRIC), 0 when not, -1 when it starts like perf's but
  * is cut short or malformed (r->err says how).
@@ -939,18 +1080,7 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 		goto out;
 	}
 	if (!f[i][0] && !f[i + 1][0] && !f[i + 2][0]) {
-		/* metric-only row: the value is the first non-empty field */
-		for (j = i + 3; j < fs.n && !f[j][0]; j++)
-			;
-		if (j + 1 >= fs.n || !csv_number(f[j], &v))
-			goto out;
-		r->kind = R_METRIC;
-		r->has_metric = 1;
-		r->mvalue = v;
-		set_metric_text(r, f[j + 1], strlen(f[j + 1]));
-		if (j + 2 < fs.n && f[j + 2][0])
-			r->mthreshold = xstrdup(f[j + 2]);
-		ret = 1;
+		ret = parse_csv_metric_row(&fs, i, r);
 		goto out;
 	}
 	if (!f[i][0])
@@ -1012,12 +1142,27 @@ static int parse_csv(const char *line, const char *sep, struct rec *r)
 		else
 			reading_not_a_number(r, RD_PCT, f[j + 1]);
 	}
-	if (j + 3 < fs.n && f[j + 2][0] && csv_number(f[j + 2], &v)) {
-		r->has_metric = 1;
-		r->mvalue = v;
+	if (j + 3 < fs.n && f[j + 3][0] && (!f[j + 2][0] || csv_number(f[j + 2], &v))) {
+		/* an empty value beside a metric's name: perf printed no number */
+		if (!f[j + 2][0])
+			v = NAN;
+		set_metric_value(r, v, f[j + 2], f[j + 2] + strlen(f[j + 2]));
 		set_metric_text(r, f[j + 3], strlen(f[j + 3]));
-		if (j + 4 < fs.n && f[j + 4][0])
+		if (j + 5 < fs.n && csv_number(f[j + 4], &v) && is_metric_title(f[j + 5])) {
+			/* perf 6.1's Level-2 pairs: "10.0,Heavy Operations,20.0,Light Operations" */
+			struct rec t;
+			rec_init(&t, 0);
+			set_metric_text(&t, f[j + 5], strlen(f[j + 5]));
+			r->m2name = t.mname;
+			r->m2unit = t.munit;
+			r->m2kind = t.mkind;
+			t.mname = t.munit = NULL;
+			rec_release(&t);
+			r->m2value = v;
+			r->m2step = rec_printed_step(f[j + 4], f[j + 4] + strlen(f[j + 4]));
+		} else if (j + 4 < fs.n && f[j + 4][0]) {
 			r->mthreshold = xstrdup(f[j + 4]);
+		}
 	}
 	r->kind = R_COUNT;
 	ret = 1;
@@ -1027,6 +1172,291 @@ out:
 		int lno = r->line;
 		rec_release(r);
 		rec_init(r, lno);
+	}
+	return ret;
+}
+
+
+/* ---------------- --metric-only and --topdown columns ---------------- */
+
+/*
+ * perf's --topdown prints its built-in values under no header (perf 6.1
+ * leaves the titles blank), in the order of its topdown events: Level 1,
+ * then with --td-level 2 the Level-2 pairs (tools/perf/util/stat-shadow.c;
+ * checked against the names perf prints beside the same events).
+ */
+static const char *const topdown_names[] = {
+	"Retiring", "Bad Speculation", "Frontend Bound", "Backend Bound",
+	"Heavy Operations", "Light Operations", "Branch Mispredict", "Machine Clears",
+	"Fetch Latency", "Fetch Bandwidth", "Memory Bound", "Core Bound",
+};
+
+const char *const *rec_topdown_names(size_t n)
+{
+	return n == 4 || n == 12 ? topdown_names : NULL;
+}
+
+/* The titles perf gives its label columns ("time", "cpu", "core,cpus"). */
+static int is_label_title(const char *s, size_t n)
+{
+	static const char *const titles[] = { "time", "cpu", "core", "cpus", "socket", "die",
+					      "node", "thread", "counts" };
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(titles); i++)
+		if (n == strlen(titles[i]) && !strncmp(s, titles[i], n))
+			return 1;
+	return 0;
+}
+
+static void add_title(struct rec *r, const char *s, size_t n)
+{
+	struct rec t;
+
+	rec_init(&t, 0);
+	set_metric_text(&t, s, n);
+	/*
+	 * perf 6.1's --per-core -x header drops the "%  " its -A header
+	 * prints ("tma_retiring" for "%  tma_retiring"): the Top-Down
+	 * metrics of perf's tables are percentages (ScaleUnit 100%), its
+	 * tma_info_* metrics are not.
+	 */
+	if (!strcmp(t.munit, t.mname) && !strncmp(t.mname, "tma_", 4) &&
+	    strncmp(t.mname, "tma_info_", 9)) {
+		free(t.munit);
+		t.munit = xstrdup("%");
+	}
+	r->cols = xrealloc(r->cols, (r->ncols + 1) * sizeof(*r->cols));
+	r->col_units = xrealloc(r->col_units, (r->ncols + 1) * sizeof(*r->col_units));
+	r->col_kinds = xrealloc(r->col_kinds, (r->ncols + 1) * sizeof(*r->col_kinds));
+	r->col_kinds[r->ncols] = t.mkind;
+	r->cols[r->ncols] = t.mname;
+	r->col_units[r->ncols++] = t.munit;
+	t.mname = t.munit = NULL;
+	rec_release(&t);
+}
+
+/* r holds titles that are perf's: 1 (kind R_COLS), else 0 with r cleared. */
+static int titles_done(struct rec *r)
+{
+	size_t i, sure = 0;
+
+	for (i = 0; i < r->ncols; i++) {
+		if (!r->cols[i] || !is_metric_title(r->cols[i])) {
+			sure = 0;
+			break;
+		}
+		if (td_perf_metric_is_builtin(r->cols[i]) || !strncmp(r->cols[i], "tma_", 4) ||
+		    strcmp(r->col_units[i], r->cols[i]))
+			sure++;
+	}
+	if (!sure) {
+		int line = r->line;
+		rec_release(r);
+		rec_init(r, line);
+		return 0;
+	}
+	r->kind = R_COLS;
+	return 1;
+}
+
+/*
+ * A text --metric-only header: right-aligned titles, some holding spaces
+ * ("Frontend Bound", "%  tma_retiring"), some longer than the column and
+ * so one space from the next.  A unit, two spaces and an identifier are
+ * one title; words one space apart are one title unless the next starts
+ * a "%  name"; a wider gap ends a title.
+ */
+/* The end of a "UNIT  identifier" title starting at w ("%  tma_retiring"), or NULL. */
+static const char *unit_title_end(const char *w)
+{
+	const char *we = token_end(w), *n = skip_ws(we), *ne = token_end(n);
+
+	if (!*n || n - we < 2 || we - w > 12 || memchr(w, '_', (size_t)(we - w)) ||
+	    strspn(n, "abcdefghijklmnopqrstuvwxyz0123456789_") != (size_t)(ne - n))
+		return NULL;
+	return ne;
+}
+
+static int parse_text_cols(const char *line, struct rec *r)
+{
+	const char *p = skip_ws(line), *w, *we, *n, *ne;
+	int first = 1;
+
+	r->fmt = F_TEXT;
+	if (*p == '#')
+		p = skip_ws(p + 1);
+	while (*p) {
+		const char *start = p;
+
+		w = p;
+		we = token_end(w);
+		if (first && is_label_title(w, (size_t)(we - w))) {
+			p = skip_ws(we);
+			continue;
+		}
+		first = 0;
+		if ((ne = unit_title_end(w)) != NULL) {
+			/* "%  tma_retiring", "MPKI  itlb_mpki" */
+			add_title(r, start, (size_t)(ne - start));
+			p = skip_ws(ne);
+			continue;
+		}
+		n = skip_ws(we);
+		ne = token_end(n);
+		while (*n && n - we == 1) {
+			if (unit_title_end(n))
+				break; /* "%  name" starts the next title */
+			we = ne;
+			n = skip_ws(we);
+			ne = token_end(n);
+		}
+		add_title(r, start, (size_t)(we - start));
+		p = skip_ws(we);
+	}
+	return titles_done(r);
+}
+
+/*
+ * A CSV --metric-only header: titles each ended by the separator.  perf
+ * 6.1 joins its label titles with ',' whatever the separator ("cpu,%
+ * tma_retiring:%  tma_backend_bound:").  found_sep gets the separator.
+ */
+static int parse_csv_cols(const char *line, struct rec *r, char *found_sep, size_t found_len)
+{
+	struct fields fs = { 0 };
+	size_t n = strlen(line), i;
+	char sep[2] = "";
+
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	if (!n || !strchr(csv_seps, line[n - 1]))
+		return 0;
+	sep[0] = line[n - 1];
+	split_fields(line, sep, &fs);
+	r->fmt = F_CSV;
+	for (i = 0; i + 1 < fs.n; i++) {
+		char *f = fs.f[i], *c;
+		/* the label titles perf joined with ',' */
+		while (i == 0 && sep[0] != ',' && (c = strchr(f, ',')) && is_label_title(f, (size_t)(c - f)))
+			f = c + 1;
+		if (i == 0 && is_label_title(f, strlen(f)))
+			continue;
+		if (!r->ncols && (c = strchr(f, ',')) && (is_label_title(f, (size_t)(c - f))))
+			continue;
+		if (!*f)
+			break;
+		add_title(r, f, strlen(f));
+	}
+	/* "core,cpus" alone in the first field, and a second label title */
+	fields_release(&fs);
+	if (!titles_done(r))
+		return 0;
+	if (found_sep && found_len > 1)
+		snprintf(found_sep, found_len, "%s", sep);
+	return 1;
+}
+
+static void add_value(struct rec *r, double v, double step)
+{
+	r->vals = xrealloc(r->vals, (r->nvals + 1) * sizeof(*r->vals));
+	r->steps = xrealloc(r->steps, (r->nvals + 1) * sizeof(*r->steps));
+	r->vals[r->nvals] = v;
+	r->steps[r->nvals++] = isnan(v) ? NAN : step;
+}
+
+/*
+ * A text row of values: [time] [label [cpus]] then numbers, each maybe
+ * with '%' ("30.0%": perf's built-in values).  p is after the time and
+ * label.  1 (kind R_ROW) or 0.
+ */
+static int parse_text_row(const char *p, struct rec *r)
+{
+	double v;
+	const char *q;
+
+	while (*p) {
+		q = td_stat_scan_decimal(p, &v);
+		if (!q || q == p)
+			return 0;
+		add_value(r, v, rec_printed_step(p, q));
+		if (*q == '%')
+			q++;
+		if (!is_end_or_ws(q))
+			return 0;
+		p = skip_ws(q);
+	}
+	if (!r->nvals)
+		return 0;
+	r->kind = R_ROW;
+	r->fmt = F_TEXT;
+	return 1;
+}
+
+/*
+ * A CSV row of values: [time,][label,[cpus,]]value,...,value, -- perf ends
+ * it with the separator and leaves a negative or nan value empty.  sep:
+ * the block's separator, or NULL to take the one the row ends with.
+ */
+static int parse_csv_row(const char *line, const char *sep, struct rec *r, char *found_sep,
+			 size_t found_len)
+{
+	struct fields fs = { 0 };
+	size_t n = strlen(line), i = 0, numbers = 0;
+	char s1[2] = "";
+	double v;
+	int ret = 0;
+
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	if (!sep) {
+		if (!n || !strchr(csv_seps, line[n - 1]))
+			return 0;
+		s1[0] = line[n - 1];
+		sep = s1;
+	}
+	if (n < strlen(sep) || strncmp(line + n - strlen(sep), sep, strlen(sep)))
+		return 0;
+	split_fields(line, sep, &fs);
+	if (fs.n < 2)
+		goto out;
+	if (is_csv_time(fs.f[0], &v)) {
+		reading(r, RD_TIME, r->time = v);
+		i++;
+	}
+	if (i < fs.n && is_cpu_label(fs.f[i], strlen(fs.f[i]))) {
+		r->skind = TD_SCOPE_CPU;
+		r->label = xstrdup(fs.f[i++]);
+	} else if (i + 1 < fs.n && is_aggr_label(fs.f[i], strlen(fs.f[i]), &r->skind)) {
+		r->label = xstrdup(fs.f[i++]);
+		if (csv_number(fs.f[i], &v) && reading(r, RD_CPUS, v))
+			r->cpus = (int)v;
+		i++;
+	}
+	for (; i + 1 < fs.n; i++) {
+		const char *f = fs.f[i];
+		if (!*f) {
+			add_value(r, NAN, NAN);
+			continue;
+		}
+		if (!csv_number(f, &v) || isnan(v))
+			goto out;
+		add_value(r, v, rec_printed_step(f, f + strlen(f)));
+		numbers++;
+	}
+	if (!numbers || fs.f[fs.n - 1][0])
+		goto out;
+	r->kind = R_ROW;
+	r->fmt = F_CSV;
+	if (s1[0] && found_sep && found_len > 1)
+		snprintf(found_sep, found_len, "%s", sep);
+	ret = 1;
+out:
+	fields_release(&fs);
+	if (!ret) {
+		int line_no = r->line;
+		rec_release(r);
+		rec_init(r, line_no);
 	}
 	return ret;
 }
@@ -1175,9 +1605,9 @@ static int parse_json(const char *line, struct rec *r)
 	}
 	if ((e = kv_get(kv, n, "metric-value")) != NULL && kv_number(e, &v)) {
 		const struct kv *u = kv_get(kv, n, "metric-unit");
-		if (u && u->val[0]) {
-			r->has_metric = 1;
-			r->mvalue = v;
+		/* perf 6.1 prints "(null)" beside a count with no metric */
+		if (u && u->val[0] && strcmp(u->val, "(null)")) {
+			set_metric_value(r, v, e->val, e->val + strlen(e->val));
 			set_metric_text(r, u->val, strlen(u->val));
 			if ((e = kv_get(kv, n, "metric-threshold")) != NULL)
 				r->mthreshold = xstrdup(e->val);
@@ -1217,9 +1647,84 @@ static int parse_json(const char *line, struct rec *r)
 	return 0;
 }
 
+/*
+ * perf 6.1's --topdown -j: one line of objects with no unit,
+ * '{"metric-value" : "30.0"}{"metric-value" : "10.0"}...', after the
+ * label keys of an unclosed object ('{"core" : "S0-D0-C0",
+ * "aggregate-number" : 1, '), which are read as one object.  1 (kind
+ * R_ROW) or 0.
+ */
+static int parse_json_row(const char *line, struct rec *r)
+{
+	static const char key[] = "{\"metric-value\"";
+	const char *first = strstr(line, key), *p;
+	double v;
+
+	if (!first || strstr(line, "\"metric-unit\"") || strstr(line, "\"counter-value\""))
+		return 0;
+	if (first > line) {
+		struct strbuf obj = STRBUF_INIT;
+		size_t n = (size_t)(first - line);
+
+		while (n && (isspace((unsigned char)line[n - 1]) || line[n - 1] == ','))
+			n--;
+		strbuf_add(&obj, line, n);
+		strbuf_addch(&obj, '}');
+		parse_json(obj.buf, r); /* the label keys */
+		strbuf_release(&obj);
+		if (r->kind == R_BAD)
+			return 0;
+	}
+	for (p = first; *p; ) {
+		const char *q;
+		if (strncmp(p, key, sizeof(key) - 1))
+			return 0;
+		p = skip_ws(p + sizeof(key) - 1);
+		if (*p++ != ':')
+			return 0;
+		p = skip_ws(p);
+		if (*p == '"')
+			p++;
+		if (*p == '"') {
+			add_value(r, NAN, NAN);
+			q = p;
+		} else {
+			if (!(q = td_stat_scan_decimal(p, &v)))
+				return 0;
+			add_value(r, v, rec_printed_step(p, q));
+		}
+		if (*q == '"')
+			q++;
+		q = skip_ws(q);
+		if (*q != '}')
+			return 0;
+		p = skip_ws(q + 1);
+	}
+	r->kind = R_ROW;
+	r->fmt = F_JSON;
+	return 1;
+}
+
+/* "{}", "{      }": the header perf 6.1's --topdown -j prints with no titles */
+static int is_empty_object(const char *p)
+{
+	p = skip_ws(p);
+	if (*p++ != '{')
+		return 0;
+	p = skip_ws(p);
+	return *p == '}' && !*skip_ws(p + 1);
+}
+
 /* ---------------- dispatch ---------------- */
 
-static const char csv_seps[] = ",;\t|:!^~@&*+=$";
+static int ends_with_sep(const char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	return n && strchr(csv_seps, line[n - 1]);
+}
 
 void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t found_len,
 	       struct rec *r)
@@ -1228,6 +1733,16 @@ void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t fo
 	int ret;
 
 	if (*p == '{') {
+		ret = parse_json_row(p, r);
+		if (ret)
+			return;
+		rec_release(r);
+		rec_init(r, r->line);
+		if (is_empty_object(p)) {
+			r->fmt = F_JSON;
+			r->kind = R_COMMENT;
+			return;
+		}
 		ret = parse_json(p, r);
 		if (ret)
 			return;
@@ -1263,6 +1778,19 @@ void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t fo
 			rec_release(r);
 			rec_init(r, r->line);
 		}
+	}
+	/*
+	 * --metric-only -x, --topdown -x: rows of values and a header of
+	 * titles, each field ended by the separator (no text line of perf's
+	 * ends with one but its header, "... for 'x':")
+	 */
+	if (ends_with_sep(line) && !strstr(line, "Performance counter stats")) {
+		if (parse_csv_row(line, csv_sep && *csv_sep ? csv_sep : NULL, r, found_sep, found_len))
+			return;
+		if (parse_csv_cols(line, r, found_sep, found_len))
+			return;
+		rec_release(r);
+		rec_init(r, r->line);
 	}
 	parse_text(line, r);
 }

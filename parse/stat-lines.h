@@ -27,6 +27,8 @@ enum rec_kind {
 	R_SYS,        /* "0.0017 seconds sys" */
 	R_VERSION,    /* "perf version 6.16.12" */
 	R_BAD,        /* a line of CSV/JSON output that is malformed (err says why) */
+	R_COLS,       /* --metric-only header: the titles of the value columns */
+	R_ROW,        /* --metric-only / --topdown: a row of values, no event */
 };
 
 enum rec_fmt { F_TEXT = 0, F_CSV, F_JSON };
@@ -67,7 +69,19 @@ struct rec {
 	/* perf's metric annotation */
 	int has_metric;
 	double mvalue;
+	double mstep;              /* the printed value's resolution (see td_perf_metric) */
+	int mblank;                /* perf printed no number */
 	char *mname, *munit, *mthreshold, *mpmu;
+	enum td_perf_metric_kind mkind; /* what the printed title says it is */
+	char *m2name, *m2unit;     /* CSV: a second metric on the row (perf 6.1's Level-2 pairs) */
+	double m2value, m2step;
+	enum td_perf_metric_kind m2kind;
+	/* R_COLS: column titles; R_ROW: values, their steps, blanks */
+	char **cols, **col_units;  /* name and unit of each title */
+	enum td_perf_metric_kind *col_kinds;
+	size_t ncols;
+	double *vals, *steps;
+	size_t nvals;
 	/* header: target; version: the version string */
 	char *text;
 	int repeats;
@@ -102,6 +116,19 @@ void rec_parse(const char *line, const char *csv_sep, char *found_sep, size_t fo
  * check for text, CSV and JSON alike.
  */
 int rec_why_bad(const struct rec *r, struct strbuf *why);
+
+/* The step of the digits of a number printed from p to end (0.1 for "41.1"). */
+double rec_printed_step(const char *p, const char *end);
+
+/*
+ * perf's names of the --topdown columns it prints under no header, in its
+ * order (Level 1 then the Level-2 pairs), for n values; NULL when perf
+ * prints no such row of n values.
+ */
+const char *const *rec_topdown_names(size_t n);
+
+/* Set m->kind from its name (after the name changed). */
+void td_perf_metric_classify(struct td_perf_metric *m);
 
 /* Numbers as perf prints them (exposed for the unit tests). */
 const char *td_stat_scan_count(const char *p, double *out);

@@ -2,11 +2,13 @@
  * The count model of parse.h: building it and freeing it.
  */
 #include "parse/parse.h"
+#include "parse/stat-lines.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *td_scope_kind_name(enum td_scope_kind kind)
 {
@@ -183,6 +185,82 @@ struct td_count *td_scope_add_count(struct td_scope *s, const char *printed_even
 	return c;
 }
 
+/*
+ * The names perf's own Top-Down code prints (tools/perf/util/stat-shadow.c:
+ * lower case up to perf 5.x's pre-Ice Lake printing, capitalised since),
+ * Level 1 and the Level-2 pairs.
+ */
+static const char *const builtin_names[] = {
+	"retiring", "bad speculation", "frontend bound", "backend bound",
+	"heavy operations", "light operations", "branch mispredict", "machine clears",
+	"fetch latency", "fetch bandwidth", "memory bound", "core bound",
+};
+
+int td_perf_metric_is_builtin(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < TD_ARRAY_SIZE(builtin_names); i++)
+		if (!strcasecmp(name, builtin_names[i]))
+			return 1;
+	return 0;
+}
+
+/* A name of perf's event tables: one identifier with an '_' (tma_retiring, frontend_bound). */
+static int is_table_metric_name(const char *name)
+{
+	const char *p;
+
+	if (!*name || !strchr(name, '_'))
+		return 0;
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return 1;
+}
+
+/*
+ * A built-in name is perf's built-in value when printed as a percentage;
+ * perf 5.x's table metric "Retiring" is a bare ratio (unit = name).
+ */
+static enum td_perf_metric_kind metric_kind(const char *name, const char *unit)
+{
+	if (td_perf_metric_is_builtin(name))
+		return unit && !strcmp(unit, name) ? TD_PM_TMA : TD_PM_BUILTIN;
+	return is_table_metric_name(name) ? TD_PM_TMA : TD_PM_OTHER;
+}
+
+void td_perf_metric_classify(struct td_perf_metric *m)
+{
+	m->kind = metric_kind(m->name, m->unit);
+}
+
+/* perf 5.x's Level 1 as a bare 0..1 ratio: no unit, the name where the unit goes. */
+static int is_bare_ratio(const struct td_perf_metric *m)
+{
+	return m->unit && m->kind == TD_PM_TMA && !strcmp(m->unit, m->name) &&
+	       m->value >= -10 && m->value <= 10;
+}
+
+double td_perf_metric_share(const struct td_perf_metric *m, double *resolution)
+{
+	double scale;
+
+	if (resolution)
+		*resolution = NAN;
+	if (!m->unit || isnan(m->value))
+		return NAN;
+	if (!strcmp(m->unit, "%") || !strncmp(m->unit, "percent of ", 11))
+		scale = 0.01;
+	else if (is_bare_ratio(m))
+		scale = 1;
+	else
+		return NAN;
+	if (resolution)
+		*resolution = m->resolution * scale;
+	return m->value * scale;
+}
+
 struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *name,
 						const char *unit, double value)
 {
@@ -195,6 +273,9 @@ struct td_perf_metric *td_scope_add_perf_metric(struct td_scope *s, const char *
 	m->unit = unit && *unit ? xstrdup(unit) : NULL;
 	m->value = value;
 	m->group = -1;
+	m->kind = metric_kind(m->name, m->unit);
+	m->resolution = NAN;
+	m->blank = isnan(value);
 	return m;
 }
 

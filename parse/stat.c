@@ -36,6 +36,7 @@ struct builder {
 	long dangling;            /* perf metric in last_scope waiting for its name */
 	char *metric_pmu;         /* "(cpu_core)" of a perf >= 6.3 group line */
 	char *pending_version;
+	struct rec cols;          /* the last --metric-only header (R_COLS) */
 	double last_time;
 	int max_fields;           /* CSV: widest row of the block */
 	/* td_stat_parse_stream: where finished interval scopes go */
@@ -142,6 +143,33 @@ static void hand_on_finished(struct builder *b)
 		hand_on(b, n - 1);
 }
 
+/*
+ * CSV and JSON have no "seconds time elapsed" line: the duration_time
+ * event perf counts in nanoseconds is the elapsed time.  A whole-run
+ * count only: in interval mode it is each interval's length.
+ */
+static void elapsed_from_duration_time(struct td_stat *st)
+{
+	size_t i, j;
+
+	if (!isnan(st->elapsed_s) || st->interval)
+		return;
+	for (i = 0; i < st->nr_scopes; i++) {
+		const struct td_scope *s = &st->scopes[i];
+		if (s->kind != TD_SCOPE_TOTAL)
+			continue;
+		for (j = 0; j < s->nr_counts; j++) {
+			const struct td_count *c = &s->counts[j];
+			if (strcmp(c->event, "duration_time") || c->status != TD_COUNT_OK ||
+			    (c->unit && strcmp(c->unit, "ns")) || !(c->value >= 0))
+				continue;
+			st->elapsed_s = c->value / 1e9;
+			st->elapsed_from_duration = 1;
+			return;
+		}
+	}
+}
+
 static void close_session(struct builder *b)
 {
 	struct td_stat *st = b->cur;
@@ -149,6 +177,7 @@ static void close_session(struct builder *b)
 
 	if (!st)
 		return;
+	elapsed_from_duration_time(st);
 	if (b->on_scope && st->interval)
 		hand_on(b, st->nr_scopes); /* notes each scope it hands on */
 	else
@@ -245,7 +274,9 @@ static void split_second_metric(struct td_scope *s, struct td_perf_metric *m)
 	while (hash > m->name && hash[-1] == ' ')
 		*--hash = '\0';
 	second = td_scope_add_perf_metric(s, name, "%", v);
+	second->resolution = rec_printed_step(hash + 1 + strspn(hash + 1, " "), end);
 	m = &s->perf_metrics[i];     /* the array may have moved */
+	td_perf_metric_classify(m);
 	second->line = m->line;
 	second->pmu = m->pmu ? xstrdup(m->pmu) : NULL;
 	second->group = m->group;
@@ -266,6 +297,9 @@ static void add_metric(struct builder *b, const struct rec *r)
 		c = &s->counts[b->last_count];
 	m = td_scope_add_perf_metric(s, r->mname, r->munit, r->mvalue);
 	m->line = r->line;
+	m->resolution = r->mstep;
+	m->blank = r->mblank;
+	m->kind = r->mkind;
 	m->threshold = r->mthreshold ? xstrdup(r->mthreshold) : NULL;
 	if (r->mpmu) {
 		free(b->metric_pmu);
@@ -277,6 +311,16 @@ static void add_metric(struct builder *b, const struct rec *r)
 		m->pmu = xstrdup(c->pmu);
 	m->group = c ? c->group : -1;
 	split_second_metric(s, m);
+	if (r->m2name) {
+		struct td_perf_metric *second = td_scope_add_perf_metric(s, r->m2name, r->m2unit,
+									 r->m2value);
+		m = &s->perf_metrics[s->nr_perf_metrics - 2];
+		second->resolution = r->m2step;
+		second->kind = r->m2kind;
+		second->line = m->line;
+		second->pmu = m->pmu ? xstrdup(m->pmu) : NULL;
+		second->group = m->group;
+	}
 	m = &s->perf_metrics[s->nr_perf_metrics - 1];
 	if (r->kind == R_METRIC && c && !isnan(r->pct) && isnan(c->running_pct))
 		c->running_pct = r->pct; /* "(50.00%)" after the metric */
@@ -285,6 +329,70 @@ static void add_metric(struct builder *b, const struct rec *r)
 		b->last_scope = s;
 		b->last_count = -1;
 	}
+	b->has_content = 1;
+}
+
+/* Keep the titles of a --metric-only header for the rows after it. */
+static void take_cols(struct builder *b, struct rec *r)
+{
+	rec_release(&b->cols);
+	b->cols = *r;
+	rec_init(r, b->cols.line);
+}
+
+/*
+ * May a row of values without names (R_ROW) be perf's?  Under a header of
+ * titles of its format, yes.  Without one, only perf's --topdown row (4 or
+ * 12 values, perf 6.1 prints no titles for it): in text after a "Performance
+ * counter stats" header, in CSV, JSON and -I text with perf's one decimal.
+ */
+static int row_is_perfs(const struct builder *b, const struct rec *r)
+{
+	size_t k;
+
+	if (b->cols.kind == R_COLS && b->cols.fmt == r->fmt)
+		return 1;
+	if (!rec_topdown_names(r->nvals))
+		return 0;
+	/* -I: perf's interval time ("%lu.%09lu") before the values */
+	if (r->fmt == F_TEXT && isnan(r->time))
+		return b->cur && b->fmt == F_TEXT && (!b->has_content || b->cur->metric_only);
+	for (k = 0; k < r->nvals; k++)
+		if (!isnan(r->steps[k]) && r->steps[k] != 0.1)
+			return 0;
+	return 1;
+}
+
+/* A --metric-only or --topdown row: each value a metric perf printed. */
+static void add_row(struct builder *b, const struct rec *r)
+{
+	struct td_scope *s = td_stat_scope(b->cur, r->skind, r->label, r->time);
+	const struct rec *h = b->cols.kind == R_COLS && b->cols.fmt == r->fmt ? &b->cols : NULL;
+	const char *const *td = h ? NULL : rec_topdown_names(r->nvals);
+	size_t k;
+
+	s->cpus = r->cpus;
+	for (k = 0; k < r->nvals; k++) {
+		struct td_perf_metric *m;
+
+		/*
+		 * perf 6.1's --per-core header names fewer columns than it
+		 * prints values: the values beyond the titles stay unnamed
+		 * and are left out rather than named by a guess.
+		 */
+		if (h && k >= h->ncols)
+			break;
+		m = td_scope_add_perf_metric(s, h ? h->cols[k] : td[k], h ? h->col_units[k] : "%",
+					     r->vals[k]);
+		m->resolution = r->steps[k];
+		m->line = r->line;
+		if (h)
+			m->kind = h->col_kinds[k];
+	}
+	b->cur->metric_only = 1;
+	b->last_scope = s;
+	b->last_count = -1;
+	b->dangling = -1;
 	b->has_content = 1;
 }
 
@@ -299,6 +407,7 @@ static void add_continuation(struct builder *b, const struct rec *r)
 		struct td_perf_metric *m = &s->perf_metrics[b->dangling];
 		free(m->name);
 		m->name = xstrdup(r->mname);
+		td_perf_metric_classify(m);
 		b->dangling = -1;
 	} else if (r->mname) {
 		return; /* a lone word that continues nothing */
@@ -367,7 +476,8 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 	struct rec *r = &recs[i];
 
 	if (i + 1 == n && unterminated && (b->cur || b->f->nr_sessions) && b->fmt == F_TEXT &&
-	    (is_cut_annotation(lines[i]) || (r->kind == R_OTHER && starts_with_digit(lines[i])))) {
+	    (is_cut_annotation(lines[i]) ||
+	     ((r->kind == R_OTHER || r->kind == R_ROW) && starts_with_digit(lines[i])))) {
 		strbuf_addf(err, "%s:%d: truncated perf stat line (the file ends in the middle of "
 			    "it%s)", b->name, r->line,
 			    b->ended ? "" : ", before \"seconds time elapsed\"");
@@ -429,6 +539,26 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 			add_metric(b, r);
 		}
 		break;
+	case R_COLS:
+		if (b->cur && (b->has_content || b->fmt != r->fmt))
+			close_session(b);
+		take_cols(b, r);
+		break;
+	case R_ROW:
+		if (!row_is_perfs(b, r))
+			goto other; /* numbers alone in prose, or a cut line */
+		if (b->cur && (b->fmt != r->fmt || b->ended ||
+			       (!isnan(r->time) && r->time < b->last_time) ||
+			       (b->has_content && (isnan(r->time) == b->cur->interval ||
+						   !b->cur->metric_only))))
+			close_session(b);
+		if (!b->cur)
+			open_session(b, r->fmt, r->line);
+		if (check_numbers(b, r, err) < 0)
+			return -1;
+		b->last_time = r->time;
+		add_row(b, r);
+		break;
 	case R_CONT:
 		if (b->cur && b->last_scope && check_numbers(b, r, err) < 0)
 			return -1;
@@ -458,6 +588,7 @@ static int build_rec(struct builder *b, struct rec *recs, char **lines, size_t i
 	case R_COMMENT:
 		break;
 	case R_OTHER:
+	other:
 		if (b->cur && b->fmt != F_TEXT && starts_with_digit(lines[i]) &&
 		    (i + 1 == n && unterminated)) {
 			strbuf_addf(err, "%s:%d: truncated %s line (the file ends in the middle of it)",
@@ -523,7 +654,8 @@ static char *recognize(const char *p, size_t n, int line, char csv_sep[16], stru
 
 	rec_init(r, line);
 	rec_parse(clean, csv_sep[0] ? csv_sep : NULL, found, sizeof(found), r);
-	if (r->fmt == F_CSV && (r->kind == R_COUNT || r->kind == R_METRIC) && found[0])
+	if (r->fmt == F_CSV && (r->kind == R_COUNT || r->kind == R_METRIC || r->kind == R_COLS ||
+				r->kind == R_ROW) && found[0])
 		memcpy(csv_sep, found, 16);
 	else if (r->kind != R_BLANK && r->fmt != F_CSV && r->kind != R_COMMENT)
 		csv_sep[0] = '\0';
@@ -565,6 +697,7 @@ struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *nam
 	memset(&b, 0, sizeof(b));
 	b.name = name;
 	b.f = f = xcalloc(1, sizeof(*f));
+	rec_init(&b.cols, 0);
 	b.last_count = b.dangling = -1;
 	for (i = 0; i < nr && recs[i].kind == R_BLANK; i++)
 		;
@@ -575,6 +708,7 @@ struct td_stat_file *td_stat_parse(const char *data, size_t len, const char *nam
 	}
 	free(b.pending_version);
 	free(b.metric_pmu);
+	rec_release(&b.cols);
 	for (i = 0; i < nr; i++) {
 		rec_release(&recs[i]);
 		free(lines[i]);
@@ -668,6 +802,7 @@ int td_stat_parse_stream(FILE *fp, const char *name, unsigned flags, td_stat_sco
 	memset(&b, 0, sizeof(b));
 	b.name = name ? name : "-";
 	b.f = xcalloc(1, sizeof(*b.f));
+	rec_init(&b.cols, 0);
 	b.last_count = b.dangling = -1;
 	b.on_scope = fn;
 	b.on_scope_ctx = ctx;
@@ -708,6 +843,7 @@ int td_stat_parse_stream(FILE *fp, const char *name, unsigned flags, td_stat_sco
 	free(buf);
 	free(b.pending_version);
 	free(b.metric_pmu);
+	rec_release(&b.cols);
 	free(w.recs);
 	free(w.lines);
 	if (ret < 0 || b.stopped) {

@@ -9,6 +9,7 @@
  */
 #include "parse/parse.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						abort();
 					if (td_scope_find(s, c->pmu, c->event) == NULL)
 						abort(); /* a count must find itself */
+				}
+				for (k = 0; k < s->nr_perf_metrics; k++) {
+					const struct td_perf_metric *m = &s->perf_metrics[k];
+					double res;
+					/* no number printed <=> blank; a number has its step */
+					if (!m->name || !!isnan(m->value) != !!m->blank)
+						abort();
+					if (!m->blank && !(m->resolution > 0))
+						abort();
+					td_perf_metric_share(m, &res);
 				}
 			}
 		td_stat_infer_cpu(f, &g);

@@ -34,6 +34,10 @@ int main(int argc, char **argv)
 		printf("session %zu format=%s line=%d target=%s repeats=%d interval=%d hybrid=%d legacy=%d variance=%d elided=%d",
 		       i + 1, st->format, st->line, st->target ? st->target : "-", st->repeats,
 		       st->interval, st->hybrid, st->legacy_topdown, st->has_variance, st->elided);
+		if (st->metric_only)
+			printf(" metric_only=1");
+		if (st->elapsed_from_duration)
+			printf(" elapsed_from=duration_time");
 		if (st->perf_version)
 			printf(" perf=%s", st->perf_version);
 		print_num("elapsed", st->elapsed_s);
@@ -66,6 +70,12 @@ int main(int argc, char **argv)
 				       m->pmu ? m->pmu : "-", m->value, m->unit ? m->unit : "-", m->group);
 				if (m->threshold)
 					printf(" threshold=%s", m->threshold);
+				printf(" kind=%s", m->kind == TD_PM_TMA ? "tma" :
+				       m->kind == TD_PM_BUILTIN ? "builtin" : "other");
+				print_num("res", m->resolution);
+				if (m->blank)
+					printf(" blank");
+				print_num("share", td_perf_metric_share(m, NULL));
 				printf(" line=%d\n", m->line);
 			}
 		}

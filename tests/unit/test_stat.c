@@ -302,6 +302,76 @@ static void assert_refused(const char *s, const char *want)
 	free(e);
 }
 
+static void printed_step_of_every_form(void **state)
+{
+	static const char *const nums[] = { "41.1", "0.96", "30.000000", "56,1", "42", "1.5e-3" };
+	static const double steps[] = { 0.1, 0.01, 1e-6, 0.1, 1, 1e-4 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		assert_true(fabs(rec_printed_step(nums[i], nums[i] + strlen(nums[i])) - steps[i]) <
+			    steps[i] * 1e-9);
+	assert_true(isnan(rec_printed_step("nan", "nan" + 3)));
+}
+
+/* The share of slots a printed value stands for, by its unit. */
+static void share_by_unit(void **state)
+{
+	struct td_scope s = { 0 };
+	struct td_perf_metric *m;
+	double res;
+
+	(void)state;
+	m = td_scope_add_perf_metric(&s, "tma_retiring", "%", 41.1);
+	m->resolution = 0.1;
+	assert_true(fabs(td_perf_metric_share(m, &res) - 0.411) < 1e-12 && fabs(res - 0.001) < 1e-12);
+	assert_int_equal(m->kind, TD_PM_TMA);
+	m = td_scope_add_perf_metric(&s, "backend_bound", "percent of slots", 85.8);
+	assert_true(fabs(td_perf_metric_share(m, NULL) - 0.858) < 1e-12);
+	m = td_scope_add_perf_metric(&s, "Backend_Bound", "Backend_Bound", 0.96);
+	m->resolution = 0.01;
+	assert_true(td_perf_metric_share(m, &res) == 0.96 && res == 0.01);
+	m = td_scope_add_perf_metric(&s, "insn per cycle", "insn per cycle", 1.9);
+	assert_int_equal(m->kind, TD_PM_OTHER);
+	assert_true(isnan(td_perf_metric_share(m, &res)) && isnan(res));
+	m = td_scope_add_perf_metric(&s, "Frontend Bound", "%", 25);
+	assert_int_equal(m->kind, TD_PM_BUILTIN);
+	m = td_scope_add_perf_metric(&s, "tma_fetch_bandwidth", "%", NAN);
+	assert_true(m->blank && isnan(td_perf_metric_share(m, NULL)));
+	td_scope_release(&s);
+}
+
+/*
+ * perf 6.1's CSV keeps only digits and '.' of a metric value: a negative
+ * one prints as nothing, and the row is still perf's.
+ */
+static void csv_blank_metric_is_no_number(void **state)
+{
+	struct td_stat_file *f = parse(
+		"67123245,,CPU_CLK_UNHALTED.THREAD,3838451,13.00,0.9,%  tma_mite\n"
+		",,,,,%  tma_fetch_bandwidth\n"
+		",,,,,\n"
+		"93890662,,MEM_LOAD_RETIRED.LOCAL_PMM,32000000,21.00,,%  tma_dram_bound\n"
+		"167539032,,topdown-bad-spec,20000000,13.00,10.0,Bad Speculation\n");
+	const struct td_scope *s;
+
+	(void)state;
+	assert_int_equal(f->nr_sessions, 1);
+	s = &f->sessions[0].scopes[0];
+	assert_int_equal(s->nr_counts, 3);
+	assert_int_equal(s->nr_perf_metrics, 4);
+	assert_string_equal(s->perf_metrics[1].name, "tma_fetch_bandwidth");
+	assert_true(s->perf_metrics[1].blank && isnan(s->perf_metrics[1].value));
+	assert_true(s->perf_metrics[2].blank && !strcmp(s->perf_metrics[2].unit, "%"));
+	assert_true(!s->perf_metrics[0].blank && s->perf_metrics[0].resolution == 0.1);
+	/* perf's built-in value: 10 %, not a ratio of 10 */
+	assert_string_equal(s->perf_metrics[3].unit, "%");
+	assert_int_equal(s->perf_metrics[3].kind, TD_PM_BUILTIN);
+	assert_true(fabs(td_perf_metric_share(&s->perf_metrics[3], NULL) - 0.1) < 1e-12);
+	td_stat_file_free(f);
+}
+
 static void refuses_numbers_perf_cannot_print(void **state)
 {
 	const char *neg = "n.txt:1: count out of range for CPU_CLK_UNHALTED.THREAD: -5 is negative "
@@ -345,6 +415,9 @@ int main(void)
 		cmocka_unit_test(infers_cpu_and_smt),
 		cmocka_unit_test(refuses_what_is_not_perf),
 		cmocka_unit_test(refuses_numbers_perf_cannot_print),
+		cmocka_unit_test(printed_step_of_every_form),
+		cmocka_unit_test(share_by_unit),
+		cmocka_unit_test(csv_blank_metric_is_no_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
