@@ -246,7 +246,7 @@ void td_json_error_text(struct strbuf *sb, const json_error_t *jerr);
  */
 json_t *td_job_missing_ranges(const long *seen, size_t nr, long size, long *count);
 /* Diff beyond Top-Down (analyze/diff-counts.c): elapsed time, the counts
- * both sides have, per-thread stack fractions (render/diff-counts.c draws them). */
+ * both sides have, per-thread stack fractions (report/diff-counts.c draws them). */
 void td_diff_add_counts(json_t *diff, json_t *a, json_t *sa, json_t *b, json_t *sb);
 
 /* analyze/count-memo.c: which count an event name resolves to, kept while

@@ -1,6 +1,6 @@
 /*
  * The report document (docs/report-schema.md) as analyze/ builds it and
- * render/ reads it: typed access to its fields, the scope a summary talks
+ * report/ reads it: typed access to its fields, the scope a summary talks
  * about, the CPI stack of a scope and the reason strings of its nodes
  * (analyze/doc.c, analyze/reason.c, analyze/stacks.c).  Nothing here
  * needs parse/ or metrics/: renderers include it.

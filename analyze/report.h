@@ -3,7 +3,7 @@
  * formula tables of metrics/: every scope evaluated (tree, bottleneck
  * path, error bars, sanity, stacks), the thread analysis and sweeps, the
  * roofline.  The document (docs/report-schema.md, analyze/doc.h) is what
- * render/ draws, so every format carries the same numbers and marks.
+ * report/ draws, so every format carries the same numbers and marks.
  *
  * Name prefix: td_report_.
  */

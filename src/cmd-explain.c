@@ -8,8 +8,8 @@
 #include "metrics/table.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 

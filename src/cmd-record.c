@@ -21,8 +21,8 @@
 #include "metrics/table.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 #include "src/builtin.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -106,7 +106,7 @@ static void add_warning(struct record *r, const char *fmt, ...)
 
 /*
  * record --live: the interval file perf is writing, read as it grows and
- * drawn (render/live.c).  perf flushes its output after every interval.
+ * drawn (report/live.c).  perf flushes its output after every interval.
  */
 struct live_tail {
 	struct td_live *lv;

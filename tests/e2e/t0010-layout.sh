@@ -1,13 +1,13 @@
 #!/bin/sh
 # The tree's layout is its data flow: collect/ runs perf, parse/ reads its
 # outputs, metrics/ evaluates formulas, analyze/ builds the report
-# document from both, render/ draws it.  These rules hold the boundaries,
+# document from both, report/ draws it.  These rules hold the boundaries,
 # read from the #include "dir/file.h" lines, followed through headers:
-#  - render/ reaches neither parse/, metrics/ nor collect/, nor analyze/'s
+#  - report/ reaches neither parse/, metrics/ nor collect/, nor analyze/'s
 #    private headers (*-int.h): renderers read the document only;
 #  - only analyze/ (and tests) reach both parse/ and metrics/;
 #  - no directory reaches one above it in the flow (util/ < parse/,
-#    metrics/ < collect/ < analyze/ < render/ < src/).
+#    metrics/ < collect/ < analyze/ < report/ < src/).
 . "$(dirname "$0")/test-lib.sh"
 
 # reach ROOT FILE: every "dir/file.h" FILE includes, directly or through
@@ -36,17 +36,17 @@ reach() {
 check_layout() {
 	root=$1
 	(cd "$root" && ls collect/*.[ch] parse/*.[ch] metrics/*.[ch] util/*.[ch] \
-		analyze/*.[ch] render/*.[ch] src/*.[ch] 2>/dev/null) |
+		analyze/*.[ch] report/*.[ch] src/*.[ch] 2>/dev/null) |
 	while read -r f; do
 		dir=${f%%/*}
 		incs=$(reach "$root" "$f" | sed 's|/.*||' | sort -u | tr '\n' ' ')
 		case $dir in
-		util) forbidden="parse metrics collect analyze render src" ;;
-		parse) forbidden="metrics collect analyze render src" ;;
-		metrics) forbidden="parse collect analyze render src" ;;
-		collect) forbidden="analyze render src" ;;
-		analyze) forbidden="render src" ;;
-		render) forbidden="parse metrics collect src" ;;
+		util) forbidden="parse metrics collect analyze report src" ;;
+		parse) forbidden="metrics collect analyze report src" ;;
+		metrics) forbidden="parse collect analyze report src" ;;
+		collect) forbidden="analyze report src" ;;
+		analyze) forbidden="report src" ;;
+		report) forbidden="parse metrics collect src" ;;
 		src) forbidden="" ;;
 		esac
 		for d in $forbidden; do
@@ -58,7 +58,7 @@ check_layout() {
 		   echo " $incs" | grep -q " metrics "; then
 			echo "$f reaches both parse/ and metrics/ (only analyze/ may)"
 		fi
-		if [ "$dir" = render ] && reach "$root" "$f" | grep -q '^analyze/.*-int\.h$'; then
+		if [ "$dir" = report ] && reach "$root" "$f" | grep -q '^analyze/.*-int\.h$'; then
 			echo "$f reaches analyze/'s private headers"
 		fi
 	done
@@ -69,22 +69,22 @@ test_expect_success 'the tree keeps its layout rules' '
 	{ test ! -s broken || { cat broken; false; }; }
 '
 
-test_expect_success 'analyze/ and render/ hold what report/ held: no source is left there' '
-	! ls "$TD_SRCDIR"/report/*.[ch] 2>/dev/null &&
-	test -f "$TD_SRCDIR/analyze/report.h" && test -f "$TD_SRCDIR/render/render.h"
+test_expect_success 'report/ holds the renderers, analyze/ the builder: render/ is gone' '
+	! ls "$TD_SRCDIR"/render/*.[ch] 2>/dev/null &&
+	test -f "$TD_SRCDIR/analyze/report.h" && test -f "$TD_SRCDIR/report/render.h"
 '
 
 # The checker itself: a copy of the tree with one renderer including the
 # formula tables, and one command reaching both parse/ and metrics/.
 test_expect_success 'a renderer that includes metrics/ or a command reaching parse/ and metrics/ is caught' '
 	mkdir tree &&
-	(cd "$TD_SRCDIR" && tar cf - --exclude="*.o" --exclude=".deps" collect parse metrics util analyze render src) |
+	(cd "$TD_SRCDIR" && tar cf - --exclude="*.o" --exclude=".deps" collect parse metrics util analyze report src) |
 		(cd tree && tar xf -) &&
 	check_layout tree >before && test ! -s before &&
-	printf "#include \"metrics/table.h\"\n" >>tree/render/csv.c &&
+	printf "#include \"metrics/table.h\"\n" >>tree/report/csv.c &&
 	printf "#include \"parse/parse.h\"\n#include \"analyze/analyze-int.h\"\n" >>tree/src/cmd-list.c &&
 	check_layout tree >after &&
-	test_grep "^render/csv.c reaches metrics/" after &&
+	test_grep "^report/csv.c reaches metrics/" after &&
 	test_grep "^src/cmd-list.c reaches both parse/ and metrics/" after
 '
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The live view (render/live.c): perf stat's interval output drawn one
+# The live view (report/live.c): perf stat's interval output drawn one
 # interval at a time as it arrives, from a pipe ('report --live -') or
 # from the file a running 'record -I MS --live' has perf write.  Each
 # interval's values must be the report's own values for that interval;

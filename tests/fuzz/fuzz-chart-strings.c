@@ -10,13 +10,13 @@
  * no input can make gnuplot run a command, without running gnuplot (t1501
  * runs it on hostile inputs).
  *
- * FUZZ_SOURCES: util/*.c analyze/*.c render/*.c metrics/*.c parse/*.c collect/*.c
+ * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
  * FUZZ_PKGS: jansson libtraceevent libzstd libdw
  */
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 
 #include <stdint.h>
 #include <stdio.h>

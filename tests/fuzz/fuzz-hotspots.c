@@ -6,15 +6,15 @@
  * JSON of the result.  No file is read for symbols (td_sym_offline), so a
  * run depends on the input alone.  Must never crash, hang or leak.
  *
- * FUZZ_SOURCES: util/*.c parse/*.c metrics/*.c analyze/hotspots-load.c analyze/hotspots-chains.c analyze/hotspots-mpi.c render/hotspots-text.c
+ * FUZZ_SOURCES: util/*.c parse/*.c metrics/*.c analyze/hotspots-load.c analyze/hotspots-chains.c analyze/hotspots-mpi.c report/hotspots-text.c
  * FUZZ_PKGS: libtraceevent libzstd libdw jansson
  * Seeds: tests/fuzz/seed-hotspots.sh (files perf records here).
  */
 #include "parse/parse.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 
 #include <stdint.h>
 #include <stdio.h>

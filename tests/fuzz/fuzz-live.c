@@ -1,18 +1,18 @@
 /*
- * Fuzz harness for the live view (render/live.c): any bytes, fed in
+ * Fuzz harness for the live view (report/live.c): any bytes, fed in
  * pieces whose sizes the input's first bytes choose (a pipe delivers a
  * line in several reads), must be drawn as frames, lines or refused,
  * never crash; the view's line splitting and interval grouping run on
  * every piece, the importer on every completed interval.
  *
- * FUZZ_SOURCES: util/*.c analyze/*.c render/*.c metrics/*.c parse/*.c collect/*.c
+ * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
  * FUZZ_PKGS: jansson libtraceevent libzstd libdw
  * Seeds: tests/fuzz/seed-live.sh (the perf stat outputs fuzz-stat uses).
  */
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -5,14 +5,14 @@
  * whatever types and shapes its fields have.  (gnuplot is not run: the
  * chart data are built, the pictures left out.)
  *
- * FUZZ_SOURCES: util/*.c analyze/*.c render/*.c metrics/*.c parse/*.c collect/*.c
+ * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
  * FUZZ_PKGS: jansson libtraceevent libzstd libdw
  * Seeds: tests/fuzz/seed-report-render.sh (generated documents).
  */
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,14 +8,14 @@
  * directory is never read: a canary file next to the run holds a line of
  * perf stat output, and no report may hold its marker count.
  *
- * FUZZ_SOURCES: util/*.c analyze/*.c render/*.c metrics/*.c parse/*.c collect/*.c
+ * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
  * FUZZ_PKGS: jansson libtraceevent libzstd libdw
  * Seeds: tests/fuzz/seed-rundir.sh (runs imported from the fixtures).
  */
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -11,8 +11,8 @@
  */
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 
 #include <stdio.h>
 #include <string.h>

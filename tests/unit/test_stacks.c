@@ -28,8 +28,8 @@
 #include "metrics/stacks-int.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
-#include "render/render.h"
-#include "render/html.h"
+#include "report/render.h"
+#include "report/html.h"
 
 /* ---- a fake source: metric values and parameters from arrays ---- */
 

@@ -1,0 +1,47 @@
+# report/: draws report documents in every format (report/render.h)
+libtdperf_a_SOURCES += report/csv.c report/diff-charts.c report/diff-counts.c \
+	report/diff-html.c report/diff-text.c report/hotspots-html.c report/hotspots-text.c \
+	report/html-parts.c report/html-stacks.c report/html-template.c report/html-threads.c \
+	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
+	report/job-html.c report/job-text.c report/json.c report/live.c report/plot-data.c \
+	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
+	report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
+	report/chart.h report/html.h report/render.h
+# the live view of perf stat -I output (report/live.c)
+TESTS += tests/e2e/t0305-live.sh
+EXTRA_DIST += tests/e2e/t0305-live.sh tests/fuzz/fuzz-live.c tests/fuzz/seed-live.sh
+# charts, HTML and diff tests
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_sanity
+TESTS += tests/unit/test_sanity
+tests_unit_test_sanity_LDADD = $(UNIT_LIBS)
+tests_unit_test_sanity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+check_PROGRAMS += tests/unit/test_report_html
+TESTS += tests/unit/test_report_html
+tests_unit_test_report_html_LDADD = $(UNIT_LIBS)
+tests_unit_test_report_html_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif
+TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
+EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
+	tests/fuzz/fuzz-report-render.c tests/fuzz/seed-report-render.sh \
+	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
+# labels from the input never reach gnuplot as commands (hostile inputs work)
+TESTS += tests/e2e/t1501-hostile-labels.sh
+EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh
+# gnuplot draws in a private directory: another user's --plot DIR runs nothing as root
+TESTS += tests/e2e/t1601-plot-private.sh
+EXTRA_DIST += tests/e2e/t1601-plot-private.sh
+# control bytes from the input are escaped in text output; CSV cells are no formulas
+TESTS += tests/e2e/t1602-escapes.sh
+EXTRA_DIST += tests/e2e/t1602-escapes.sh
+# fuzz harnesses: gnuplot scripts from hostile strings, run directories (tests/fuzz/run-brief)
+EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
+# hotspots: samples per function and call path (analyze/hotspots-*.c)
+TESTS += tests/e2e/t0640-hotspots.sh
+EXTRA_DIST += tests/e2e/t0640-hotspots.sh tests/e2e/hotspots-lib.sh
+TESTS += tests/e2e/t0641-hotspots-record.sh
+EXTRA_DIST += tests/e2e/t0641-hotspots-record.sh
+TESTS += tests/e2e/t0642-hotspots-html.sh
+EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
+TESTS += tests/e2e/t0643-hotspots-diff.sh
+EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh

@@ -1,0 +1,113 @@
+/*
+ * report/: draws report documents (analyze/report.h) in each format: the
+ * text tree, CSV, JSON, gnuplot charts, HTML, the live view, and the
+ * text and pages of diffs, jobs and hotspots.  Renderers read the
+ * document only; they include neither parse/ nor metrics/ (a make check
+ * test holds them to it).
+ */
+#ifndef TD_RENDER_H
+#define TD_RENDER_H
+
+
+#include "analyze/report.h"
+#include "analyze/compare.h"
+
+/* Options of the text renderer (report/text.c). */
+struct td_text_opts {
+	int verbose;          /* -v: show nodes below threshold and NAN nodes */
+	int max_level;        /* --level N, 0 = all */
+	int color;            /* 1: ANSI colours */
+	int width;            /* bar width in characters (0: default 30) */
+	int all_scopes;       /* --scopes all: every interval/CPU/thread section */
+	int events;           /* --events: list the raw counts too */
+};
+/* Render the document as the indented text tree. */
+void td_report_render_text(json_t *doc, const struct td_text_opts *o, FILE *out);
+/* One row per scope and node (report/csv.c). */
+void td_report_render_csv(json_t *doc, FILE *out);
+/*
+ * The document itself, indented (report/json.c).  Unless all_scopes, the
+ * per-interval/CPU/thread scopes are folded: values and flags as columns,
+ * their descriptions and reason texts once in the document's tables.
+ */
+void td_report_render_json(json_t *doc, int all_scopes, FILE *out);
+
+/*
+ * The live view of perf stat's interval output (report/live.c): feed the
+ * bytes as they arrive; each completed interval is reported on its own
+ * and drawn on 'out', as a redrawn frame with sparklines when tty is set,
+ * else as one line per interval.  Memory stays constant however long the
+ * stream.  feed and finish return -1 with err set when the input is not
+ * perf stat output or its first interval cannot be reported.
+ */
+struct td_live;
+struct td_live *td_live_new(const struct td_report_opts *opts, FILE *out, int tty);
+int td_live_feed(struct td_live *lv, const char *data, size_t len, struct strbuf *err);
+int td_live_finish(struct td_live *lv, struct strbuf *err);
+size_t td_live_frames(const struct td_live *lv);
+void td_live_free(struct td_live *lv);
+
+/* Render the HTML report to 'path' atomically (report/html.c). */
+int td_report_render_html(json_t *doc, const char *path, struct strbuf *err);
+/*
+ * Write gnuplot data + scripts for every chart that applies into 'dir',
+ * and run gnuplot to 'format' ("svg" or "png") when it is installed
+ * (report/plot.c).  Returns 0, or -1 with err set.  When gnuplot is
+ * missing, writes the scripts, warns once and returns 0.
+ */
+int td_report_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err);
+
+/* ---- diff ---- */
+void td_diff_render_text(json_t *diff, FILE *out);
+int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err);
+/* Elapsed time, common counts and thread fractions of a diff (report/diff-counts.c). */
+void td_diff_render_counts_text(json_t *diff, FILE *out);
+
+/* ---- threads and sweeps ---- */
+/* Text rendering of doc's "threads" and "sweep" (report/text-threads.c). */
+void td_report_text_threads(json_t *doc, struct strbuf *out);
+/* The same, written to a stream (for the text renderer). */
+void td_report_text_threads_file(json_t *doc, FILE *f);
+
+/* ---- stacks ---- */
+/*
+ * Append the text rendering of a scope's "stacks" object to sb; the CPI
+ * stack's Level-2 rows only when verbose (as the tree hides them).
+ */
+void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
+
+/* ---- the roofline (report/plot-roofline.c; docs/roofline.md) ---- */
+/*
+ * The gnuplot script of the roofline chart (fmt = "svg" or "png" writes
+ * roofline.svg/.png in the current directory) into gp; the run's
+ * approximation notes into notes (may be NULL), one per line.  -1 when
+ * doc has no calibrated roofs to draw.
+ */
+int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes);
+/*
+ * Draw the roofline in a private directory and publish DIR/roofline.gp and
+ * DIR/roofline.svg or .png (td_charts_plot()).
+ * 0 done; 1 nothing drawn (no roofs, or gnuplot missing: err says which);
+ * -1 on failure with err set.
+ */
+int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, struct strbuf *err);
+
+/* ---- jobs ---- */
+/* Render a job document (report/job-text.c, job-csv.c, job-html.c). */
+void td_report_job_text(json_t *doc, FILE *out);
+void td_report_job_csv(json_t *doc, FILE *out);
+int td_report_job_html(json_t *doc, const char *path, struct strbuf *err);
+/* The text of a job diff (report/job-diff-text.c) and its self-contained page (templates/job-diff.html). */
+void td_report_job_diff_text(json_t *diff, FILE *out);
+int td_report_job_diff_html(json_t *diff, const char *path, struct strbuf *err);
+
+/* ---- hotspots ---- */
+/* The top functions (top <= 0: all) and DSOs as text; all functions as CSV. */
+void td_hotspots_render_text(json_t *doc, int top, FILE *out);
+void td_hotspots_render_csv(json_t *doc, FILE *out);
+/* The self-contained flame-graph page (report/hotspots-html.c). */
+int td_hotspots_render_html(json_t *doc, const char *path, struct strbuf *err);
+/* DIR/hotspots.{dat,gp} (and the image when gnuplot is installed): the top functions. */
+int td_hotspots_plot(json_t *doc, const char *dir, const char *format, int top, struct strbuf *err);
+
+#endif /* TD_RENDER_H */
