@@ -666,12 +666,64 @@ static void info_area(struct strbuf *sb, const char *name)
 	}
 }
 
+/* Level of perfmon metric NAME (0 when it is not in the file or has none). */
+static int perfmon_level(json_t *levels, const char *name)
+{
+	return name ? (int)json_integer_value(json_object_get(levels, name)) : 0;
+}
+
+/*
+ * Put tree node m (our id) in the tree: its parent and level, into out.
+ * perfmon lists the tree in pre-order, so last_at_level[n] is the last
+ * node seen at Level n.  A node's ParentCategory is followed when it is one
+ * level up.  When it is missing (icelakex: MEM_Bandwidth, MEM_Latency) or
+ * contradicts the node's Level (skylakex, cascadelakex, rocketlake:
+ * Nop_Instructions Level 4 under Light_Operations, a Level 2 node;
+ * Serializing_Operation Level 3 under Ports_Utilized_0, a Level 4 node),
+ * the Level and the order decide: the node goes under the last node one
+ * level up.  That is where Intel's TMA spreadsheet (TMA_Metrics-full.csv)
+ * has every one of them, and what Intel's Bottleneck formulas assume
+ * (Bottleneck_Compute_Bound_Est shares Core_Bound among Divider,
+ * Serializing_Operation and Ports_Utilization); a "tree_note" says so.
+ */
+static void perfmon_place(json_t *out, json_t *m, const char *id, json_t *levels,
+			  char last_at_level[][128], size_t nlevels, const char *file)
+{
+	const char *parent = jstr(m, "ParentCategory");
+	int level = (int)json_integer_value(json_object_get(m, "Level"));
+	struct strbuf low = STRBUF_INIT, why = STRBUF_INIT;
+
+	if (parent && perfmon_level(levels, parent) == level - 1) {
+		lower(&low, parent);
+		json_object_set_new(out, "parent", json_string(canonical_id(low.buf)));
+	} else if (level > 1 && (size_t)level < nlevels && last_at_level[level - 1][0]) {
+		json_object_set_new(out, "parent", json_string(last_at_level[level - 1]));
+		if (parent)
+			strbuf_addf(&why, "Intel's %s gives Level %d and ParentCategory %s, a Level %d node: "
+				    "the two disagree", file, level, parent, perfmon_level(levels, parent));
+		else
+			strbuf_addf(&why, "Intel's %s gives Level %d and no ParentCategory", file, level);
+		strbuf_addf(&why, "; placed by its Level and the file's order under %s, where Intel's TMA "
+			    "spreadsheet (TMA_Metrics-full.csv) has it",
+			    last_at_level[level - 1]);
+		json_object_set_new(out, "tree_note", json_string(why.buf));
+		if (td_verbose)
+			note("import: %s: %s", id, why.buf);
+	}
+	if (level >= 1 && (size_t)level < nlevels)
+		snprintf(last_at_level[level], sizeof(last_at_level[level]), "%s", id);
+	json_object_set_new(out, "level", json_integer(level));
+	strbuf_release(&low);
+	strbuf_release(&why);
+}
+
 static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 {
 	json_t *root = load_json(path, err), *list, *m;
-	json_t *ids, *legacy_ids, *fraction_ids;
+	json_t *ids, *legacy_ids, *fraction_ids, *levels;
 	struct strbuf sb = STRBUF_INIT, low = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
-	struct strbuf th = STRBUF_INIT, disp = STRBUF_INIT;
+	struct strbuf th = STRBUF_INIT, disp = STRBUF_INIT, idb = STRBUF_INIT;
+	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	size_t i;
 	int pass;
 	char last_at_level[10][128] = { { 0 } };
@@ -696,12 +748,15 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 	ids = json_object();
 	legacy_ids = json_object();
 	fraction_ids = json_object();
+	levels = json_object();
 	json_array_foreach(list, i, m) {
 		const char *name = jstr(m, "MetricName");
 		const char *id;
 
 		if (!name)
 			continue;
+		if (is_tree_node(m))
+			json_object_set_new(levels, name, json_integer(json_integer_value(json_object_get(m, "Level"))));
 		lower(&low, name);
 		id = canonical_id(low.buf);
 		json_object_set_new(ids, low.buf, json_string(id));
@@ -720,8 +775,11 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 
 		if (!name || (pass == 0) != (cat && !strcmp(cat, "TMA")))
 			continue;
+		/* id outlives low, which the parent's name is lowered into below */
 		lower(&low, name);
-		id = canonical_id(low.buf);
+		strbuf_reset(&idb);
+		strbuf_addstr(&idb, canonical_id(low.buf));
+		id = idb.buf;
 		if (find_metric(im, id))
 			continue; /* TMA's metric of the same id (imported first) wins */
 		strbuf_reset(&why);
@@ -746,22 +804,7 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 		display_name(&disp, name);
 		json_object_set_new(out, "name", json_string(disp.buf));
 		if (tree) {
-			const char *parent = jstr(m, "ParentCategory");
-			int level = (int)json_integer_value(json_object_get(m, "Level"));
-
-			if (parent) {
-				lower(&low, parent);
-				json_object_set_new(out, "parent", json_string(canonical_id(low.buf)));
-			} else if (level > 1 && level <= 8 && last_at_level[level - 1][0]) {
-				/* perfmon lists the tree in pre-order: the parent is the last node one level up */
-				json_object_set_new(out, "parent", json_string(last_at_level[level - 1]));
-				if (td_verbose)
-					note("import: %s has no ParentCategory; placed under %s", id,
-					     last_at_level[level - 1]);
-			}
-			if (level >= 1 && level <= 8)
-				snprintf(last_at_level[level], sizeof(last_at_level[level]), "%s", id);
-			json_object_set_new(out, "level", json_integer(json_integer_value(json_object_get(m, "Level"))));
+			perfmon_place(out, m, id, levels, last_at_level, TD_ARRAY_SIZE(last_at_level), file);
 			json_object_set_new(out, "domain", json_string(domain_of(m)));
 			json_object_set_new(out, "unit", json_string(domain_of(m)));
 		} else {
@@ -787,8 +830,10 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 	json_decref(ids);
 	json_decref(legacy_ids);
 	json_decref(fraction_ids);
+	json_decref(levels);
 	json_decref(root);
 	strbuf_release(&sb);
+	strbuf_release(&idb);
 	strbuf_release(&low);
 	strbuf_release(&text);
 	strbuf_release(&why);
