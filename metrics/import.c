@@ -1518,6 +1518,28 @@ out:
 
 /* ---------------- event databases ---------------- */
 
+/*
+ * An encoding Intel's event lists get wrong: skylakex_core.json and
+ * cascadelakex_core.json give FP_ARITH_INST_RETIRED.8_FLOPS umask 0x18, the
+ * umask of 4_FLOPS (perf would count the 4-flop instructions as 8-flop
+ * ones); its description (256-bit packed single and 512-bit packed double:
+ * 0x20 | 0x40) and the later lists (icelakex_core.json) say 0x60.  Returns
+ * a new reference: the corrected copy, or e itself.
+ */
+static json_t *corrected_event(json_t *e)
+{
+	json_t *c;
+
+	if (strcmp(jstr(e, "EventName"), "FP_ARITH_INST_RETIRED.8_FLOPS") ||
+	    !jstr(e, "UMask") || strtoul(jstr(e, "UMask"), NULL, 0) != 0x18)
+		return json_incref(e);
+	c = json_deep_copy(e);
+	json_object_set_new(c, "UMask", json_string("0x60"));
+	if (td_verbose)
+		note("import: FP_ARITH_INST_RETIRED.8_FLOPS: umask 0x18 of the event list taken as 0x60");
+	return c;
+}
+
 static void add_events_array(struct imp *im, json_t *arr)
 {
 	struct strbuf up = STRBUF_INIT;
@@ -1536,7 +1558,7 @@ static void add_events_array(struct imp *im, json_t *arr)
 			continue;
 		upper(&up, name);
 		if (!json_object_get(im->evdb, up.buf))
-			json_object_set(im->evdb, up.buf, e);
+			json_object_set_new(im->evdb, up.buf, corrected_event(e));
 	}
 	strbuf_release(&up);
 }
@@ -2316,17 +2338,6 @@ struct same_ctx {
 	struct strbuf *unnamed; /* umask bits of a sum that name no event */
 };
 
-/*
- * Names Intel's event lists give a wrong encoding: skylakex_core.json and
- * cascadelakex_core.json list FP_ARITH_INST_RETIRED.8_FLOPS with umask 0x18,
- * the umask of 4_FLOPS, while its description (256-bit packed single and
- * 512-bit packed double) is umask 0x60.  They are equated with nothing.
- */
-static int misencoded(const char *name)
-{
-	return !strcasecmp(name, "FP_ARITH_INST_RETIRED.8_FLOPS");
-}
-
 /* The event's nth other name (1, 2: first, second) of the same encoding, or NULL. */
 static const char *other_name(struct same_ctx *cx, json_t *src, const char *name, int nth)
 {
@@ -2337,9 +2348,6 @@ static const char *other_name(struct same_ctx *cx, json_t *src, const char *name
 
 	encoding_key(src, &key);
 	names = json_object_get(cx->by_key, key.buf);
-	json_array_foreach(names, i, n)
-		if (misencoded(json_string_value(n)))
-			names = NULL;
 	json_array_foreach(names, i, n)
 		if (strcasecmp(json_string_value(n), name) && !--nth) {
 			found = json_string_value(n);
@@ -2427,12 +2435,12 @@ static int same_word(void *vcx, const char *word, struct strbuf *to, struct strb
 	strbuf_add(&base, word, colon ? (size_t)(colon - word) : strlen(word));
 	upper(&up, base.buf);
 	src = strchr(word, '.') ? json_object_get(cx->im->evdb, up.buf) : NULL;
-	if (src && cx->rename && !misencoded(base.buf) &&
+	if (src && cx->rename &&
 	    (other = other_name(cx, src, base.buf, cx->rename))) {
 		strbuf_addf(to, "%s%s", other, colon ? colon : "");
 		if (!strstr(cx->said->buf, base.buf))
 			strbuf_addf(cx->said, "%s%s = %s", cx->said->len ? ", " : "", base.buf, other);
-	} else if (src && !colon && !misencoded(base.buf) && fp_arith_sum(cx, src, base.buf, &sum) &&
+	} else if (src && !colon && fp_arith_sum(cx, src, base.buf, &sum) &&
 		   (idx = sum_index(cx, base.buf)) >= 0 && (cx->sum_mask & (1u << idx))) {
 		strbuf_addstr(to, sum.buf);
 		if (!strstr(cx->said->buf, base.buf))
@@ -2503,7 +2511,7 @@ static void name_raw_umasks(struct same_ctx *cx, const char *text, struct strbuf
 			json_decref(probe);
 			names = json_object_get(cx->by_key, key.buf);
 		}
-		if (!json_array_size(names) || misencoded(json_string_value(json_array_get(names, 0)))) {
+		if (!json_array_size(names)) {
 			strbuf_add(out, p, (size_t)(end + 1 - p));
 			p = end + 1;
 			continue;
