@@ -2361,9 +2361,10 @@ static const char *other_name(struct same_ctx *cx, json_t *src, const char *name
  * FP_ARITH_INST_RETIRED.SCALAR (umask 0x3) and .VECTOR (0x3c, 0xfc with
  * AVX-512) count the union of the instruction classes their umask bits
  * select (SCALAR_SINGLE 0x2, SCALAR_DOUBLE 0x1, 128B_PACKED_DOUBLE 0x4, ...),
- * and every FP instruction is of one class (Intel SDM vol. 3B, "FP_ARITH_
- * INST_RETIRED"): the union's count is the sum of the classes' counts,
- * which is what perf's metrics count instead.  Into 'to' "( A + B ... )".
+ * and every FP instruction is of one class (one precision, one width: the
+ * events' descriptions in Intel's perfmon lists): the union's count is the
+ * sum of the classes' counts, which is what perf's metrics count instead.
+ * Into 'to' "( A + B ... )".
  */
 static int fp_arith_sum(struct same_ctx *cx, json_t *src, const char *name, struct strbuf *to)
 {
