@@ -666,12 +666,64 @@ static void info_area(struct strbuf *sb, const char *name)
 	}
 }
 
+/* Level of perfmon metric NAME (0 when it is not in the file or has none). */
+static int perfmon_level(json_t *levels, const char *name)
+{
+	return name ? (int)json_integer_value(json_object_get(levels, name)) : 0;
+}
+
+/*
+ * Put tree node m (our id) in the tree: its parent and level, into out.
+ * perfmon lists the tree in pre-order, so last_at_level[n] is the last
+ * node seen at Level n.  A node's ParentCategory is followed when it is one
+ * level up.  When it is missing (icelakex: MEM_Bandwidth, MEM_Latency) or
+ * contradicts the node's Level (skylakex, cascadelakex, rocketlake:
+ * Nop_Instructions Level 4 under Light_Operations, a Level 2 node;
+ * Serializing_Operation Level 3 under Ports_Utilized_0, a Level 4 node),
+ * the Level and the order decide: the node goes under the last node one
+ * level up.  That is where Intel's TMA spreadsheet (TMA_Metrics-full.csv)
+ * has every one of them, and what Intel's Bottleneck formulas assume
+ * (Bottleneck_Compute_Bound_Est shares Core_Bound among Divider,
+ * Serializing_Operation and Ports_Utilization); a "tree_note" says so.
+ */
+static void perfmon_place(json_t *out, json_t *m, const char *id, json_t *levels,
+			  char last_at_level[][128], size_t nlevels, const char *file)
+{
+	const char *parent = jstr(m, "ParentCategory");
+	int level = (int)json_integer_value(json_object_get(m, "Level"));
+	struct strbuf low = STRBUF_INIT, why = STRBUF_INIT;
+
+	if (parent && perfmon_level(levels, parent) == level - 1) {
+		lower(&low, parent);
+		json_object_set_new(out, "parent", json_string(canonical_id(low.buf)));
+	} else if (level > 1 && (size_t)level < nlevels && last_at_level[level - 1][0]) {
+		json_object_set_new(out, "parent", json_string(last_at_level[level - 1]));
+		if (parent)
+			strbuf_addf(&why, "Intel's %s gives Level %d and ParentCategory %s, a Level %d node: "
+				    "the two disagree", file, level, parent, perfmon_level(levels, parent));
+		else
+			strbuf_addf(&why, "Intel's %s gives Level %d and no ParentCategory", file, level);
+		strbuf_addf(&why, "; placed by its Level and the file's order under %s, where Intel's TMA "
+			    "spreadsheet (TMA_Metrics-full.csv) has it",
+			    last_at_level[level - 1]);
+		json_object_set_new(out, "tree_note", json_string(why.buf));
+		if (td_verbose)
+			note("import: %s: %s", id, why.buf);
+	}
+	if (level >= 1 && (size_t)level < nlevels)
+		snprintf(last_at_level[level], sizeof(last_at_level[level]), "%s", id);
+	json_object_set_new(out, "level", json_integer(level));
+	strbuf_release(&low);
+	strbuf_release(&why);
+}
+
 static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 {
 	json_t *root = load_json(path, err), *list, *m;
-	json_t *ids, *legacy_ids, *fraction_ids;
+	json_t *ids, *legacy_ids, *fraction_ids, *levels;
 	struct strbuf sb = STRBUF_INIT, low = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
-	struct strbuf th = STRBUF_INIT, disp = STRBUF_INIT;
+	struct strbuf th = STRBUF_INIT, disp = STRBUF_INIT, idb = STRBUF_INIT;
+	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	size_t i;
 	int pass;
 	char last_at_level[10][128] = { { 0 } };
@@ -696,12 +748,15 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 	ids = json_object();
 	legacy_ids = json_object();
 	fraction_ids = json_object();
+	levels = json_object();
 	json_array_foreach(list, i, m) {
 		const char *name = jstr(m, "MetricName");
 		const char *id;
 
 		if (!name)
 			continue;
+		if (is_tree_node(m))
+			json_object_set_new(levels, name, json_integer(json_integer_value(json_object_get(m, "Level"))));
 		lower(&low, name);
 		id = canonical_id(low.buf);
 		json_object_set_new(ids, low.buf, json_string(id));
@@ -720,8 +775,11 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 
 		if (!name || (pass == 0) != (cat && !strcmp(cat, "TMA")))
 			continue;
+		/* id outlives low, which the parent's name is lowered into below */
 		lower(&low, name);
-		id = canonical_id(low.buf);
+		strbuf_reset(&idb);
+		strbuf_addstr(&idb, canonical_id(low.buf));
+		id = idb.buf;
 		if (find_metric(im, id))
 			continue; /* TMA's metric of the same id (imported first) wins */
 		strbuf_reset(&why);
@@ -746,22 +804,7 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 		display_name(&disp, name);
 		json_object_set_new(out, "name", json_string(disp.buf));
 		if (tree) {
-			const char *parent = jstr(m, "ParentCategory");
-			int level = (int)json_integer_value(json_object_get(m, "Level"));
-
-			if (parent) {
-				lower(&low, parent);
-				json_object_set_new(out, "parent", json_string(canonical_id(low.buf)));
-			} else if (level > 1 && level <= 8 && last_at_level[level - 1][0]) {
-				/* perfmon lists the tree in pre-order: the parent is the last node one level up */
-				json_object_set_new(out, "parent", json_string(last_at_level[level - 1]));
-				if (td_verbose)
-					note("import: %s has no ParentCategory; placed under %s", id,
-					     last_at_level[level - 1]);
-			}
-			if (level >= 1 && level <= 8)
-				snprintf(last_at_level[level], sizeof(last_at_level[level]), "%s", id);
-			json_object_set_new(out, "level", json_integer(json_integer_value(json_object_get(m, "Level"))));
+			perfmon_place(out, m, id, levels, last_at_level, TD_ARRAY_SIZE(last_at_level), file);
 			json_object_set_new(out, "domain", json_string(domain_of(m)));
 			json_object_set_new(out, "unit", json_string(domain_of(m)));
 		} else {
@@ -787,8 +830,10 @@ static int import_perfmon(struct imp *im, const char *path, struct strbuf *err)
 	json_decref(ids);
 	json_decref(legacy_ids);
 	json_decref(fraction_ids);
+	json_decref(levels);
 	json_decref(root);
 	strbuf_release(&sb);
+	strbuf_release(&idb);
 	strbuf_release(&low);
 	strbuf_release(&text);
 	strbuf_release(&why);
@@ -1473,6 +1518,28 @@ out:
 
 /* ---------------- event databases ---------------- */
 
+/*
+ * An encoding Intel's event lists get wrong: skylakex_core.json and
+ * cascadelakex_core.json give FP_ARITH_INST_RETIRED.8_FLOPS umask 0x18, the
+ * umask of 4_FLOPS (perf would count the 4-flop instructions as 8-flop
+ * ones); its description (256-bit packed single and 512-bit packed double:
+ * 0x20 | 0x40) and the later lists (icelakex_core.json) say 0x60.  Returns
+ * a new reference: the corrected copy, or e itself.
+ */
+static json_t *corrected_event(json_t *e)
+{
+	json_t *c;
+
+	if (strcmp(jstr(e, "EventName"), "FP_ARITH_INST_RETIRED.8_FLOPS") ||
+	    !jstr(e, "UMask") || strtoul(jstr(e, "UMask"), NULL, 0) != 0x18)
+		return json_incref(e);
+	c = json_deep_copy(e);
+	json_object_set_new(c, "UMask", json_string("0x60"));
+	if (td_verbose)
+		note("import: FP_ARITH_INST_RETIRED.8_FLOPS: umask 0x18 of the event list taken as 0x60");
+	return c;
+}
+
 static void add_events_array(struct imp *im, json_t *arr)
 {
 	struct strbuf up = STRBUF_INIT;
@@ -1491,7 +1558,7 @@ static void add_events_array(struct imp *im, json_t *arr)
 			continue;
 		upper(&up, name);
 		if (!json_object_get(im->evdb, up.buf))
-			json_object_set(im->evdb, up.buf, e);
+			json_object_set_new(im->evdb, up.buf, corrected_event(e));
 	}
 	strbuf_release(&up);
 }
@@ -2236,6 +2303,367 @@ static int read_sources(struct imp *im, struct strbuf *err)
 	return 0;
 }
 
+/* ---------------- one event, several names ---------------- */
+
+/*
+ * Intel renames events and keeps the old name beside the new one, with the
+ * same encoding (ICACHE_64B.IFTAG_STALL = ICACHE_TAG.STALLS, ILD_STALL.LCP =
+ * DECODE.LCP, ARITH.DIVIDER_ACTIVE = ARITH.DIV_ACTIVE, ...); a perf version
+ * counts whichever name its metrics use.  Every metric gets alternatives
+ * that read its events under their other names, so a count under either
+ * name serves.  The key holds every field that selects what the counter
+ * counts (docs/tables.md, Events).
+ */
+static void encoding_key(json_t *src, struct strbuf *key)
+{
+	static const char *const fields[] = {
+		"EventCode", "UMask", "UMaskExt", "CounterMask", "Invert", "EdgeDetect",
+		"AnyThread", "MSRIndex", "MSRValue", "Equal",
+	};
+	size_t i;
+
+	strbuf_reset(key);
+	for (i = 0; i < TD_ARRAY_SIZE(fields); i++)
+		strbuf_addf(key, "%lx/", hexval(src, fields[i]));
+}
+
+struct same_ctx {
+	struct imp *im;
+	json_t *by_key;      /* encoding key -> [names of that encoding] */
+	int rename;          /* rename events: by their nth other name; 0: not */
+	unsigned sum_mask;   /* which FP sums to write out (bit: index in sum_names) */
+	char sum_names[4][64]; /* the FP sum events of the formula, in order */
+	int nsum;
+	struct strbuf *said; /* what the rewrites were, for the note */
+	struct strbuf *unnamed; /* umask bits of a sum that name no event */
+};
+
+/* The event's nth other name (1, 2: first, second) of the same encoding, or NULL. */
+static const char *other_name(struct same_ctx *cx, json_t *src, const char *name, int nth)
+{
+	struct strbuf key = STRBUF_INIT;
+	json_t *names, *n;
+	const char *found = NULL;
+	size_t i;
+
+	encoding_key(src, &key);
+	names = json_object_get(cx->by_key, key.buf);
+	json_array_foreach(names, i, n)
+		if (strcasecmp(json_string_value(n), name) && !--nth) {
+			found = json_string_value(n);
+			break;
+		}
+	strbuf_release(&key);
+	return found;
+}
+
+/*
+ * FP_ARITH_INST_RETIRED.SCALAR (umask 0x3) and .VECTOR (0x3c, 0xfc with
+ * AVX-512) count the union of the instruction classes their umask bits
+ * select (SCALAR_SINGLE 0x2, SCALAR_DOUBLE 0x1, 128B_PACKED_DOUBLE 0x4, ...),
+ * and every FP instruction is of one class (one precision, one width: the
+ * events' descriptions in Intel's perfmon lists): the union's count is the
+ * sum of the classes' counts, which is what perf's metrics count instead.
+ * Into 'to' "( A + B ... )".
+ */
+static int fp_arith_sum(struct same_ctx *cx, json_t *src, const char *name, struct strbuf *to)
+{
+	struct strbuf key = STRBUF_INIT, part = STRBUF_INIT, none = STRBUF_INIT;
+	unsigned long umask = hexval(src, "UMask"), bit;
+	json_t *probe, *names;
+	int n = 0;
+
+	if (strncasecmp(name, "FP_ARITH_INST_RETIRED", 21) || hexval(src, "CounterMask") ||
+	    hexval(src, "Invert") || hexval(src, "EdgeDetect") || !umask || !(umask & (umask - 1)))
+		return 0;
+	probe = json_deep_copy(src);
+	for (bit = 1; bit <= umask; bit <<= 1) {
+		char hex[32];
+
+		if (!(umask & bit))
+			continue;
+		snprintf(hex, sizeof(hex), "0x%lx", bit);
+		json_object_set_new(probe, "UMask", json_string(hex));
+		encoding_key(probe, &key);
+		names = json_object_get(cx->by_key, key.buf);
+		/*
+		 * A bit no event of the CPU's list names (client Skylake's VECTOR
+		 * is 0xfc, with no 512-bit events): no instruction of that class.
+		 */
+		if (!json_array_size(names)) {
+			strbuf_addf(&none, "%s%s", none.len ? " " : "", hex);
+			continue;
+		}
+		strbuf_addf(&part, "%s%s", n++ ? " + " : "( ",
+			    json_string_value(json_array_get(names, 0)));
+	}
+	json_decref(probe);
+	if (n > 1) {
+		strbuf_addf(to, "%s )", part.buf);
+		if (none.len)
+			strbuf_addf(cx->unnamed, "%s%s umask bits %s", cx->unnamed->len ? "; " : "",
+				    name, none.buf);
+	}
+	strbuf_release(&key);
+	strbuf_release(&part);
+	strbuf_release(&none);
+	return n > 1;
+}
+
+/* The index of sum-capable event 'name' in this formula, -1 when there are too many. */
+static int sum_index(struct same_ctx *cx, const char *name)
+{
+	int i;
+
+	for (i = 0; i < cx->nsum; i++)
+		if (!strcasecmp(cx->sum_names[i], name))
+			return i;
+	if (cx->nsum == (int)TD_ARRAY_SIZE(cx->sum_names))
+		return -1;
+	snprintf(cx->sum_names[cx->nsum], sizeof(cx->sum_names[0]), "%s", name);
+	return cx->nsum++;
+}
+
+static int same_word(void *vcx, const char *word, struct strbuf *to, struct strbuf *err)
+{
+	struct same_ctx *cx = vcx;
+	const char *colon = strchr(word, ':'), *other;
+	struct strbuf base = STRBUF_INIT, up = STRBUF_INIT, sum = STRBUF_INIT;
+	json_t *src;
+	int idx;
+
+	(void)err;
+	strbuf_add(&base, word, colon ? (size_t)(colon - word) : strlen(word));
+	upper(&up, base.buf);
+	src = strchr(word, '.') ? json_object_get(cx->im->evdb, up.buf) : NULL;
+	if (src && cx->rename &&
+	    (other = other_name(cx, src, base.buf, cx->rename))) {
+		strbuf_addf(to, "%s%s", other, colon ? colon : "");
+		if (!strstr(cx->said->buf, base.buf))
+			strbuf_addf(cx->said, "%s%s = %s", cx->said->len ? ", " : "", base.buf, other);
+	} else if (src && !colon && fp_arith_sum(cx, src, base.buf, &sum) &&
+		   (idx = sum_index(cx, base.buf)) >= 0 && (cx->sum_mask & (1u << idx))) {
+		strbuf_addstr(to, sum.buf);
+		if (!strstr(cx->said->buf, base.buf))
+			strbuf_addf(cx->said, "%s%s = %s", cx->said->len ? ", " : "", base.buf, sum.buf);
+	} else {
+		strbuf_addstr(to, word);
+	}
+	strbuf_release(&base);
+	strbuf_release(&up);
+	strbuf_release(&sum);
+	return 0;
+}
+
+/* Has metric m this formula already, as its own or an alternative's? */
+static int has_formula(json_t *m, const char *text)
+{
+	json_t *a;
+	size_t i;
+
+	if (jstr(m, "formula") && !strcmp(jstr(m, "formula"), text))
+		return 1;
+	json_array_foreach(json_object_get(m, "alternatives"), i, a)
+		if (jstr(a, "formula") && !strcmp(jstr(a, "formula"), text))
+			return 1;
+	return 0;
+}
+
+/*
+ * Intel writes some sums as a raw umask on one member event:
+ * "cpu@FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE\,umask\=0xfc@" is the
+ * encoding of FP_ARITH_INST_RETIRED.VECTOR, the name perf counts.  Into
+ * out: text with each such term that an event of the list encodes named
+ * by that event; said notes it.
+ */
+static void name_raw_umasks(struct same_ctx *cx, const char *text, struct strbuf *out)
+{
+	static const char term[] = "\\,umask\\=";
+	const char *p = text, *at;
+	struct strbuf key = STRBUF_INIT, up = STRBUF_INIT;
+
+	strbuf_reset(out);
+	while ((at = strchr(p, '@'))) {
+		const char *pmu = at, *mid = strstr(at + 1, term), *end;
+		json_t *src, *probe, *names;
+		unsigned long umask;
+		char hex[32];
+
+		while (pmu > p && (isalnum((unsigned char)pmu[-1]) || pmu[-1] == '_'))
+			pmu--;
+		end = mid ? strchr(mid, '@') : NULL;
+		if (!mid || !end || memchr(at + 1, '@', (size_t)(mid - at - 1)) ||
+		    (size_t)(end - mid) <= sizeof(term) - 1) {
+			strbuf_add(out, p, (size_t)(at + 1 - p));
+			p = at + 1;
+			continue;
+		}
+		strbuf_reset(&key);
+		strbuf_add(&key, at + 1, (size_t)(mid - at - 1));
+		upper(&up, key.buf);
+		umask = strtoul(mid + sizeof(term) - 1, NULL, 16);
+		src = json_object_get(cx->im->evdb, up.buf);
+		names = NULL;
+		if (src) {
+			probe = json_deep_copy(src);
+			snprintf(hex, sizeof(hex), "0x%lx", umask);
+			json_object_set_new(probe, "UMask", json_string(hex));
+			encoding_key(probe, &key);
+			json_decref(probe);
+			names = json_object_get(cx->by_key, key.buf);
+		}
+		if (!json_array_size(names)) {
+			strbuf_add(out, p, (size_t)(end + 1 - p));
+			p = end + 1;
+			continue;
+		}
+		strbuf_add(out, p, (size_t)(pmu - p));
+		strbuf_addstr(out, json_string_value(json_array_get(names, 0)));
+		strbuf_addf(cx->said, "%s%.*s = %s", cx->said->len ? ", " : "", (int)(end + 1 - pmu), pmu,
+			    json_string_value(json_array_get(names, 0)));
+		p = end + 1;
+	}
+	strbuf_addstr(out, p);
+	strbuf_release(&key);
+	strbuf_release(&up);
+}
+
+/* One rewrite of formula 'a' into out: 0 when it changed nothing. */
+static int rewrite_once(struct same_ctx *cx, const char *formula, struct strbuf *out)
+{
+	struct strbuf raw = STRBUF_INIT, why = STRBUF_INIT;
+	int rc;
+
+	strbuf_reset(cx->said);
+	strbuf_reset(cx->unnamed);
+	if (cx->rename)
+		name_raw_umasks(cx, formula, &raw);
+	else
+		strbuf_addstr(&raw, formula);
+	rc = !rewrite_words(raw.buf, out, &why, same_word, cx) && cx->said->len;
+	strbuf_release(&raw);
+	strbuf_release(&why);
+	return rc;
+}
+
+/*
+ * The rewrites of formula 'a' (an alternative object, or the formula as
+ * one) that count its events otherwise, appended to list: under other
+ * names (the first, the second where there are three), its FP sums
+ * written out (each subset of them: perf may count one sum event and
+ * split another), and both.
+ */
+static void append_rewrites(json_t *list, json_t *m, json_t *a, struct same_ctx *cx, const char *file)
+{
+	struct strbuf out = STRBUF_INIT, said = STRBUF_INIT, text = STRBUF_INIT, unnamed = STRBUF_INIT;
+	unsigned mask, nmask;
+	size_t i;
+	json_t *have;
+
+	cx->said = &said;
+	cx->unnamed = &unnamed;
+	/* a dry run finds the formula's FP sums */
+	cx->nsum = 0;
+	cx->rename = 1;
+	cx->sum_mask = 0;
+	rewrite_once(cx, jstr(a, "formula"), &out);
+	nmask = 1u << cx->nsum;
+	for (cx->rename = 0; cx->rename <= 2; cx->rename++)
+	for (mask = 0; mask < nmask; mask++) {
+		json_t *alt;
+		int dup = 0;
+
+		cx->sum_mask = mask;
+		if ((!cx->rename && !mask) || !rewrite_once(cx, jstr(a, "formula"), &out) ||
+		    has_formula(m, out.buf))
+			continue;
+		json_array_foreach(list, i, have)
+			dup |= !strcmp(jstr(have, "formula"), out.buf);
+		if (dup)
+			continue;
+		strbuf_reset(&text);
+		if (jstr(a, "note"))
+			strbuf_addf(&text, "%s; ", jstr(a, "note"));
+		strbuf_addf(&text, "the same events under other names (%s): %s", file, said.buf);
+		if (unnamed.len)
+			strbuf_addf(&text, " (%s: no event of the list, no instruction of that class)",
+				    unnamed.buf);
+		alt = json_object();
+		json_object_set_new(alt, "formula", json_string(out.buf));
+		json_object_set_new(alt, "approximate", json_boolean(json_is_true(json_object_get(a, "approximate"))));
+		json_object_set_new(alt, "note", json_string(text.buf));
+		json_array_append_new(list, alt);
+		if (td_verbose)
+			note("import: %s: alternative with %s", jstr(m, "id"), said.buf);
+	}
+	strbuf_release(&out);
+	strbuf_release(&said);
+	strbuf_release(&text);
+	strbuf_release(&unnamed);
+}
+
+/*
+ * Each formula's rewrites follow it at once, before the next (possibly
+ * approximate) alternative: a count under another name is as exact as
+ * the formula it serves.
+ */
+static void add_same_alternatives(json_t *m, struct same_ctx *cx, const char *file)
+{
+	json_t *alts = json_object_get(m, "alternatives"), *list = json_array(), *a, *self;
+	size_t i;
+
+	self = json_object();
+	json_object_set_new(self, "formula", json_string(jstr(m, "formula")));
+	append_rewrites(list, m, self, cx, file);
+	json_decref(self);
+	json_array_foreach(alts, i, a) {
+		json_array_append(list, a);
+		if (jstr(a, "formula"))
+			append_rewrites(list, m, a, cx, file);
+	}
+	if (json_array_size(list) > json_array_size(alts))
+		json_object_set(m, "alternatives", list);
+	json_decref(list);
+}
+
+static void add_renamed_event_alternatives(struct imp *im)
+{
+	struct same_ctx cx = { .im = im, .by_key = json_object() };
+	struct strbuf key = STRBUF_INIT, files = STRBUF_INIT;
+	const char *name;
+	json_t *src, *m;
+	size_t i;
+
+	if (im->arm)
+		goto out;
+	json_object_foreach(im->evdb, name, src) {
+		json_t *list;
+
+		/* fixed-counter pseudo codes (0x00): perf names those events itself */
+		if (!jstr(src, "EventName") || !jstr(src, "EventCode") || !hexval(src, "EventCode"))
+			continue;
+		encoding_key(src, &key);
+		list = json_object_get(cx.by_key, key.buf);
+		if (!list) {
+			list = json_array();
+			json_object_set_new(cx.by_key, key.buf, list);
+		}
+		json_array_append_new(list, json_string(jstr(src, "EventName")));
+	}
+	for (i = 0; i < im->o->nr_events; i++) {
+		const char *base = strrchr(im->o->events[i], '/');
+
+		strbuf_addf(&files, "%s%s", i ? ", " : "", base ? base + 1 : im->o->events[i]);
+	}
+	json_array_foreach(im->metrics, i, m)
+		if (jstr(m, "formula"))
+			add_same_alternatives(m, &cx, files.len ? files.buf : "the event lists");
+out:
+	json_decref(cx.by_key);
+	strbuf_release(&key);
+	strbuf_release(&files);
+}
+
 /*
  * Drop metrics with unknown events or references, until nothing changes:
  * leaving one out can leave out the metrics that reference it.  Rebuilds
@@ -2442,7 +2870,10 @@ int td_table_import(const struct td_import_opts *o, struct strbuf *err)
 	strbuf_init(&im.dropped, 0);
 	strbuf_init(&im.source, 0);
 
-	if (read_sources(&im, err) || drop_unresolved(&im, err))
+	if (read_sources(&im, err))
+		goto out;
+	add_renamed_event_alternatives(&im);
+	if (drop_unresolved(&im, err))
 		goto out;
 	drop_unresolved_thresholds(&im);
 	fix_levels(&im);

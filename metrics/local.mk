@@ -46,8 +46,8 @@ tests_unit_test_tree_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 
 TESTS += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh tests/e2e/t0202-list-explain.sh
-TESTS += tests/e2e/t0203-arm-tables.sh
-EXTRA_DIST += tests/e2e/t0203-arm-tables.sh
+TESTS += tests/e2e/t0203-arm-tables.sh tests/e2e/t0210-intel-tree-shape.sh tests/e2e/t0211-renamed-events.sh
+EXTRA_DIST += tests/e2e/t0203-arm-tables.sh tests/e2e/t0210-intel-tree-shape.sh tests/e2e/t0211-renamed-events.sh
 EXTRA_DIST += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh tests/e2e/t0202-list-explain.sh
 
 # threads: per-thread cycle stacks from sched events (metrics/threads.c)
