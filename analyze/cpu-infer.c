@@ -402,6 +402,10 @@ void td_import_infer_by_values(struct td_import *imp)
 	/* without a family from the events, only a table perf's values confirm */
 	if (best && !g->table && !best_matched(best))
 		best = NULL;
+	/* nothing to add to what the event names said (the kernel's generic topdown events) */
+	if (best && g->table && !strcmp(td_table_info(best->t)->name, g->table) && !best->unknown &&
+	    !best->compared[0] && !best->compared[1])
+		best = NULL;
 	if (!best) {
 		release_fits(fits, n);
 		strbuf_release(&sb);

@@ -5,7 +5,9 @@
  * state, and the run's metadata as meta.json holds it.
  *
  * The CPU comes from --cpu / --table, else from the run's meta.json, else
- * from the event names (parse/stat-infer.c) with the confidence said.  A
+ * from the event names (parse/stat-infer.c) and, within the family they
+ * name, the table and SMT setting that reproduce perf's printed tma_*
+ * values (analyze/cpu-infer.c), with the confidence said.  A
  * file with Top-Down events whose CPU cannot be told is refused with the
  * line of the first model-specific event; a file with only generic events
  * (software events, cycles, ...) gets no table and shows counts only.
