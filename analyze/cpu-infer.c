@@ -49,8 +49,15 @@ static const char *const any_intel[] = {
 	"graniterapids", NULL
 };
 
-/* At most this many sessions are looked at: enough to tell, cheap on long files. */
+/*
+ * What is looked at: enough to tell (perf's largest metric groups hold a
+ * few hundred events), and bounded, so that a hostile file costs no table
+ * lookup per count for each candidate table.
+ */
 #define MAX_SESSIONS 16
+#define MAX_SCAN 8192     /* counts of a scope */
+#define MAX_EVENTS 1024   /* distinct events */
+#define MAX_PRINTED 512   /* printed values of a scope */
 
 struct fit {
 	const struct td_table *t;
@@ -144,7 +151,7 @@ static void fit_values(struct fit *fit, const struct td_stat *st, const struct t
 	size_t k;
 	int smt;
 
-	for (k = 0; k < s->nr_perf_metrics; k++) {
+	for (k = 0; k < s->nr_perf_metrics && k < MAX_PRINTED; k++) {
 		const struct td_perf_metric *pm = &s->perf_metrics[k];
 		const struct td_metric *m;
 
@@ -173,39 +180,56 @@ static int is_model_event(const struct td_count *c)
 	return c->key && strncmp(c->key, "topdown-", 8) && !td_report_is_generic_event(c);
 }
 
-/* Count the model-specific events of the file that t does not know. */
-static void fit_events(struct fit *fit, const struct td_stat_file *f)
+/*
+ * The distinct model-specific events of the file (first scope of each
+ * session), at most MAX_EVENTS of the first MAX_SCAN counts.
+ */
+
+struct events {
+	const struct td_count *v[MAX_EVENTS];
+	size_t n;
+};
+
+static void collect_events(struct events *ev, const struct td_stat_file *f)
 {
-	size_t i, j, k, l;
+	size_t i, k, l;
 
+	ev->n = 0;
 	for (i = 0; i < f->nr_sessions && i < MAX_SESSIONS; i++) {
-		const struct td_stat *st = &f->sessions[i];
+		const struct td_scope *s;
 
-		for (j = 0; j < st->nr_scopes && j < 1; j++) {
-			const struct td_scope *s = &st->scopes[j];
+		if (!f->sessions[i].nr_scopes)
+			continue;
+		s = &f->sessions[i].scopes[0];
+		for (k = 0; k < s->nr_counts && k < MAX_SCAN && ev->n < MAX_EVENTS; k++) {
+			const struct td_count *c = &s->counts[k];
+			int seen = 0;
 
-			for (k = 0; k < s->nr_counts; k++) {
-				const struct td_count *c = &s->counts[k];
-				int seen = 0;
-
-				if (!is_model_event(c) || td_report_table_has_event(fit->t, c))
-					continue;
-				/* once per event name in the file */
-				for (l = 0; l < k && !seen; l++)
-					seen = s->counts[l].key && !strcmp(s->counts[l].key, c->key);
-				if (seen || (fit->unknown_names.len && strstr(fit->unknown_names.buf, c->event)))
-					continue;
-				add_name(&fit->unknown_names, c->event, fit->unknown++);
-			}
+			if (!is_model_event(c))
+				continue;
+			for (l = 0; l < ev->n && !seen; l++)
+				seen = !strcmp(ev->v[l]->key, c->key);
+			if (!seen)
+				ev->v[ev->n++] = c;
 		}
 	}
 }
 
-static void fit_table(struct fit *fit, const struct td_stat_file *f)
+/* Count the model-specific events of the file that t does not know. */
+static void fit_events(struct fit *fit, const struct events *ev)
 {
 	size_t i;
 
-	fit_events(fit, f);
+	for (i = 0; i < ev->n; i++)
+		if (!td_report_table_has_event(fit->t, ev->v[i]))
+			add_name(&fit->unknown_names, ev->v[i]->event, fit->unknown++);
+}
+
+static void fit_table(struct fit *fit, const struct td_stat_file *f, const struct events *ev)
+{
+	size_t i;
+
+	fit_events(fit, ev);
 	for (i = 0; i < f->nr_sessions && i < MAX_SESSIONS; i++)
 		if (f->sessions[i].nr_scopes)
 			fit_values(fit, &f->sessions[i], &f->sessions[i].scopes[0]);
@@ -371,6 +395,7 @@ void td_import_infer_by_values(struct td_import *imp)
 	const char *const *family = family_of(g, imp->stat);
 	struct strbuf sb = STRBUF_INIT, ties = STRBUF_INIT, scratch = STRBUF_INIT;
 	struct fit *fits, *best = NULL, *runner = NULL;
+	struct events *ev;
 	size_t i, n = 0;
 	int smt;
 
@@ -379,6 +404,8 @@ void td_import_infer_by_values(struct td_import *imp)
 	while (family[n])
 		n++;
 	fits = xcalloc(n, sizeof(*fits));
+	ev = xmalloc(sizeof(*ev));
+	collect_events(ev, imp->stat);
 	for (i = 0; i < n; i++) {
 		strbuf_init(&fits[i].unknown_names, 0);
 		strbuf_init(&fits[i].matched_names[0], 0);
@@ -388,7 +415,7 @@ void td_import_infer_by_values(struct td_import *imp)
 		fits[i].t = td_table_find(family[i], &sb);
 		strbuf_reset(&sb);
 		if (fits[i].t)
-			fit_table(&fits[i], imp->stat);
+			fit_table(&fits[i], imp->stat, ev);
 	}
 	/* the best; among equals the event guess, else the first listed */
 	for (i = 0; i < n; i++) {
@@ -406,6 +433,7 @@ void td_import_infer_by_values(struct td_import *imp)
 	if (best && g->table && !strcmp(td_table_info(best->t)->name, g->table) && !best->unknown &&
 	    !best->compared[0] && !best->compared[1])
 		best = NULL;
+	free(ev);
 	if (!best) {
 		release_fits(fits, n);
 		strbuf_release(&sb);
