@@ -215,14 +215,32 @@ static void collect_events(struct events *ev, const struct td_stat_file *f)
 	}
 }
 
-/* Count the model-specific events of the file that t does not know. */
+/*
+ * Count the model-specific events of the file that t does not know (as
+ * td_report_table_has_event tells, with the table's keys made once).
+ */
 static void fit_events(struct fit *fit, const struct events *ev)
 {
-	size_t i;
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+	size_t i, j, n = td_table_nr_events(fit->t);
+	char **keys = xcalloc(n + 1, sizeof(*keys));
 
-	for (i = 0; i < ev->n; i++)
-		if (!td_report_table_has_event(fit->t, ev->v[i]))
+	for (j = 0; j < n; j++) {
+		td_event_key(td_table_event(fit->t, j)->name, &pmu, &key);
+		keys[j] = strbuf_detach(&key, NULL);
+	}
+	for (i = 0; i < ev->n; i++) {
+		int known = 0;
+
+		for (j = 0; j < n && !known; j++)
+			known = !strcmp(keys[j], ev->v[i]->key);
+		if (!known)
 			add_name(&fit->unknown_names, ev->v[i]->event, fit->unknown++);
+	}
+	for (j = 0; j < n; j++)
+		free(keys[j]);
+	free(keys);
+	strbuf_release(&pmu);
 }
 
 static void fit_table(struct fit *fit, const struct td_stat_file *f, const struct events *ev)
