@@ -32,6 +32,7 @@ struct td_import {
 	} *clusters;
 	size_t nr_clusters;
 	const char *cpu_source;      /* "--cpu", "--table", "run", "inferred from events" */
+	json_t *cpu_inference;       /* how the tables fit (meta.json cpu.inference), or NULL */
 	int smt;                     /* 1, 0, -1 unknown */
 	const char *smt_source;
 	json_t *meta;                /* meta.json (docs/run-format.md) */
@@ -69,6 +70,15 @@ const struct td_scope *td_import_streamed_sum(const struct td_import *imp, size_
  */
 void td_import_each_streamed(const struct td_import *imp, void (*fn)(const struct td_scope *s, void *ctx),
 			     void *ctx);
+/*
+ * analyze/cpu-infer.c: within the family the event names gave (imp->guess),
+ * the table that knows the counted events and reproduces perf's printed
+ * tma_* values, and the SMT setting that does; rewrites imp->guess's table,
+ * sentences and SMT when they tell.
+ */
+void td_import_infer_by_values(struct td_import *imp);
+/* How the SMT sentence of a setting told by perf's values begins. */
+#define TD_SMT_FROM_VALUES "inferred from perf's printed values"
 /* Load a run directory. */
 int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_import *imp,
 		struct strbuf *err);

@@ -5,7 +5,9 @@
  * state, and the run's metadata as meta.json holds it.
  *
  * The CPU comes from --cpu / --table, else from the run's meta.json, else
- * from the event names (parse/stat-infer.c) with the confidence said.  A
+ * from the event names (parse/stat-infer.c) and, within the family they
+ * name, the table and SMT setting that reproduce perf's printed tma_*
+ * values (analyze/cpu-infer.c), with the confidence said.  A
  * file with Top-Down events whose CPU cannot be told is refused with the
  * line of the first model-specific event; a file with only generic events
  * (software events, cycles, ...) gets no table and shows counts only.
@@ -44,6 +46,7 @@ void td_import_release(struct td_import *imp)
 	free(imp->clusters);
 	json_decref(imp->meta);
 	json_decref(imp->warnings);
+	json_decref(imp->cpu_inference);
 	free(imp->hdr_cpuid_text);
 	free(imp->hdr_desc);
 	td_stream_input_free(imp->streamed);
@@ -177,7 +180,10 @@ static int choose_table(struct td_import *imp, const struct td_report_opts *opts
 static void choose_smt(struct td_import *imp, const struct td_report_opts *opts, json_t *meta_smt)
 {
 	imp->smt = imp->guess.smt;
-	imp->smt_source = imp->smt < 0 ? "unknown" : "inferred from events";
+	imp->smt_source = imp->smt < 0 ? "unknown" :
+			  imp->guess.smt_reason && !strncmp(imp->guess.smt_reason, TD_SMT_FROM_VALUES,
+							    strlen(TD_SMT_FROM_VALUES)) ?
+			  "inferred from perf's values" : "inferred from events";
 	if (imp->has_hdr && imp->hdr.smt >= 0) {
 		imp->smt = imp->hdr.smt;
 		imp->smt_source = "perf.data header";
@@ -314,6 +320,8 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 		json_object_set_new(cpu, "confidence", json_string(imp->guess.confidence));
 	else
 		json_object_set_new(cpu, "confidence", json_string("unknown: no event tells the CPU"));
+	if (imp->cpu_inference && !strcmp(imp->cpu_source, "inferred from events"))
+		json_object_set(cpu, "inference", imp->cpu_inference);
 	json_object_set_new(m, "cpu", cpu);
 
 	json_object_set_new(smt, "on", imp->smt < 0 ? json_null() : json_boolean(imp->smt));
@@ -474,6 +482,7 @@ static int import_parsed(const char *path, const struct td_report_opts *opts, in
 {
 	td_stat_file_normalize(imp->stat);
 	td_stat_infer_cpu(imp->stat, &imp->guess);
+	td_import_infer_by_values(imp);
 	if (choose_table(imp, opts, NULL, err) < 0)
 		return -1;
 	choose_smt(imp, opts, NULL);
@@ -885,6 +894,7 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 		return -1;
 	}
 	td_stat_infer_cpu(imp->stat, &imp->guess);
+	td_import_infer_by_values(imp);
 	cpu = json_object_get(imp->meta, "cpu");
 	uarch = json_string_value(json_object_get(cpu, "microarchitecture"));
 	if (!(opts && (opts->cpu || opts->table))) {

@@ -1,5 +1,5 @@
 # analyze/: builds the report document from parsed counts and formula tables (analyze/report.h)
-libtdperf_a_SOURCES += analyze/build.c analyze/count-memo.c analyze/diff-counts.c \
+libtdperf_a_SOURCES += analyze/build.c analyze/count-memo.c analyze/cpu-infer.c analyze/diff-counts.c \
 	analyze/diff.c analyze/doc.c analyze/errorbars.c analyze/events.c analyze/groups.c \
 	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
@@ -33,6 +33,9 @@ EXTRA_DIST += tests/e2e/t0315-perf-printed-source.sh
 # each node on its own event group, against perf's printed values (issue 30)
 TESTS += tests/e2e/t0316-metric-groups.sh
 EXTRA_DIST += tests/e2e/t0316-metric-groups.sh
+# the table and SMT setting perf used, from its events and printed values (analyze/cpu-infer.c)
+TESTS += tests/e2e/t0317-cpu-infer.sh
+EXTRA_DIST += tests/e2e/t0317-cpu-infer.sh
 # endless, binary and piped inputs (hostile inputs work)
 TESTS += tests/e2e/t1505-endless-inputs.sh
 EXTRA_DIST += tests/e2e/t1505-endless-inputs.sh

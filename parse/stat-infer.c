@@ -27,6 +27,10 @@
  * SMT: perf's pre-Ice Lake formulas use the *_ANY (whole-core) events only
  * with SMT on, so their presence says SMT on; a system-wide run with only
  * the per-thread clock says off.
+ *
+ * This names a family only.  Within it, analyze/cpu-infer.c, which may
+ * evaluate formulas, picks the table that knows the counted events and
+ * reproduces the tma_* values perf printed, and the SMT setting that does.
  */
 #include "parse/parse.h"
 
@@ -501,9 +505,9 @@ int td_stat_infer_cpu(const struct td_stat_file *f, struct td_cpu_guess *g)
 		else if ((c2 = first_with(f, "int_misc.uop_dropping", 0)) != NULL ||
 			 ((c2 = first_with(f, "slots", 0)) != NULL && !strcasecmp(c2->event, "TOPDOWN.SLOTS")))
 			set(g, "sapphirerapids", "Intel Sapphire Rapids class (Golden Cove cores)", c2,
-			    "with the topdown-* events and no INT_MISC.CLEARS_COUNT: perf's Sapphire "
-			    "Rapids-class formulas; Ice Lake-class outputs of the same perf also show "
-			    "INT_MISC.CLEARS_COUNT; not certain");
+			    "with the topdown-* events and no INT_MISC.CLEARS_COUNT: Sapphire Rapids-class "
+			    "formulas assumed; not certain (perf 6.1's Ice Lake formulas do not ask for "
+			    "INT_MISC.CLEARS_COUNT either)");
 		else
 			set(g, "icelake", "Intel Ice Lake or later (PERF_METRICS)", c,
 			    "and slots: Ice Lake or later; nothing narrows it down, but Level 1 is "
