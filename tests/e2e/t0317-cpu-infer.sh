@@ -70,8 +70,15 @@ test_expect_success 'Skylake-SP, SMT off: perf asked for INT_MISC.RECOVERY_CYCLE
 	check skylakex-smtoff-L4.txt skylakex false - dtlb_load split_loads fb_full data_sharing
 '
 
-test_expect_success 'Comet Lake: the client table, the server tables named as equal' '
-	check cometlake-smton-L3.txt skylake true skylakex,cascadelakex l1_bound l3_bound divider ports_utilization
+# Since the tables got their same-encoding alternatives (t0211), the
+# inference computes 19 of the 21 printed values with the server tables
+# (21 with the client's), so it is no longer a tie.  (A report given
+# --cpu skylakex computes all 21: the inference's evaluation does not yet
+# try every alternative.)
+test_expect_success 'Comet Lake: the client table; the server tables reproduce fewer of perf'"'"'s values' '
+	check cometlake-smton-L3.txt skylake true - l1_bound l3_bound divider ports_utilization &&
+	jq -e "[.run.cpu.inference.candidates[] | {(.table): .printed_reproduced.smt_on}] | add |
+		.skylakex < .skylake" out.json
 '
 
 test_expect_success 'Ice Lake-SP Levels 3, 4, 6: icelakex (5 slots), not Sapphire Rapids (6)' '
@@ -85,8 +92,8 @@ test_expect_success 'Ice Lake-SP Levels 3, 4, 6: icelakex (5 slots), not Sapphir
 
 test_expect_success 'Ice Lake client: perf values tell it from Ice Lake-SP' '
 	check icelake-smton-L4.txt icelake true rocketlake contested_accesses dtlb_load split_loads &&
-	jq -e ".run.cpu.inference.candidates[] | select(.table == \"icelakex\") |
-		.printed_reproduced.smt_on < 20" out.json &&
+	jq -e "[.run.cpu.inference.candidates[] | {(.table): .printed_reproduced.smt_on}] | add |
+		.icelakex < .icelake" out.json &&
 	check icelake-smton-L6.txt icelake true tigerlake,rocketlake port_0 port_1 port_5 port_6 slow_pause
 '
 
