@@ -28,3 +28,5 @@ TESTS += tests/e2e/t0853-job-pmu-emu.sh
 EXTRA_DIST += tests/e2e/t0853-job-pmu-emu.sh
 TESTS += tests/e2e/t0644-hotspots-emu.sh
 EXTRA_DIST += tests/e2e/t0644-hotspots-emu.sh tests/pmu-emu/emu-hot-truth
+TESTS += tests/e2e/t0546-perf-metric-oracle.sh
+EXTRA_DIST += tests/e2e/t0546-perf-metric-oracle.sh tests/pmu-emu/perf-oracle
