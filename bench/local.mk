@@ -17,3 +17,5 @@ EXTRA_DIST += bench/stat-report-bench.sh bench/README.md
 # merging a job directory of 1,024 ranks: bench/job-merge-bench.sh
 EXTRA_DIST += bench/job-merge-bench.sh
 EXTRA_DIST += bench/hotspots-bench.sh
+# perf 6.1 as the oracle of the Top-Down values: bench/perf-oracle.sh (docs/perf-oracle.md)
+EXTRA_DIST += bench/perf-oracle.sh

@@ -79,7 +79,7 @@ test_expect_success 'cycles follow enabled time (all ranks end at the barrier); 
 # the weighting by cycles gives the job-wide tree.
 test_expect_success 'job-wide tree = the ranks values weighted by their cycles (rank 3 on other rates, 3x the clock)' '
 	sed -e "s/^ghz .*/ghz 7.2/" -e "/^pmu cpu /a\\
-  rate 0x20003c 1.0\\
+  rate 0x20003c 2.0\\
   rate 0x10e 2.6\\
   rate 0x2c2 1.2\\
   rate 0x19c 0.9\\

@@ -104,6 +104,14 @@ static int pmu_line(struct emu_pmu *pmu, const char *kw, char *args)
 		(*v)[(*nr)++].per_cycle = r;
 		return 0;
 	}
+	if (!strcmp(kw, "default_rates")) {
+		char *end1, *end2;
+
+		pmu->rate_lo = strtod(a, &end1);
+		pmu->rate_hi = strtod(b, &end2);
+		return n == 2 && !*end1 && !*end2 && pmu->rate_lo > 0 &&
+		       pmu->rate_hi > pmu->rate_lo ? 0 : -1;
+	}
 	if (!strcmp(kw, "constraint")) {
 		if (n != 2 || grow((void **)&pmu->cons, pmu->nr_cons, sizeof(*pmu->cons)))
 			return -1;
@@ -226,8 +234,10 @@ struct emu_pmu *emu_cpu_pmu_by_type(struct emu_cpu *cpu, uint32_t type)
 /*
  * Events per core cycle the model gives an event: the file's "rate" for
  * its exact config, else a fixed pseudo-random share in [0.002, 0.6)
- * derived from the encoding (FNV-1a), so every event has its own count
- * and a test can tell two events apart.
+ * (or the PMU's "default_rates LO HI") derived from the encoding
+ * (FNV-1a), so every event has its own count and a test can tell two
+ * events apart.  A narrow, low range keeps the Top-Down fractions of
+ * events without a rate line small parts of their parents.
  */
 double emu_pmu_rate(const struct emu_pmu *pmu, uint64_t config, uint64_t config1)
 {
@@ -241,6 +251,9 @@ double emu_pmu_rate(const struct emu_pmu *pmu, uint64_t config, uint64_t config1
 			return pmu->rates[k].per_cycle;
 	for (i = 0; i < sizeof(words); i++)
 		h = (h ^ b[i]) * 1099511628211ULL;
+	if (pmu->rate_hi > 0)
+		return pmu->rate_lo + (pmu->rate_hi - pmu->rate_lo) * (double)(h >> 11) /
+		       (double)(1ULL << 53);
 	return 0.002 + 0.598 * (double)(h >> 11) / (double)(1ULL << 53);
 }
 

@@ -736,9 +736,20 @@ static void drop_from_group(struct emu_event *e)
 		}
 }
 
+/*
+ * Closing an event starts no pending one: perf closes the events of a
+ * weak group that did not fit and reopens them one by one before its
+ * workload execs, and the events opened before that close must start
+ * with those opened after it, at the exec (the next read or ioctl), as
+ * the kernel's enable_on_exec does.  A pending event closed before it
+ * started never counted.
+ */
 static void emu_close(struct emu_event *e)
 {
-	start_pending(e->ctx);
+	if (e->pending) {
+		e->pending = 0;
+		e->ctx->nr_pending--;
+	}
 	advance(e->ctx, now_ns());
 	log_event(e, "event");
 	drop_from_group(e);

@@ -52,6 +52,7 @@ struct emu_pmu {
 	int nr_cons;
 	struct emu_rate *rates;
 	int nr_rates;
+	double rate_lo, rate_hi;     /* range of the pseudo-random default rates */
 	char cpus[64];               /* "" = every CPU */
 };
 

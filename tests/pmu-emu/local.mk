@@ -16,7 +16,9 @@ EXTRA_DIST += tests/pmu-emu/pmu-emu tests/pmu-emu/gen-constraints tests/pmu-emu/
 	tests/pmu-emu/cpus/meteorlake.cpu tests/pmu-emu/cpus/neoverse-n1.cpu \
 	tests/pmu-emu/cpus/neoverse-n2.cpu tests/pmu-emu/cpus/neoverse-v1.cpu tests/pmu-emu/cpus/neoverse-v3.cpu \
 	tests/pmu-emu/cpus/biglittle.cpu tests/pmu-emu/cpus/biglittle-a55.cpu \
-	tests/pmu-emu/cpus/ampereone.cpu tests/pmu-emu/cpus/ampereonex.cpu tests/pmu-emu/cpus/hip08.cpu
+	tests/pmu-emu/cpus/ampereone.cpu tests/pmu-emu/cpus/ampereonex.cpu tests/pmu-emu/cpus/hip08.cpu \
+	tests/pmu-emu/cpus/skylake.cpu tests/pmu-emu/cpus/icelake.cpu tests/pmu-emu/cpus/tigerlake.cpu \
+	tests/pmu-emu/cpus/rocketlake.cpu
 TESTS += tests/e2e/t0540-pmu-emu.sh
 EXTRA_DIST += tests/e2e/t0540-pmu-emu.sh tests/pmu-emu/emu-truth tests/pmu-emu/emu-check \
 	tests/pmu-emu/encode.awk tests/pmu-emu/profile-rates
@@ -26,3 +28,5 @@ TESTS += tests/e2e/t0853-job-pmu-emu.sh
 EXTRA_DIST += tests/e2e/t0853-job-pmu-emu.sh
 TESTS += tests/e2e/t0644-hotspots-emu.sh
 EXTRA_DIST += tests/e2e/t0644-hotspots-emu.sh tests/pmu-emu/emu-hot-truth
+TESTS += tests/e2e/t0546-perf-metric-oracle.sh
+EXTRA_DIST += tests/e2e/t0546-perf-metric-oracle.sh tests/pmu-emu/perf-oracle
