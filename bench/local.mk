@@ -17,3 +17,4 @@ EXTRA_DIST += bench/stat-report-bench.sh bench/README.md
 # merging a job directory of 1,024 ranks: bench/job-merge-bench.sh
 EXTRA_DIST += bench/job-merge-bench.sh
 EXTRA_DIST += bench/hotspots-bench.sh
+EXTRA_DIST += bench/table-find-bench.sh
