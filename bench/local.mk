@@ -19,3 +19,4 @@ EXTRA_DIST += bench/job-merge-bench.sh
 EXTRA_DIST += bench/hotspots-bench.sh
 # perf 6.1 as the oracle of the Top-Down values: bench/perf-oracle.sh (docs/perf-oracle.md)
 EXTRA_DIST += bench/perf-oracle.sh
+EXTRA_DIST += bench/table-find-bench.sh

@@ -5,6 +5,11 @@
  * is named by any of those or by a CPUID string as perf writes it
  * ("GenuineIntel-6-55-4", "AuthenticAMD-25-61-2": decimal family, hex
  * model and stepping).
+ *
+ * Choosing a table reads only the tables' identities (td_table_load_identity:
+ * the JSON less its events and metrics); a table is loaded in full, formulas
+ * and all, only once it is the one chosen.  Loading all 39 to compare five
+ * strings cost some 300 ms of CPU on every run.
  */
 #include "metrics/table-int.h"
 
@@ -18,6 +23,7 @@
 static char **builtin_names;
 static size_t nr_builtin;
 static struct td_table **builtin_tables; /* loaded lazily, parallel to names */
+static struct td_table **builtin_ids;    /* identities only, ditto */
 static char *builtin_dir;
 
 static int cmp_str(const void *a, const void *b)
@@ -51,6 +57,7 @@ static void scan_builtin(void)
 	builtin_names[nr_builtin] = NULL;
 	qsort(builtin_names, nr_builtin, sizeof(*builtin_names), cmp_str);
 	builtin_tables = xcalloc(nr_builtin + 1, sizeof(*builtin_tables));
+	builtin_ids = xcalloc(nr_builtin + 1, sizeof(*builtin_ids));
 }
 
 const char *const *td_table_names(void)
@@ -68,8 +75,32 @@ static struct td_table *builtin(size_t i, struct strbuf *err)
 		strbuf_addf(&file, "%s/%s.json", builtin_dir, builtin_names[i]);
 		builtin_tables[i] = td_table_load(file.buf, err);
 		strbuf_release(&file);
+		if (builtin_tables[i]) {
+			td_table_free(builtin_ids[i]);
+			builtin_ids[i] = NULL;
+		}
 	}
 	return builtin_tables[i];
+}
+
+/*
+ * What built-in table i answers to (name, aliases, CPUIDs, core type),
+ * for matching only: the full table once loaded, else its identity.  One
+ * whose identity cannot be read is loaded in full, which either works or
+ * puts the reason in err, as when every table was loaded to be matched.
+ */
+static const struct td_table *identity(size_t i, struct strbuf *err)
+{
+	struct strbuf file = STRBUF_INIT;
+
+	if (builtin_tables[i])
+		return builtin_tables[i];
+	if (!builtin_ids[i]) {
+		strbuf_addf(&file, "%s/%s.json", builtin_dir, builtin_names[i]);
+		builtin_ids[i] = td_table_load_identity(file.buf);
+		strbuf_release(&file);
+	}
+	return builtin_ids[i] ? builtin_ids[i] : builtin(i, err);
 }
 
 int td_table_matches_cpuid(const struct td_table *t, const char *cpuid)
@@ -184,7 +215,7 @@ static const char *closest(const char *cpu, const char *core_type)
 	if (is_cpuid(cpu) && !strncasecmp(cpu, "0x", 2)) {
 		/* Arm: a table of the same implementer (the MIDR's bits 31:24) */
 		for (i = 0; i < nr_builtin && !best; i++) {
-			struct td_table *t = builtin(i, &err);
+			const struct td_table *t = identity(i, &err);
 
 			if (t && t->nr_cpuid && !strncasecmp(t->cpuid[0], cpu, 12))
 				best = builtin_names[i];
@@ -209,7 +240,7 @@ static const char *closest(const char *cpu, const char *core_type)
 						continue;
 					strbuf_addf(&probe, "%s-%u-%X", vendor, family, (unsigned)m);
 					for (i = 0; i < nr_builtin && !best; i++) {
-						struct td_table *t = builtin(i, &err);
+						const struct td_table *t = identity(i, &err);
 
 						if (t && core_type_ok(t, core_type) && cpuid_match(t, probe.buf))
 							best = builtin_names[i];
@@ -263,35 +294,29 @@ const struct td_table *td_table_find_core(const char *cpu, const char *core_type
 	}
 	/* a name matches regardless of core type, unless one was asked for */
 	for (i = 0; i < nr_builtin && !found; i++) {
-		struct td_table *t;
+		const struct td_table *t = identity(i, &lerr);
 
-		if (strcasecmp(builtin_names[i], name.buf) && !is_cpuid(name.buf)) {
-			/* cheap check first: only load tables whose file name matches or all for aliases */
-		}
-		t = builtin(i, &lerr);
-		if (!t)
-			continue;
-		if (names_match(t, name.buf) && (!core_type || core_type_ok(t, core_type)))
-			found = t;
+		if (t && names_match(t, name.buf) && (!core_type || core_type_ok(t, core_type)))
+			found = builtin(i, &lerr);
 	}
 	/* a hybrid base name with a core type: "alderlake" + atom */
 	if (found && core_type && !core_type_ok(found, core_type))
 		found = NULL;
 	if (!found && core_type) {
 		for (i = 0; i < nr_builtin && !found; i++) {
-			struct td_table *t = builtin(i, &lerr);
+			const struct td_table *t = identity(i, &lerr);
 			const char *pn = t ? t->info.perf_name : NULL;
 
 			if (t && pn && !strcasecmp(pn, name.buf) && core_type_ok(t, core_type))
-				found = t;
+				found = builtin(i, &lerr);
 		}
 	}
 	if (!found && is_cpuid(name.buf)) {
 		for (i = 0; i < nr_builtin && !found; i++) {
-			struct td_table *t = builtin(i, &lerr);
+			const struct td_table *t = identity(i, &lerr);
 
 			if (t && core_type_ok(t, core_type) && cpuid_match(t, name.buf))
-				found = t;
+				found = builtin(i, &lerr);
 		}
 	}
 	if (!found) {

@@ -43,6 +43,10 @@ check_PROGRAMS += tests/unit/test_tree
 TESTS += tests/unit/test_tree
 tests_unit_test_tree_LDADD = $(UNIT_LIBS)
 tests_unit_test_tree_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+check_PROGRAMS += tests/unit/test_table_identity
+TESTS += tests/unit/test_table_identity
+tests_unit_test_table_identity_LDADD = $(UNIT_LIBS)
+tests_unit_test_table_identity_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 
 TESTS += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh tests/e2e/t0202-list-explain.sh
