@@ -313,33 +313,17 @@ static void names_release(struct names *ns)
 /* ---------------- perf's printed names -> our node ids ---------------- */
 
 /*
- * perf 5.x printed Level 1 as 0..1 ratios under names like Frontend_Bound
- * ("0.96 Backend_Bound": no unit, the name where the unit goes).
+ * Did perf print m as a share of the slots (or cycles) a node can be
+ * compared with: "%", Arm's "percent of slots" / "percent of cycles"
+ * (perf 6.5 on), or perf 5.x's bare 0..1 ratios (a table metric whose
+ * unit is its name)?  A blank one too: perf printed no number for it.
  */
-static int is_ratio_metric(const struct td_perf_metric *pm)
-{
-	return pm->unit && !strcmp(pm->unit, pm->name) &&
-	       pm->value >= -10 && pm->value <= 10;
-}
-
-/* perf's value of node m as a fraction, and the resolution perf printed it with. */
-static double perf_fraction(const struct td_perf_metric *pm, double *resolution)
-{
-	if (is_ratio_metric(pm)) {
-		*resolution = 0.01;
-		return pm->value;
-	}
-	*resolution = 0.001;
-	return pm->value / 100.0;
-}
-
-/* Did perf print m as a share of the slots (or cycles) a node can be compared with? */
 static int is_fraction_metric(const struct td_perf_metric *pm)
 {
-	/* "%", Arm's "percent of slots" / "percent of cycles" (perf 6.5 on),
-	 * or perf 5.x's bare 0..1 ratios */
-	return pm->unit && (!strcmp(pm->unit, "%") || !strncmp(pm->unit, "percent of ", 11) ||
-			    is_ratio_metric(pm));
+	if (!pm->unit)
+		return 0;
+	return !strcmp(pm->unit, "%") || !strncmp(pm->unit, "percent of ", 11) ||
+	       pm->blank || !isnan(td_perf_metric_share(pm, NULL));
 }
 
 /*
@@ -389,55 +373,68 @@ static const char *printed_name(const struct td_scope *s, size_t i)
 	return printed.names[i];
 }
 
-/*
- * Is pm perf's built-in Top-Down (stat-shadow's own Level 1-2, "Frontend
- * Bound", "Bad Speculation", perf <= 6.2's --topdown "retiring") rather
- * than a metric of perf's tables (tma_frontend_bound, Arm's
- * frontend_bound, AMD's frontend_bound_latency, perf 5.x Frontend_Bound)?
- * The names of perf's table metrics never hold a space; the built-in
- * ones are computed by perf's own formula, which may differ from the
- * table's (no INT_MISC.UOP_DROPPING term, for one).
- */
-static int is_builtin_topdown(const struct td_stat *st, const struct td_perf_metric *pm)
-{
-	if (strchr(pm->name, ' '))
-		return 1;
-	return st && st->legacy_topdown && strncasecmp(pm->name, "tma_", 4);
-}
+/* What printed_match looks for. */
+enum {
+	PM_TABLE = 1,    /* a metric of perf's tables (tma_frontend_bound) */
+	PM_BUILTIN = 2,  /* perf's built-in Top-Down value ("Frontend Bound") */
+	PM_NUMBER = 4,   /* with a number: a blank is perf printing none */
+	PM_OWN_PMU = 8,  /* of the scope's own PMU: on a hybrid CPU never a guess */
+};
 
-/*
- * The perf metric printed for node m in this scope/PMU, or NULL; builtin:
- * 1 only perf's built-in Top-Down values, 0 only its table metrics (both
- * of the scope's own PMU), -1 either (the first printed, shown beside ours).
- */
-static const struct td_perf_metric *perf_printed_for(const struct td_stat *st, const struct td_scope *s,
-						     const char *pmu, const struct td_metric *m, int builtin)
+/* The first metric perf printed for node m in this scope/PMU that is what 'want' says, or NULL. */
+static const struct td_perf_metric *printed_match(const struct td_scope *s, const char *pmu,
+						  const struct td_metric *m, unsigned want)
 {
-	const struct td_perf_metric *found = NULL;
 	const char *n;
 	size_t i;
 
-	for (i = 0; i < s->nr_perf_metrics && !found; i++) {
+	for (i = 0; i < s->nr_perf_metrics; i++) {
 		const struct td_perf_metric *pm = &s->perf_metrics[i];
+
 		if (pmu && pm->pmu && strcmp(pm->pmu, pmu))
 			continue;
-		/* a value taken as the node's must be of its PMU: on a hybrid CPU never a guess */
-		if (builtin >= 0 && pmu && !pm->pmu)
+		if ((want & PM_OWN_PMU) && pmu && !pm->pmu)
 			continue;
-		if (builtin >= 0 && is_builtin_topdown(st, pm) != builtin)
+		if (!(want & (pm->kind == TD_PM_BUILTIN ? PM_BUILTIN : PM_TABLE)))
+			continue;
+		if ((want & PM_NUMBER) && isnan(pm->value))
 			continue;
 		n = printed_name(s, i);
 		if (n && (!strcmp(n, m->id) || td_perf_name_is(n, m->name)))
-			found = pm;
+			return pm;
 	}
-	return found;
+	return NULL;
 }
 
-/* The perf metric printed for node m in this scope/PMU, or NULL. */
+/*
+ * The value perf printed for node m, to take as the node's: builtin 1
+ * only perf's built-in Top-Down values (perf's own formula, which may
+ * differ from the table's), 0 only its table metrics; with a number, of
+ * the scope's own PMU.
+ */
+static const struct td_perf_metric *perf_printed_for(const struct td_scope *s, const char *pmu,
+						     const struct td_metric *m, int builtin)
+{
+	return printed_match(s, pmu, m, (builtin ? PM_BUILTIN : PM_TABLE) | PM_NUMBER | PM_OWN_PMU);
+}
+
+/*
+ * The perf metric printed for node m in this scope/PMU, or NULL: to show
+ * beside ours and to find the group perf evaluated it in.  The table's
+ * metric first (ours follows its definition), perf's built-in value
+ * where it printed none; one with a number before a blank.
+ */
 static const struct td_perf_metric *perf_value_for(const struct td_scope *s, const char *pmu,
 						   const struct td_metric *m)
 {
-	return perf_printed_for(NULL, s, pmu, m, -1);
+	const struct td_perf_metric *pm;
+
+	pm = printed_match(s, pmu, m, PM_TABLE | PM_NUMBER);
+	if (!pm)
+		pm = printed_match(s, pmu, m, PM_BUILTIN | PM_NUMBER);
+	if (!pm)
+		pm = printed_match(s, pmu, m, PM_TABLE | PM_BUILTIN);
+	return pm;
 }
 
 /*
@@ -1149,6 +1146,17 @@ static double node_u(const struct scope_eval *se, size_t i)
 	return errorbars_node(&se->eb, se->chosen, i);
 }
 
+/* pm's number with as many digits as perf printed, and its unit: "42.7 %", "0.96". */
+static void add_as_printed(struct strbuf *sb, const struct td_perf_metric *pm)
+{
+	int digits = isnan(pm->resolution) || pm->resolution <= 0 ? 1 :
+		     (int)lround(-log10(pm->resolution));
+
+	strbuf_addf(sb, "%.*f", digits < 0 ? 0 : digits > 6 ? 6 : digits, pm->value);
+	if (strcmp(pm->unit, pm->name))
+		strbuf_addf(sb, " %s", pm->unit);
+}
+
 /*
  * Node i takes the value perf printed for it, when the counts do not
  * give it (builtin: only perf's built-in Top-Down values, else only its
@@ -1165,21 +1173,26 @@ static void take_printed(struct scope_eval *se, size_t i, int builtin)
 
 	if (!isnan(se->values[idx]))
 		return;
-	pm = perf_printed_for(se->j->st, se->j->s, se->j->pmu, m, builtin);
-	if (!pm || isnan(pm->value))
+	pm = perf_printed_for(se->j->s, se->j->pmu, m, builtin);
+	if (!pm)
 		return;
-	v = perf_fraction(pm, &res);
+	v = td_perf_metric_share(pm, &res);
+	if (isnan(v))
+		return;
 	se->values[idx] = v;
 	se->source[i] = builtin ? SRC_PERF_BUILTIN : SRC_PERF;
 	se->source_u[i] = res / 2;
 	/* one reason item: no "; " (it would split it) and no ", " (read as a list of events) */
-	if (builtin)
-		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" %.*f %% (perf's own "
-			    "formula: it may differ from the table's %s; taken as perf printed no %s value and the "
-			    "counts do not give it)", pm->name, res < 0.005 ? 1 : 0, v * 100, m->id, m->id);
-	else
-		strbuf_addf(&sb, "value printed by perf: %s %.*f %% (taken as the counts do not give it: "
-			    "error bar half the printed resolution)", pm->name, res < 0.005 ? 1 : 0, v * 100);
+	if (builtin) {
+		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" ", pm->name);
+		add_as_printed(&sb, pm);
+		strbuf_addf(&sb, " (perf's own formula: it may differ from the table's %s; taken as perf "
+			    "printed no %s value and the counts do not give it)", m->id, m->id);
+	} else {
+		strbuf_addf(&sb, "value printed by perf: %s ", pm->name);
+		add_as_printed(&sb, pm);
+		strbuf_addstr(&sb, " (taken as the counts do not give it: error bar half the printed resolution)");
+	}
 	se->source_reason[i] = strbuf_detach(&sb, NULL);
 	se->perf_filled = 1;
 }
@@ -1441,7 +1454,7 @@ static void node_row(struct scope_eval *se, size_t i, struct td_node_row *row, s
 	row->reason = sb.len ? rows_own(own, strbuf_detach(&sb, NULL)) : NULL;
 	pm = perf_value_for(se->j->s, se->j->pmu, m);
 	if (pm) {
-		row->perf_value = perf_fraction(pm, &row->perf_resolution);
+		row->perf_value = td_perf_metric_share(pm, &row->perf_resolution);
 		row->perf_name = pm->name;
 	}
 	u = node_u(se, i);
