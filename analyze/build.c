@@ -1456,6 +1456,7 @@ static void node_row(struct scope_eval *se, size_t i, struct td_node_row *row, s
 	if (pm) {
 		row->perf_value = td_perf_metric_share(pm, &row->perf_resolution);
 		row->perf_name = pm->name;
+		row->perf_kind = pm->kind == TD_PM_BUILTIN ? "builtin" : "table";
 	}
 	u = node_u(se, i);
 	row->uncertainty = isnan(v) ? NAN : u;
@@ -1500,6 +1501,7 @@ static json_t *node_json(struct scope_eval *se, size_t i)
 	json_object_set_new(n, "perf_value", jnum(row.perf_value));
 	json_object_set_new(n, "perf_resolution", jnum(row.perf_resolution));
 	json_object_set_new(n, "perf_name", jstr(row.perf_name));
+	json_object_set_new(n, "perf_kind", jstr(row.perf_kind));
 	json_object_set_new(n, "group", row.group >= 0 ? json_integer(row.group) : json_null());
 	json_object_set_new(n, "uncertainty", jnum(row.uncertainty));
 	json_object_set_new(n, "undecided", json_boolean(row.undecided));

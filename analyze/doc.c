@@ -353,6 +353,7 @@ static void node_row_from_json(json_t *n, struct td_node_row *row)
 	row->perf_value = num_field(n, "perf_value");
 	row->perf_resolution = num_field(n, "perf_resolution");
 	row->perf_name = td_json_str(n, "perf_name");
+	row->perf_kind = td_json_str(n, "perf_kind");
 	row->group = json_is_integer(g) ? (int)json_integer_value(g) : -1;
 	row->uncertainty = num_field(n, "uncertainty");
 	row->undecided = json_is_true(json_object_get(n, "undecided"));
@@ -432,7 +433,7 @@ static json_t *plain_cell(json_t *column, size_t k)
 	return v ? json_incref(v) : json_null();
 }
 
-static const char *const folded_strings[] = { "reason", "source", "perf_name", "estimate", "sanity", "status", NULL };
+static const char *const folded_strings[] = { "reason", "source", "perf_name", "perf_kind", "estimate", "sanity", "status", NULL };
 
 static int is_string_column(const char *key)
 {

@@ -107,6 +107,8 @@ struct td_node_row {
 	const char *reason;
 	double perf_value, perf_resolution;
 	const char *perf_name;
+	const char *perf_kind;       /* "table" (tma_frontend_bound), "builtin" (perf's own
+					"Frontend Bound"), NULL where perf printed none */
 	int group;                   /* -1: computed on all groups */
 	double uncertainty;
 	int undecided;

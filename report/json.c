@@ -242,6 +242,7 @@ NODE_INT(group)
 NODE_STR(reason)
 NODE_STR(source)
 NODE_STR(perf_name)
+NODE_STR(perf_kind)
 NODE_STR(estimate)
 NODE_STR(sanity)
 
@@ -261,6 +262,7 @@ static const struct column node_columns[] = {
 	{ "perf_value", COL_REAL, node_perf_value, NULL, NULL },
 	{ "perf_resolution", COL_REAL, node_perf_resolution, NULL, NULL },
 	{ "perf_name", COL_STRING, NULL, NULL, node_perf_name },
+	{ "perf_kind", COL_STRING, NULL, NULL, node_perf_kind },
 	{ "group", COL_INT, NULL, node_group, NULL },
 	{ "uncertainty", COL_REAL, node_uncertainty, NULL, NULL },
 	{ "undecided", COL_BOOL, NULL, node_undecided, NULL },

@@ -194,8 +194,10 @@ static void print_tree(const struct out *o, json_t *scope)
 			if (isnan(pv))
 				fprintf(o->f, " %7s", "");
 			else
-				fprintf(o->f, " %6.1f%s", pv * 100,
-					!isnan(v) && fabs(pv - v) > perf_tolerance(n) ? "*" : " ");
+				fprintf(o->f, " %6.1f%s%s", pv * 100,
+					!isnan(v) && fabs(pv - v) > perf_tolerance(n) ? "*" : " ",
+					jget_str(n, "perf_kind") && !strcmp(jget_str(n, "perf_kind"), "builtin") ?
+					"b" : "");
 		}
 		fputc('\n', o->f);
 		/* a few event names; --format json has them all */
@@ -569,6 +571,7 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		   " n/a not computable, p the value perf printed, taken where the counts do not give it"
 		   " (its error bar half the printed resolution), s the sum of its Level-2 children, where"
 		   " neither counts nor perf give it; perf: the value perf printed"
-		   " (* differs by more than 0.06 points)\n");
+		   " (* differs by more than 0.06 points, b perf's built-in Top-Down number: its own"
+		   " formula, which may differ from the table's)\n");
 }
 

@@ -140,4 +140,87 @@ test_expect_success 'tdperf diff marks the side whose value perf printed' '
 	test_grep "^  Frontend Bound  *42.7%p  *48.2% " diff.txt
 '
 
+
+# perf 6.1's own outputs under the emulated PMU (tests/fixtures/perf-stat-emu):
+# metric-only and --topdown forms print the values without the counts, so
+# every node perf printed takes it, within half its print resolution.
+EMU=$FIXTURES/perf-stat-emu
+
+# emu_nodes FILE CPU: "scope id value*1000 source uncertainty*1e4 approximate" per valued node of every
+# scope perf printed (the sum of a file's scopes has no printed value: percentages do not add)
+emu_nodes() {
+	"$TDPERF" report --cpu "$2" --scopes all --format json "$1" >r.json &&
+	jq -r ".scopes[] | select(.derived == null) | .id as \$s | .nodes[] | select(.value != null) |
+	       \"\\(\$s) \\(.id) \\(.value * 1000 | round) \\(.source) \\(.uncertainty * 10000 | round) \\(.approximate)\"" r.json
+}
+
+# The oracle: the tma_ values perf printed in the text --metric-only output (header, then the row).
+test_expect_success 'metric-only text, -x :, -A, --per-core, -I: every scope'"'"'s Level 1 is perf'"'"'s tma_ value' '
+	awk "/tma_retiring/ { n = split(\$0, h, /%  tma_/); getline; split(\$0, v, / +/);
+	     for (i = 2; i <= n; i++) { sub(/ .*/, \"\", h[i]); print h[i], v[i] * 10 } }" \
+		$EMU/icelakex-metric-only.txt | sort >want &&
+	test_line_count = 4 want &&
+	for f in icelakex-metric-only.txt icelakex-metric-only-A.txt icelakex-metric-only-A-colon.csv \
+		 icelakex-metric-only-per-core-colon.csv icelakex-metric-only-I.txt icelakex-metric-only-I.csv; do
+		emu_nodes $EMU/$f icelakex >got &&
+		scopes=$(cut -d" " -f1 got | sort -u | wc -l) &&
+		test "$scopes" -ge 1 &&
+		test $(wc -l <got) = $((4 * scopes)) &&
+		for s in $(cut -d" " -f1 got | sort -u); do
+			grep "^$s " got | awk "{ print \$2, \$3 }" | sort >g &&
+			diff -u want g &&
+			grep "^$s " got | awk "\$4 != \"perf\" || \$5 != 5 || \$6 != \"false\"" >bad &&
+			test_line_count = 0 bad || { echo "$f $s"; return 1; }
+		done || return 1
+	done
+'
+
+# perf prints --topdown values under no header; the oracle is perf's own
+# labelled printing of the same emulated rates beside the topdown events.
+test_expect_success '--topdown text, CSV, JSON: nodes are perf'"'"'s built-in values, approximate, half a digit' '
+	for spec in icelakex-topdown.txt:icelakex:sapphirerapids-topdown-events.txt:4 \
+		    icelakex-topdown.csv:icelakex:sapphirerapids-topdown-events.txt:4 \
+		    icelakex-topdown.json:icelakex:sapphirerapids-topdown-events.txt:4 \
+		    sapphirerapids-topdown-l2.txt:sapphirerapids:sapphirerapids-topdown-events.txt:12 \
+		    sapphirerapids-topdown-l2.csv:sapphirerapids:sapphirerapids-topdown-events.txt:12 \
+		    skylakex-topdown-a.txt:skylakex:skylakex-topdown-events-a.txt:4 \
+		    skylakex-topdown-a.csv:skylakex:skylakex-topdown-events-a.txt:4 \
+		    skylakex-topdown-a.json:skylakex:skylakex-topdown-events-a.txt:4; do
+		IFS=: read f cpu named n <<-EOF
+		$spec
+		EOF
+		grep -o "# *[0-9.]*% [A-Za-z ]*[a-z]" $EMU/$named | sed "s/^# *//; s/%//" |
+			awk "{ v = \$1; \$1 = \"\"; sub(/^ /, \"\"); print tolower(\$0), v * 10 }" | sort -u >want &&
+		emu_nodes $EMU/$f $cpu >got &&
+		jq -r ".scopes[] | select(.derived == null) | .nodes[] | select(.value != null) |
+		       \"\\(.perf_name | ascii_downcase) \\(.value * 1000 | round)\"" r.json | sort -u >g &&
+		test $(wc -l <g) = $n &&
+		comm -23 g want >bad && test_line_count = 0 bad &&
+		awk "\$4 != \"perf\" || \$5 != 5 || \$6 != \"true\"" got >bad &&
+		test_line_count = 0 bad &&
+		jq -e "[.scopes[] | select(.derived == null) | .nodes[] | select(.value != null) |
+			.perf_kind == \"builtin\" and (.reason | test(\"built-in Top-Down\"))] | all" r.json ||
+			{ echo "$f"; return 1; }
+	done
+'
+
+# Beside counts, perf's built-in values stand in the perf column as
+# percentages (never 1000.0), labelled b; JSON %f gives a 1e-6 % step.
+test_expect_success 'perf column: built-in values as perf printed them, labelled built-in, their own resolution' '
+	"$TDPERF" report --cpu icelakex --format json $EMU/icelakex-topdownL3.csv >l3.json &&
+	jq -r ".scopes[0].nodes[] | select(.level == 1) | \"\\(.id) \\(.perf_value * 1000 | round) \\(.perf_kind) \\(.perf_resolution * 1e4 | round)\"" l3.json >got &&
+	printf "frontend_bound 250 builtin 10\nbad_speculation 100 builtin 10\nbackend_bound 350 builtin 10\nretiring 300 builtin 10\n" >want &&
+	diff -u want got &&
+	jq -e "[.scopes[].nodes[] | select(.perf_kind == \"builtin\") | .perf_value <= 1] | all" l3.json &&
+	"$TDPERF" report --cpu icelakex $EMU/icelakex-topdownL3.csv >l3.txt &&
+	test_grep "^    Frontend Bound  .*  25.0 b\$" l3.txt &&
+	test_grep "b perf.s built-in Top-Down number" l3.txt &&
+	! grep -q "1000\.0" l3.txt &&
+	"$TDPERF" report --cpu sapphirerapids --format json $EMU/sapphirerapids-topdownL3.json >j.json &&
+	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .perf_resolution == 1e-8 and .perf_kind == \"builtin\"] | all" j.json &&
+	"$TDPERF" report --cpu icelakex --format json $EMU/icelakex-metric-only.txt >mo.json &&
+	jq -e ".scopes[0].nodes[] | select(.id == \"frontend_bound\") |
+	       .perf_name == \"tma_frontend_bound\" and .perf_kind == \"table\" and .value == 0.232" mo.json
+'
+
 test_done
