@@ -1825,7 +1825,12 @@ static void scope_eval_init(struct scope_eval *se, const struct scope_job *j, in
 	se->path = json_array();
 	se->warnings = json_array();
 	td_count_memo_enter(j->s);
-	if (se->nohw)
+	if (se->nohw && j->derived && j->st->metric_only)
+		/* perf's percentages of two CPUs or intervals do not add: each is of its own slots */
+		strbuf_addstr(&se->nohw_reason, "not measured: perf printed its values without the counts "
+			    "(a --metric-only or --topdown output) and percentages of different scopes do not "
+			    "add (each is of its own slots): see each scope");
+	else if (se->nohw)
 		td_nohw_reason(&se->nohw_reason, j->imp->meta);
 	scope_evalctx_init(se);
 }

@@ -171,7 +171,9 @@ test_expect_success 'metric-only text, -x :, -A, --per-core, -I: every scope'"'"
 			diff -u want g &&
 			grep "^$s " got | awk "\$4 != \"perf\" || \$5 != 5 || \$6 != \"false\"" >bad &&
 			test_line_count = 0 bad || { echo "$f $s"; return 1; }
-		done || return 1
+		done &&
+		jq -e "[.scopes[] | select(.derived != null) | .bottleneck.sentence |
+			test(\"percentages of different scopes do not add\")] | all" r.json || return 1
 	done
 '
 
@@ -205,7 +207,9 @@ test_expect_success '--topdown text, CSV, JSON: nodes are perf'"'"'s built-in va
 '
 
 # Beside counts, perf's built-in values stand in the perf column as
-# percentages (never 1000.0), labelled b; JSON %f gives a 1e-6 % step.
+# percentages (never 1000.0), labelled b; JSON %f gives a 1e-6 % step; a
+# blank CSV field (perf 6.1 prints no negative value) is no number, not 0;
+# where perf printed both, the column shows the table's metric.
 test_expect_success 'perf column: built-in values as perf printed them, labelled built-in, their own resolution' '
 	"$TDPERF" report --cpu icelakex --format json $EMU/icelakex-topdownL3.csv >l3.json &&
 	jq -r ".scopes[0].nodes[] | select(.level == 1) | \"\\(.id) \\(.perf_value * 1000 | round) \\(.perf_kind) \\(.perf_resolution * 1e4 | round)\"" l3.json >got &&
@@ -218,6 +222,9 @@ test_expect_success 'perf column: built-in values as perf printed them, labelled
 	! grep -q "1000\.0" l3.txt &&
 	"$TDPERF" report --cpu sapphirerapids --format json $EMU/sapphirerapids-topdownL3.json >j.json &&
 	jq -e "[.scopes[0].nodes[] | select(.level == 1) | .perf_resolution == 1e-8 and .perf_kind == \"builtin\"] | all" j.json &&
+	"$TDPERF" report --cpu skylakex --format json $EMU/skylakex-topdownL3.csv >blank.json &&
+	jq -e ".scopes[0].nodes[] | select(.id == \"non_fused_branches\") |
+	       .perf_value == null and .perf_name == \"tma_non_fused_branches\" and .source == \"counts\"" blank.json &&
 	"$TDPERF" report --cpu icelakex --format json $EMU/icelakex-metric-only.txt >mo.json &&
 	jq -e ".scopes[0].nodes[] | select(.id == \"frontend_bound\") |
 	       .perf_name == \"tma_frontend_bound\" and .perf_kind == \"table\" and .value == 0.232" mo.json
