@@ -28,9 +28,10 @@ notes() {
 }
 
 # A value that differs by less than a thousandth of itself is not a formula
-# of another shape: perf's Average_Frequency reads duration_time where
-# tdperf reads the elapsed seconds (the latency nodes of Skylake to Tiger
-# Lake, whose constants are perf 6.1's).  Tiger Lake's Ports_Utilized_0
+# of another shape: the latency nodes of Skylake to Tiger Lake have perf
+# 6.1's expressions and constants (16.5 = 20 - 3.5 cycles, ...) and differ
+# by about 1e-4 of themselves in one format only, from the inputs of the
+# frequency (Average_Frequency), not from the formula.  Tiger Lake's Ports_Utilized_0
 # agrees though perf 6.1 adds a serializing-operation term: the emulated
 # counts make that term zero.
 test_expect_success 'perf 6.1 oracle: a node that differs names its formula difference, one that agrees does not' '
