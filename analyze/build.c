@@ -1472,6 +1472,19 @@ static void node_row(struct scope_eval *se, size_t i, struct td_node_row *row, s
 }
 
 /* Node i of the scope (docs/report-schema.md). */
+/*
+ * How an older perf computes this node, where its expression is not ours
+ * (metrics/compat/perf-6.1/): explains a value that differs from the one
+ * that perf printed.  null where the table names no difference.
+ */
+static json_t *perf_formula_json(const struct td_metric *m)
+{
+	if (!m->perf_formula_expr)
+		return json_null();
+	return json_pack("{s:s, s:s, s:s}", "perf_version", m->perf_formula_version,
+			 "expr", m->perf_formula_expr, "why", m->perf_formula_why);
+}
+
 static json_t *node_json(struct scope_eval *se, size_t i)
 {
 	const struct td_metric *m = se->all.nodes[i].metric;
@@ -1514,6 +1527,7 @@ static json_t *node_json(struct scope_eval *se, size_t i)
 		json_object_set_new(n, "area", jstr(m->area));
 		json_object_set_new(n, "description", jstr(m->description));
 		json_object_set_new(n, "locate_with", jstr(m->locate_with));
+		json_object_set_new(n, "perf_formula", perf_formula_json(m));
 	} else {
 		drop_empty_trust_fields(n);
 	}

@@ -295,6 +295,29 @@ static int load_formula(struct td_formula *f, const char *text, struct strbuf *e
 	return 0;
 }
 
+/*
+ * "perf_formula": {"perf_version", "expr", "why"}, all three non-empty
+ * strings: how an older perf computes the node when its expression is not
+ * ours (docs/tables.md).  Absent is fine; half of one is an error, since a
+ * report would show a difference without saying what it is.
+ */
+static int parse_perf_formula(struct td_metric *m, json_t *pf, struct strbuf *err)
+{
+	if (!pf)
+		return 0;
+	m->perf_formula_version = jstr(pf, "perf_version");
+	m->perf_formula_expr = jstr(pf, "expr");
+	m->perf_formula_why = jstr(pf, "why");
+	if (!json_is_object(pf) || !m->perf_formula_version || !*m->perf_formula_version ||
+	    !m->perf_formula_expr || !*m->perf_formula_expr ||
+	    !m->perf_formula_why || !*m->perf_formula_why) {
+		strbuf_addf(err, "metric '%s': \"perf_formula\" needs non-empty \"perf_version\", "
+			    "\"expr\" and \"why\"", m->id);
+		return -1;
+	}
+	return 0;
+}
+
 static int load_metric(struct td_table *t, json_t *o, struct td_metric *m, struct strbuf *err)
 {
 	json_t *alts = json_object_get(o, "alternatives");
@@ -334,6 +357,8 @@ static int load_metric(struct td_table *t, json_t *o, struct td_metric *m, struc
 	m->locate_with = jstr(o, "locate_with");
 	m->groups = jstr(o, "groups");
 	m->is_fraction = m->level >= 1;
+	if (parse_perf_formula(m, json_object_get(o, "perf_formula"), err))
+		return -1;
 	if (m->level < 0 || m->level > 8) {
 		strbuf_addf(err, "metric '%s': level %d out of range", m->id, m->level);
 		return -1;

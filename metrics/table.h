@@ -65,6 +65,15 @@ struct td_metric {
 	const struct td_formula *formulas;    /* formulas[0] is 'formula' */
 	size_t nr_formulas;
 	const char *domain;      /* tree nodes: "slots", "clocks", ...; else NULL */
+	/*
+	 * Where an older perf computes this node with another expression
+	 * (metrics/compat/perf-6.1/): that perf's version, its expression as
+	 * 'perf list --details metric' prints it, and what changed; all NULL
+	 * when perf's expression is ours or nobody compared them.
+	 */
+	const char *perf_formula_version;
+	const char *perf_formula_expr;
+	const char *perf_formula_why;
 };
 
 /* Counter placement of one event. */

@@ -85,6 +85,21 @@ static int node_visible(const struct out *o, json_t *n)
 	return jget_bool(n, "flagged");
 }
 
+/*
+ * -v: the node's formula is not the one an older perf uses, so a value
+ * beside perf's own can differ for that reason alone (issue 30 item 9).
+ */
+static void print_perf_formula(const struct out *o, json_t *n, int level)
+{
+	json_t *pf = json_object_get(n, "perf_formula");
+
+	if (!json_is_object(pf))
+		return;
+	fprintf(o->f, "  %*s    %s(perf %s computes this with an older formula: %s; ours follows %s)%s\n",
+		(level - 1) * 2, "", col(o, C_DIM), td_printable(jget_str(pf, "perf_version")),
+		td_printable(jget_str(pf, "expr")), td_printable(jget_str(pf, "why")), col(o, C_RESET));
+}
+
 static json_t *find_node(json_t *nodes, const char *id)
 {
 	size_t i;
@@ -217,6 +232,8 @@ static void print_tree(const struct out *o, json_t *scope)
 			fprintf(o->f, "  %*s    %s(~ %s)%s\n", (level - 1) * 2, "", col(o, C_DIM),
 				td_printable(why.buf),
 				col(o, C_RESET));
+		if (o->o->verbose)
+			print_perf_formula(o, n, level);
 	}
 	strbuf_release(&why);
 	if (nr_printed)

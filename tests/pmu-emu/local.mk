@@ -29,4 +29,6 @@ EXTRA_DIST += tests/e2e/t0853-job-pmu-emu.sh
 TESTS += tests/e2e/t0644-hotspots-emu.sh
 EXTRA_DIST += tests/e2e/t0644-hotspots-emu.sh tests/pmu-emu/emu-hot-truth
 TESTS += tests/e2e/t0546-perf-metric-oracle.sh
+TESTS += tests/e2e/t0547-perf-formula-notes.sh
 EXTRA_DIST += tests/e2e/t0546-perf-metric-oracle.sh tests/pmu-emu/perf-oracle
+EXTRA_DIST += tests/e2e/t0547-perf-formula-notes.sh
