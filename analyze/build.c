@@ -1102,7 +1102,14 @@ static int node_group(struct scope_eval *se, size_t i)
 	const struct td_perf_metric *pm = printed_own_metric(se->j->s, se->j->pmu, all->metric);
 	int g = pm ? td_scope_printed_group(se->j->s, se->j->pmu, pm) : -1;
 
-	if (g >= 0 && g < se->groups && !isnan(se->per_group[g].nodes[i].value))
+	/*
+	 * Not where that group gives it only with a correction term taken as
+	 * 0 that another group of the scope measured (perf's built-in
+	 * "Frontend Bound" sits with the topdown events, INT_MISC.UOP_DROPPING
+	 * may be elsewhere): perf's tma_ formula reads the measured term.
+	 */
+	if (g >= 0 && g < se->groups && !isnan(se->per_group[g].nodes[i].value) &&
+	    (!se->per_group[g].nodes[i].approximate || all->approximate))
 		return g;
 	for (g = 0; g < se->groups; g++) {
 		const struct td_node_value *own = &se->per_group[g].nodes[i];
