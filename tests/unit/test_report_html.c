@@ -719,6 +719,7 @@ static void csv_numbers_match_printf_and_fields_are_quoted(void **state)
 static const char *const folded_fields[] = {
 	"value", "flagged", "bottleneck", "approximate", "reason", "perf_value", "perf_resolution",
 	"perf_name", "group", "uncertainty", "undecided", "counted_pct", "estimate", "sanity",
+	"source", "perf_kind",
 };
 
 /* A node field as a reader sees it: absent and null (or false) are the same. */
@@ -769,6 +770,9 @@ static void json_folds_and_unfolds_interval_scopes(void **state)
 							      : json_null());
 			json_object_set_new(n, "perf_value", k == 0 ? json_real(0.51) : json_null());
 			json_object_set_new(n, "perf_name", k == 0 ? json_string("tma_frontend_bound") : json_null());
+			/* as the builder writes every node: where its value came from */
+			json_object_set_new(n, "source", json_string(k == 0 && i == 1 ? "perf" : "counts"));
+			json_object_set_new(n, "perf_kind", k == 0 ? json_string("table") : json_null());
 			json_object_set_new(n, "group", k < 4 ? json_integer((json_int_t)k) : json_null());
 			json_object_set_new(n, "counted_pct", json_real(i == 1 && k == 3 ? 62.5 : 100.0));
 		}
@@ -793,7 +797,8 @@ static void json_folds_and_unfolds_interval_scopes(void **state)
 	/* the third interval has one value for every node: written once */
 	assert_true(json_is_real(json_object_get(json_array_get(json_object_get(saved, "scopes"), 3), "value")));
 	assert_int_equal(json_array_size(json_object_get(saved, "columns")), 1);
-	assert_int_equal(json_array_size(json_object_get(saved, "strings")), 3);
+	/* the two reasons, perf's name, its kind and the two sources */
+	assert_int_equal(json_array_size(json_object_get(saved, "strings")), 6);
 	assert_int_equal(td_report_unfold(saved, &err), 0);
 	json_array_foreach(json_object_get(saved, "scopes"), i, sc) {
 		json_t *want = json_array_get(json_object_get(expected, "scopes"), i);
