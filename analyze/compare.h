@@ -59,7 +59,5 @@ json_t *td_hotspots_load_pd(struct td_pd *pd, const char *path, const struct td_
 			    unsigned flags, struct strbuf *err);
 /* Two hotspot documents compared per function (analyze/hotspots-diff.c). */
 json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *name_b, struct strbuf *err);
-/* Its text: the top functions (top <= 0: all) that got slower or faster. */
-void td_hotspots_diff_render_text(json_t *diff, int top, FILE *out);
 
 #endif /* TD_ANALYZE_COMPARE_H */

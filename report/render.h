@@ -107,6 +107,10 @@ void td_hotspots_render_text(json_t *doc, int top, FILE *out);
 void td_hotspots_render_csv(json_t *doc, FILE *out);
 /* The self-contained flame-graph page (report/hotspots-html.c). */
 int td_hotspots_render_html(json_t *doc, const char *path, struct strbuf *err);
+/* The text of a diff --hotspots comparison (analyze/compare.h's
+ * td_hotspots_diff): the top functions (top <= 0: all) that got slower or
+ * faster (report/hotspots-diff-text.c). */
+void td_hotspots_diff_render_text(json_t *diff, int top, FILE *out);
 /* DIR/hotspots.{dat,gp} (and the image when gnuplot is installed): the top functions. */
 int td_hotspots_plot(json_t *doc, const char *dir, const char *format, int top, struct strbuf *err);
 
