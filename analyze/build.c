@@ -2341,10 +2341,6 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 
 	int on_the_fly;
 
-	if (!data && td_report_is_job(run_or_file)) /* srun/mpirun: analyze/job.c */
-		return td_report_job_doc(run_or_file, opts, err);
-	if (!data && td_report_is_sweep(run_or_file)) /* record --sweep: analyze/threads-json.c */
-		return td_report_sweep_doc(run_or_file, err);
 	on_the_fly = data || !td_is_dir(run_or_file);
 	if (data)
 		r = opts->argv ? td_import_data(run_or_file, data, opts, opts->argc, opts->argv, &imp, err)

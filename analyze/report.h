@@ -40,7 +40,14 @@ struct td_report_opts {
 };
 
 /*
- * Load a run directory, or import a perf stat output / perf.data file on
+ * What a command was given, whatever it is: a job directory (one run per
+ * rank, analyze/job.c), a sweep (analyze/threads-json.c), or one run or
+ * file (td_report_load).  Jobs are made of runs, so their loading sits
+ * above a run's (analyze/open.c), not inside it.
+ */
+json_t *td_report_open(const char *path, const struct td_report_opts *opts, struct strbuf *err);
+/*
+ * Load one run directory, or import a perf stat output / perf.data file on
  * the fly, evaluate everything that applies, and return the report
  * document.  NULL with a one-line message in err on failure.
  */

@@ -330,7 +330,7 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 
 	ro.cpu = cpu;
 	ro.table = table_file;
-	doc = td_report_load(run, &ro, &err);
+	doc = td_report_open(run, &ro, &err);
 	if (!doc) {
 		error("%s", err.buf);
 		strbuf_release(&err);

@@ -333,7 +333,7 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	if (!strcmp(format, "json") || html.file)
 		hot_flags |= TD_HOT_CALLPATHS;
 	doc = hotspots ? td_hotspots_load(input, &opts, hot_flags, &err)
-		       : td_report_load(input, &opts, &err);
+		       : td_report_open(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);
 		strbuf_release(&err);
