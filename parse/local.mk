@@ -41,6 +41,10 @@ check_PROGRAMS += tests/unit/test_stat
 TESTS += tests/unit/test_stat
 tests_unit_test_stat_LDADD = $(UNIT_LIBS)
 tests_unit_test_stat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+check_PROGRAMS += tests/unit/test_perfdata
+TESTS += tests/unit/test_perfdata
+tests_unit_test_perfdata_LDADD = $(UNIT_LIBS)
+tests_unit_test_perfdata_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
 # test tool: tracepoint fields through the API (tests/e2e/t0400)
 check_PROGRAMS += tests/tools/perfdata-fields

@@ -553,7 +553,8 @@ struct td_pd_cpu {
 	int smt;                 /* from CPU_TOPOLOGY: 1, 0, -1 unknown */
 	int hybrid;              /* PMU_MAPPINGS has cpu_core and cpu_atom */
 };
-/* Fill c (pointers into pd); 0 when CPUID gave vendor/family/model, else -1. */
+/* Fill c; its strings point into pd and live until td_pd_close(pd).  0 when
+ * CPUID gave vendor/family/model, else -1. */
 int td_pd_cpu(const struct td_pd *pd, struct td_pd_cpu *c);
 
 /* True when the data starts like a perf.data file (file or pipe mode). */

@@ -210,6 +210,8 @@ void pd_free_features(struct td_pd *pd)
 
 	for (i = 0; i < PD_NR_FEATURES; i++)
 		free(pd->feat_copies[i]);
+	for (i = 0; i < PD_NR_FEATURES; i++)
+		strbuf_release(&pd->feat_strings[i]);
 	free(pd->cmdline);
 }
 
@@ -224,10 +226,14 @@ int td_pd_feature(const struct td_pd *pd, int feat, const void **data, size_t *l
 	return 1;
 }
 
-/* The string features keep their strings in place; the copy is cached. */
+/*
+ * The string features keep their strings in place, length-prefixed; the
+ * copy lives in the td_pd, so two open files never share one (it was a
+ * process-wide buffer, which a second file's header overwrote).
+ */
 const char *td_pd_feature_string(const struct td_pd *pd, int feat)
 {
-	static struct strbuf cache[TD_PD_FEAT_CPUID + 1];
+	struct strbuf *copy;
 	struct fcur c;
 
 	if (feat != TD_PD_FEAT_HOSTNAME && feat != TD_PD_FEAT_OSRELEASE &&
@@ -236,13 +242,14 @@ const char *td_pd_feature_string(const struct td_pd *pd, int feat)
 		return NULL;
 	if (!pd->feat[feat].present)
 		return NULL;
+	copy = &((struct td_pd *)pd)->feat_strings[feat];
 	c.p = pd->feat[feat].data;
 	c.end = c.p + pd->feat[feat].len;
 	c.swap = pd->swap;
 	c.ok = 1;
-	strbuf_reset(&cache[feat]);
-	f_str(&c, &cache[feat]);
-	return c.ok ? cache[feat].buf : NULL;
+	strbuf_reset(copy);
+	f_str(&c, copy);
+	return c.ok ? copy->buf : NULL;
 }
 
 const char *td_pd_cmdline(const struct td_pd *pd)

@@ -136,6 +136,9 @@ struct td_pd {
 	struct { const unsigned char *data; size_t len; uint64_t off; int present; } feat[PD_NR_FEATURES];
 	unsigned char *feat_copies[PD_NR_FEATURES];
 	char *cmdline;
+	/* the string features, copied out by td_pd_feature_string: one per
+	 * file, so the strings td_pd_cpu points to live as long as the file */
+	struct strbuf feat_strings[PD_NR_FEATURES];
 	/* tracing */
 	struct tep_handle *tep;
 	unsigned char *tracing_copy; /* pipe mode: the blob */
