@@ -2373,5 +2373,9 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		json_decref(doc);
 		return NULL;
 	}
+	if (doc && td_report_add_guidance(doc, err) < 0) { /* analyze/guidance.c */
+		json_decref(doc);
+		return NULL;
+	}
 	return doc;
 }

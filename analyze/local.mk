@@ -51,3 +51,8 @@ EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
 # hostile job directories: sizes, numbers, duplicate ranks, links, one host per rank (issue 29)
 TESTS += tests/e2e/t1604-job-hostile.sh
 EXTRA_DIST += tests/e2e/t1604-job-hostile.sh
+
+# guidance of the flagged nodes and the causes their siblings rule out
+libtdperf_a_SOURCES += analyze/guidance.c
+TESTS += tests/e2e/t1301-guidance-ruled-out.sh
+EXTRA_DIST += tests/e2e/t1301-guidance-ruled-out.sh

@@ -115,6 +115,14 @@ void td_report_each_scope_in_order_rows(json_t *doc, void (*json_fn)(json_t *sco
 /* Was doc loaded with stream_scopes (some of its scopes live outside it)? */
 int td_report_is_streamed(json_t *doc);
 
+/*
+ * Give each flagged node of the document's total scopes its "guidance"
+ * (docs/report-schema.md; text from metrics/guidance.h, with the causes
+ * its siblings below their thresholds rule out), null on the others.
+ * -1 with err set when a guidance file cannot be read (analyze/guidance.c).
+ */
+int td_report_add_guidance(json_t *doc, struct strbuf *err);
+
 /* ---- the thread analysis: per-thread stacks and sweeps (Heirman et al. 2011) ---- */
 struct td_threads_result;
 /*

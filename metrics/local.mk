@@ -100,3 +100,12 @@ TESTS += tests/unit/test_hotspots
 tests_unit_test_hotspots_LDADD = $(UNIT_LIBS)
 tests_unit_test_hotspots_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+
+# guidance per node: what it means, causes, what to try, what next (docs/guidance.md)
+libtdperf_a_SOURCES += metrics/guidance.h metrics/guidance.c
+nobase_dist_pkgdata_DATA += metrics/guidance/intel.json metrics/guidance/amd.json \
+	metrics/guidance/arm.json
+TESTS += tests/e2e/t1300-guidance-coverage.sh
+EXTRA_DIST += tests/e2e/t1300-guidance-coverage.sh
+check_PROGRAMS += tests/tools/guidance-tool
+tests_tools_guidance_tool_LDADD = $(TD_LIBS)

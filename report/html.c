@@ -506,6 +506,7 @@ static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 
 	session_choice(sb, doc, main_scope);
 	verdict(sb, main_scope);
+	td_html_guidance(sb, main_scope);
 	summary_bars(sb, main_scope);
 	key_metrics(sb, main_scope);
 	data_quality(sb, main_scope);

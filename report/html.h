@@ -37,6 +37,8 @@ void td_html_threads(struct strbuf *sb, json_t *doc, const struct td_html_charts
 void td_html_roofline(struct strbuf *sb, json_t *doc);
 /* report/html-tree.c: the collapsible tree, raw events, scope and interval tables. */
 void td_html_tree(struct strbuf *sb, json_t *scope);
+/* "What to try" for the scope's bottleneck, under the verdict (report/html-guidance.c). */
+void td_html_guidance(struct strbuf *sb, json_t *scope);
 /* 'p': the node's value is the one perf printed, 's': its children's sum, 0: from the counts. */
 int td_html_node_source(json_t *n);
 /* Has any node of the scope a value? */

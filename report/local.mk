@@ -45,3 +45,8 @@ TESTS += tests/e2e/t0642-hotspots-html.sh
 EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
 TESTS += tests/e2e/t0643-hotspots-diff.sh
 EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh
+
+# guidance: "What to try" under the bottleneck in text and HTML (docs/guidance.md)
+libtdperf_a_SOURCES += report/text-guidance.c report/html-guidance.c
+TESTS += tests/e2e/t1302-guidance-render.sh
+EXTRA_DIST += tests/e2e/t1302-guidance-render.sh

@@ -76,6 +76,12 @@ void td_report_text_threads_file(json_t *doc, FILE *f);
  */
 void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
 
+/* ---- guidance (report/text-guidance.c; docs/guidance.md) ---- */
+/* The deepest node of the scope's bottleneck path with guidance, or NULL. */
+json_t *td_report_guidance_node(json_t *scope);
+/* Append the "What to try" lines of that node to sb (nothing without one). */
+void td_report_text_guidance(struct strbuf *sb, json_t *scope);
+
 /* ---- the roofline (report/plot-roofline.c; docs/roofline.md) ---- */
 /*
  * The gnuplot script of the roofline chart (fmt = "svg" or "png" writes

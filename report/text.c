@@ -289,6 +289,16 @@ static void print_stacks(const struct out *o, json_t *scope)
 	strbuf_release(&sb);
 }
 
+/* "What to try" for the bottleneck (report/text-guidance.c). */
+static void print_guidance(const struct out *o, json_t *scope)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	td_report_text_guidance(&sb, scope);
+	fputs(sb.buf, o->f);
+	strbuf_release(&sb);
+}
+
 static void print_events(const struct out *o, json_t *scope)
 {
 	json_t *es = json_object_get(scope, "events"), *e;
@@ -396,6 +406,7 @@ static void print_scope(const struct out *o, json_t *scope)
 		if (json_is_object(bn))
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
 				td_printable(jget_str(bn, "sentence")));
+		print_guidance(o, scope);
 		print_metrics(o, scope, 0);
 		print_stacks(o, scope);
 	} else {

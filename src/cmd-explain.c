@@ -5,6 +5,7 @@
 #include "src/builtin.h"
 #include "collect/sched.h"
 #include "metrics/expr.h"
+#include "metrics/guidance.h"
 #include "metrics/table.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
@@ -24,9 +25,12 @@ static const char *const explain_usage[] = {
 	"Print what NODE (a Top-Down node or metric id, e.g. memory_bound, ipc,",
 	"or perf's name for it, e.g. tma_ms_uops) means: its place in the tree,",
 	"description, formula and alternatives, correction terms, threshold and",
-	"the events it needs.  With RUN (a run directory or a perf stat /",
-	"perf.data file) also the formula with the run's measured values",
-	"substituted, the value, its uncertainty and any out-of-range finding.",
+	"the events it needs, and for a Top-Down node its guidance: common",
+	"causes, what to try, what to measure next and the sources",
+	"(metrics/guidance/, docs/guidance.md).  With RUN (a run directory or a",
+	"perf stat / perf.data file) also the formula with the run's measured",
+	"values substituted, the value, its uncertainty, any out-of-range",
+	"finding and the causes its siblings below their thresholds rule out.",
 	"NODE may also be a stack as --stacks names it (cpi, multistage, flops,",
 	"frontend): what it shows, its metrics and events, and with RUN its parts.",
 	NULL,
@@ -97,6 +101,69 @@ static void print_children(const struct td_table *t, const struct td_metric *m)
 		printf("\n");
 }
 
+/* "- item" lines under a label, wrapped by the terminal. */
+static void print_items(const char *label, json_t *items)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(items, i, v)
+		printf("%-13s- %s\n", i ? "" : label, json_string_value(v));
+}
+
+/*
+ * What the node means and what to do about it (metrics/guidance/, see
+ * docs/guidance.md), and which file said so.  A guidance file that cannot
+ * be read is bad input: one line, exit 2.
+ */
+static void explain_guidance(const struct td_table *t, const struct td_metric *m)
+{
+	const struct td_table_info *info = td_table_info(t);
+	struct strbuf err = STRBUF_INIT;
+	json_t *g;
+	int r = td_guidance_find(info->name, info->vendor, m->id, &g, &err);
+
+	if (r < 0)
+		die("%s", err.buf);
+	strbuf_release(&err);
+	if (!r) {
+		printf("guidance:    none (no file under metrics/guidance has text for %s)\n", m->id);
+		return;
+	}
+	printf("guidance:    %s\n", json_string_value(json_object_get(g, "from")));
+	printf("means:       %s\n", json_string_value(json_object_get(g, "meaning")));
+	print_items("causes:", json_object_get(g, "causes"));
+	print_items("what to try:", json_object_get(g, "try"));
+	print_items("next:", json_object_get(g, "next"));
+	print_items("sources:", json_object_get(g, "refs"));
+	json_decref(g);
+}
+
+/* With a run: the siblings below their thresholds that rule causes out. */
+static void explain_ruled_out(json_t *scope, const struct td_metric *m)
+{
+	json_t *n, *g = NULL, *r, *c;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (td_json_str(n, "id") && !strcmp(td_json_str(n, "id"), m->id))
+			g = json_object_get(n, "guidance");
+	if (!json_is_object(g)) {
+		printf("ruled out:   - (the node is not flagged in this scope)\n");
+		return;
+	}
+	if (!json_array_size(json_object_get(g, "ruled_out")))
+		printf("ruled out:   nothing: no sibling is decidedly below its threshold\n");
+	json_array_foreach(json_object_get(g, "ruled_out"), i, r) {
+		printf("%-13s- %s %.1f %%%s, below its threshold (%s), so not:", i ? "" : "ruled out:",
+		       td_json_str(r, "name"), td_json_num(json_object_get(r, "value")) * 100,
+		       json_is_true(json_object_get(r, "approximate")) ? " ~" : "", td_json_str(r, "threshold"));
+		json_array_foreach(json_object_get(r, "causes"), k, c)
+			printf("%s %s", k ? ";" : "", json_string_value(c));
+		printf("\n");
+	}
+}
+
 static void explain_static(const struct td_table *t, const struct td_metric *m)
 {
 	struct needs n = { t, STRBUF_INIT, STRBUF_INIT, NULL, 0, 0 };
@@ -128,8 +195,10 @@ static void explain_static(const struct td_table *t, const struct td_metric *m)
 	printf("events:      %s\n", n.events.len ? n.events.buf : "none");
 	if (n.literals.len)
 		printf("literals:    %s\n", n.literals.buf);
-	if (m->level > 0)
+	if (m->level > 0) {
 		print_children(t, m);
+		explain_guidance(t, m);
+	}
 	for (i = 0; i < n.nr; i++)
 		free(n.seen[i]);
 	free(n.seen);
@@ -397,6 +466,8 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 	if (approx && !isnan(v))
 		printf(")\n");
 	explain_trust(scope, m, v);
+	if (m->level > 0)
+		explain_ruled_out(scope, m);
 	if (stack_description(node)) {
 		printf("\n");
 		explain_stack(t, node);

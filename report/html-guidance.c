@@ -1,0 +1,85 @@
+/*
+ * "What to try" under the verdict of the HTML summary: the guidance of the
+ * deepest bottleneck node that has one (analyze/guidance.c), as a small
+ * card: meaning, causes, what to try, what next, the siblings that rule
+ * causes out, and the sources.  The text renderer shows the same
+ * (report/text-guidance.c).
+ */
+#include <string.h>
+
+#include "report/html.h"
+#include "report/render.h"
+
+static void items(struct strbuf *sb, const char *title, json_t *list)
+{
+	json_t *v;
+	size_t i;
+
+	if (!json_array_size(list))
+		return;
+	strbuf_addstr(sb, "<div class=\"gpart\"><h4>");
+	strbuf_add_html(sb, title);
+	strbuf_addstr(sb, "</h4><ul>");
+	json_array_foreach(list, i, v) {
+		strbuf_addstr(sb, "<li>");
+		strbuf_add_html(sb, json_string_value(v));
+		strbuf_addstr(sb, "</li>");
+	}
+	strbuf_addstr(sb, "</ul></div>");
+}
+
+static void ruled_out(struct strbuf *sb, json_t *list)
+{
+	json_t *r, *c;
+	size_t i, k;
+
+	if (!json_array_size(list))
+		return;
+	strbuf_addstr(sb, "<div class=\"gpart ruled\"><h4>Ruled out (siblings below their thresholds)</h4><ul>");
+	json_array_foreach(list, i, r) {
+		strbuf_addstr(sb, "<li><b>");
+		strbuf_add_html(sb, json_string_value(json_object_get(r, "name")));
+		strbuf_addstr(sb, "</b> ");
+		td_html_pct(sb, json_number_value(json_object_get(r, "value")));
+		if (json_is_true(json_object_get(r, "approximate")))
+			strbuf_addstr(sb, " <span class=\"badge approx\">approximate</span>");
+		strbuf_addstr(sb, ", below <code>");
+		strbuf_add_html(sb, json_string_value(json_object_get(r, "threshold")));
+		strbuf_addstr(sb, "</code>, so not: ");
+		json_array_foreach(json_object_get(r, "causes"), k, c) {
+			if (k)
+				strbuf_addstr(sb, "; ");
+			strbuf_add_html(sb, json_string_value(c));
+		}
+		strbuf_addstr(sb, "</li>");
+	}
+	strbuf_addstr(sb, "</ul></div>");
+}
+
+void td_html_guidance(struct strbuf *sb, json_t *scope)
+{
+	json_t *n = td_report_guidance_node(scope), *g;
+	json_t *v;
+	size_t i;
+
+	if (!n)
+		return;
+	g = json_object_get(n, "guidance");
+	strbuf_addstr(sb, "<div class=\"guidance\" id=\"what-to-try\"><h3>What to try: ");
+	strbuf_add_html(sb, json_string_value(json_object_get(n, "name")));
+	strbuf_addstr(sb, "</h3><p class=\"means\">");
+	strbuf_add_html(sb, json_string_value(json_object_get(g, "meaning")));
+	strbuf_addstr(sb, "</p><div class=\"gcols\">");
+	items(sb, "Common causes", json_object_get(g, "causes"));
+	items(sb, "Try", json_object_get(g, "try"));
+	items(sb, "Measure next", json_object_get(g, "next"));
+	strbuf_addstr(sb, "</div>");
+	ruled_out(sb, json_object_get(g, "ruled_out"));
+	strbuf_addstr(sb, "<p class=\"refs\">Sources: ");
+	json_array_foreach(json_object_get(g, "refs"), i, v) {
+		if (i)
+			strbuf_addstr(sb, "; ");
+		strbuf_add_html(sb, json_string_value(v));
+	}
+	strbuf_addstr(sb, "</p></div>");
+}
