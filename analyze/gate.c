@@ -55,9 +55,20 @@ struct gmetric {
 	const char *kind;   /* "count", "ratio", "seconds", "fraction" */
 	const char *unit;
 	int better, hardware, level;
-	int approximate;    /* some side's spread is first-order propagated */
+	unsigned approximate; /* APPROX_*: how a side's spread was estimated */
 	struct td_sample s[2];
 };
+
+#define APPROX_PROPAGATED 1u /* perf -r standard errors carried through a formula */
+#define APPROX_ROUNDED 2u    /* perf printed "+- 0.00 %": half its last digit taken */
+
+/*
+ * perf prints the relative standard error with two decimals; "+- 0.00 %"
+ * says below 0.005 %, not zero.  Taking it as zero would make any
+ * difference certain (t infinite), so the largest value it rounds from
+ * is taken: the conservative reading.
+ */
+#define PERF_ZERO_VARIANCE_PCT 0.005
 
 struct gate {
 	struct gmetric *m;
@@ -148,6 +159,10 @@ static void add_counts(struct gate *g, int side, json_t *scope, int repeats)
 		seen[k] = c->id;
 		m = get_metric(g, c->id, c->id, "count", td_json_str(e, "unit"), LOWER_IS_BETTER);
 		m->hardware = c->hardware;
+		if (repeats > 1 && var_pct == 0) {
+			var_pct = PERF_ZERO_VARIANCE_PCT;
+			m->approximate |= APPROX_ROUNDED;
+		}
 		add_value(m, side, repeats, v, v * var_pct / 100);
 		if (k < 2) {
 			value[k] = v;
@@ -162,7 +177,7 @@ static void add_counts(struct gate *g, int side, json_t *scope, int repeats)
 		m->hardware = 1;
 		/* perf's -r spreads of the two counts, taken as independent */
 		if (repeats > 1)
-			m->approximate = 1;
+			m->approximate |= APPROX_PROPAGATED;
 		add_value(m, side, repeats, ipc, ipc * sqrt(rel[0] * rel[0] + rel[1] * rel[1]));
 	}
 }
@@ -196,7 +211,7 @@ static void add_topdown(struct gate *g, int side, json_t *scope, int repeats)
 		m->hardware = 1;
 		m->level = level;
 		if (repeats > 1)
-			m->approximate = 1;
+			m->approximate |= APPROX_PROPAGATED;
 		add_value(m, side, repeats, td_json_num(json_object_get(node, "value")),
 			  td_json_num(json_object_get(node, "uncertainty")));
 	}
@@ -218,18 +233,34 @@ static json_t *session_total(json_t *doc, json_int_t session)
 	return NULL;
 }
 
-static void add_document(struct gate *g, int side, json_t *doc)
+static json_t *scope_by_id(json_t *doc, const char *id)
 {
-	json_t *session;
+	json_t *scope;
 	size_t i;
 
+	json_array_foreach(json_object_get(doc, "scopes"), i, scope)
+		if (!strcmp(td_json_str_or(scope, "id", ""), id))
+			return scope;
+	return NULL;
+}
+
+static int add_document(struct gate *g, int side, json_t *doc, const char *path, const char *scope_id,
+			struct strbuf *err)
+{
+	json_t *session, *only = scope_id ? scope_by_id(doc, scope_id) : NULL;
+	size_t i;
+
+	if (scope_id && !only) {
+		strbuf_addf(err, "%s: no scope '%s' (tdperf report --format json lists the ids)", path, scope_id);
+		return -1;
+	}
 	json_array_foreach(json_object_get(doc, "sessions"), i, session) {
 		json_int_t index = json_integer_value(json_object_get(session, "index"));
 		int repeats = td_json_int(json_object_get(session, "repeats"), 1);
 		double elapsed = td_json_num(json_object_get(session, "elapsed_s"));
-		json_t *scope = session_total(doc, index);
+		json_t *scope = only ? only : session_total(doc, index);
 
-		if (!scope)
+		if (!scope || json_integer_value(json_object_get(scope, "session")) != index)
 			continue;
 		if (repeats < 1)
 			repeats = 1;
@@ -244,6 +275,7 @@ static void add_document(struct gate *g, int side, json_t *doc)
 			add_value(get_metric(g, "elapsed", "wall time (seconds elapsed)", "seconds", "s",
 					     LOWER_IS_BETTER), side, 1, elapsed, NAN);
 	}
+	return 0;
 }
 
 /* ---- hotspots: each function's self share, one measurement per run directory ---- */
@@ -493,11 +525,20 @@ static json_t *metric_json(const struct gmetric *m, double confidence, struct td
 	json_object_set_new(o, "df", num(w->df));
 	json_object_set_new(o, "p", num(w->p));
 	json_object_set_new(o, "verdict", json_string(verdict(m, w, confidence)));
-	json_object_set_new(o, "approximate", json_boolean(m->approximate));
-	if (m->approximate)
-		json_object_set_new(o, "approximation",
-				    json_string("a side's spread comes from perf stat -r N: its mean and "
-						"standard error, propagated first-order through the formula"));
+	json_object_set_new(o, "approximate", json_boolean(m->approximate != 0));
+	if (m->approximate) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (m->approximate & APPROX_PROPAGATED)
+			strbuf_addstr(&sb, "the spread of a perf stat -r N side is its counts' standard errors "
+				      "propagated first-order through the formula, as independent");
+		if (m->approximate & APPROX_ROUNDED)
+			strbuf_addf(&sb, "%sperf printed \"+- 0.00 %%\": the standard error is taken as %g %% "
+				    "of the mean, the most that rounds to it", sb.len ? "; " : "",
+				    PERF_ZERO_VARIANCE_PCT);
+		json_object_set_new(o, "approximation", json_string(sb.buf));
+		strbuf_release(&sb);
+	}
 	return o;
 }
 
@@ -680,7 +721,9 @@ json_t *td_gate_build(const struct td_gate_side *base, const struct td_gate_side
 		}
 	for (side = 0; side < 2; side++)
 		for (d = 0; d < sides[side]->nr; d++)
-			add_document(&g, side, sides[side]->docs[d]);
+			if (add_document(&g, side, sides[side]->docs[d], sides[side]->paths[d],
+					 sides[side]->scope, err) < 0)
+				goto out;
 	add_hotspots(&g, sides);
 	if (check_sides(&g, sides, err) < 0)
 		goto out;

@@ -31,6 +31,7 @@ struct td_gate_side {
 	json_t **docs;        /* report documents (tdperf-report) */
 	json_t **hotspots;    /* per document: its hotspots document, or NULL */
 	size_t nr;
+	const char *scope;    /* a scope id: compare its session only (one document) */
 };
 
 /* The rules when --fail-on is not given. */

@@ -49,7 +49,11 @@ double td_sample_sd(const struct td_sample *s)
 	return sqrt(td_sample_var(s));
 }
 
-/* The continued fraction of I_x(a, b) without its prefactor (A&S 26.5.8). */
+/*
+ * The continued fraction of I_x(a, b) without its prefactor (A&S 26.5.8),
+ * 1 / (1 + d1 / (1 + d2 / (1 + ...))): Lentz's method evaluates the
+ * denominator 1 + d1 / (1 + ...) as b0 + a1 / (b1 + ...) with b0 = 1.
+ */
 static double beta_fraction(double a, double b, double x)
 {
 	const double tiny = 1e-300, eps = 1e-16;
@@ -76,7 +80,7 @@ static double beta_fraction(double a, double b, double x)
 		if (fabs(step - 1) < eps)
 			break;
 	}
-	return f;
+	return 1 / f;
 }
 
 double td_beta_inc(double a, double b, double x)

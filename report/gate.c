@@ -32,8 +32,6 @@ static void fmt_value(struct strbuf *sb, double v, const char *kind)
 		strbuf_addstr(sb, "-");
 	else if (!strcmp(kind, "fraction"))
 		strbuf_addf(sb, "%.2f%%", 100 * v);
-	else if (fabs(v) >= 1e5)
-		strbuf_addf(sb, "%.4g", v);
 	else
 		strbuf_addf(sb, "%.4g", v);
 }
@@ -118,7 +116,8 @@ void td_gate_render_text(json_t *gate, FILE *out)
 		approx |= json_is_true(json_object_get(m, "approximate"));
 	}
 	if (approx)
-		fputs("  ~ approximate: perf stat -r N gave a mean and standard error, propagated first-order\n", out);
+		fputs("  ~ approximate spread: perf stat -r N printed means and standard errors; a formula's are\n"
+		      "    propagated first-order, and a printed \"+- 0.00 %\" is taken as 0.005 % (JSON: approximation)\n", out);
 	fprintf(out, "\nRules (%s):\n", td_json_str(gate, "rules_source"));
 	json_array_foreach(json_object_get(gate, "rules"), i, r) {
 		const char *status = td_json_str(r, "status");

@@ -141,6 +141,7 @@ static int write_plots(json_t *diff, const char *dir)
 
 struct gate_opts {
 	const char *rules, *junit, *format, *output, *confidence;
+	const char *scope_a, *scope_b;
 };
 
 static void release_side(struct td_gate_side *s)
@@ -255,6 +256,8 @@ static int run_gate(char **a, int nr_a, char **b, int nr_b, const struct gate_op
 		error("%s", err.buf);
 		goto out;
 	}
+	base.scope = o->scope_a;
+	new_.scope = o->scope_b;
 	gate = td_gate_build(&base, &new_, o->rules, confidence, &err);
 	if (!gate) {
 		error("%s", err.buf);
@@ -292,7 +295,7 @@ int cmd_diff(int argc, char **argv)
 	char *name_a = NULL, *name_b = NULL;
 	int c, ret = 2, jobs = 0, check = 0, split, nr_b = 0;
 	char **set_b = NULL;
-	struct gate_opts gate = { NULL, NULL, NULL, NULL, NULL };
+	struct gate_opts gate = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json",
 			      "output on stdout (default text; JSON: docs/diff-schema.md)"),
@@ -339,11 +342,16 @@ int cmd_diff(int argc, char **argv)
 	if ((gate.rules || gate.junit || gate.confidence) && !check)
 		return td_usage_error(diff_usage, "--fail-on, --junit and --confidence go with --check");
 	if (check) {
-		if (hotspots || html || plot || scope_a || scope_b || cpu_a || cpu_b)
-			return td_usage_error(diff_usage, "--check takes no --hotspots, --html, --plot, --scope or --cpu "
+		if (hotspots || html || plot || cpu_a || cpu_b)
+			return td_usage_error(diff_usage, "--check takes no --hotspots, --html, --plot or --cpu "
 					      "(it compares self shares where the runs recorded hotspots)");
 		gate.format = format;
 		gate.output = output;
+		gate.scope_a = scope_a;
+		gate.scope_b = scope_b;
+		if (split && (scope_a || scope_b))
+			return td_usage_error(diff_usage, "--scope-a and --scope-b pick a session of one input a side, "
+					      "not of sets of runs");
 		if (split)
 			return run_gate(argv, argc, set_b, nr_b, &gate);
 		if (argc != 2)
