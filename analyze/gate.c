@@ -378,8 +378,8 @@ static int parse_rule(const char *text, struct rule *r, struct strbuf *err)
 	else if (!strcmp(end, "pt"))
 		r->points = 1;
 	else {
-		strbuf_addf(err, "--fail-on: '%s': the limit's unit is %% (of the base mean) or pt "
-			    "(percentage points of a fraction), not '%s'", text, end);
+		strbuf_addf(err, "--fail-on: '%s': the limit needs its unit, %% (of the base mean) or pt "
+			    "(percentage points of a fraction)%s%s%s", text, *end ? ", not '" : "", end, *end ? "'" : "");
 		return -1;
 	}
 	r->text = xstrdup(text);

@@ -51,3 +51,7 @@ EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
 # hostile job directories: sizes, numbers, duplicate ranks, links, one host per rank (issue 29)
 TESTS += tests/e2e/t1604-job-hostile.sh
 EXTRA_DIST += tests/e2e/t1604-job-hostile.sh
+# the regression gate of diff --check (analyze/gate.c, metrics/stats.c, report/gate.c)
+TESTS += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh
+EXTRA_DIST += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh \
+	tests/fixtures/gate

@@ -240,7 +240,7 @@ static int run_gate(char **a, int nr_a, char **b, int nr_b, const struct gate_op
 	int ret = 2, i;
 
 	if (o->confidence && parse_confidence(o->confidence, &confidence) < 0)
-		return td_usage_error(diff_usage, "--confidence %s: a level from 0.5 to 0.999 (or 50 to 99.9)",
+		return td_usage_error(diff_usage, "--confidence %s: a level of at least 0.5 and below 1 (0.95, or 95 in percent)",
 				      o->confidence);
 	if (o->rules && td_gate_check_rules(o->rules, &err) < 0) {
 		error("%s", err.buf);
