@@ -52,6 +52,7 @@ EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
 TESTS += tests/e2e/t1604-job-hostile.sh
 EXTRA_DIST += tests/e2e/t1604-job-hostile.sh
 # the regression gate of diff --check (analyze/gate.c, metrics/stats.c, report/gate.c)
-TESTS += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh
+TESTS += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh \
+	tests/e2e/t1213-gate-docs.sh
 EXTRA_DIST += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh \
-	tests/fixtures/gate
+	tests/e2e/t1213-gate-docs.sh
