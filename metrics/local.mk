@@ -100,3 +100,10 @@ TESTS += tests/unit/test_hotspots
 tests_unit_test_hotspots_LDADD = $(UNIT_LIBS)
 tests_unit_test_hotspots_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+# stats: Welch's t-test and Student's t for the regression gate (metrics/stats.h)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_stats
+TESTS += tests/unit/test_stats
+tests_unit_test_stats_LDADD = $(UNIT_LIBS)
+tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif
