@@ -76,6 +76,7 @@ struct gate {
 	int hardware[2];    /* the side has hardware counts */
 	size_t runs[2];     /* measurements: sessions, or perf's -r N */
 	int perf_repeats[2];
+	const char *pmu[2]; /* the PMU of the totals the plain ids come from (hybrid), or NULL */
 };
 
 struct rule {
@@ -113,6 +114,25 @@ static struct gmetric *get_metric(struct gate *g, const char *id, const char *na
 	return m;
 }
 
+/*
+ * A metric of one scope: on hybrid CPUs and big.LITTLE Arm systems a
+ * session has a total per core PMU; the first keeps the plain ids that
+ * rules name, the others' metrics are ID#PMU (retiring#cpu_atom).
+ */
+static struct gmetric *scope_metric(struct gate *g, const char *pmu, const char *id, const char *name,
+				    const char *kind, const char *unit, int better)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct gmetric *m;
+
+	strbuf_addstr(&sb, id);
+	if (pmu)
+		strbuf_addf(&sb, "#%s", pmu);
+	m = get_metric(g, sb.buf, name, kind, unit, better);
+	strbuf_release(&sb);
+	return m;
+}
+
 /* One measurement, or n of them known by their mean and its standard error. */
 static void add_value(struct gmetric *m, int side, int repeats, double mean, double sem)
 {
@@ -139,7 +159,7 @@ static const struct count_metric *count_metric_of(const char *event)
 }
 
 /* The counts of a scope (the first of each), and IPC from two of them. */
-static void add_counts(struct gate *g, int side, json_t *scope, int repeats)
+static void add_counts(struct gate *g, int side, json_t *scope, const char *pmu, int repeats)
 {
 	double value[2] = { NAN, NAN }, rel[2] = { NAN, NAN };
 	const char *seen[sizeof(count_metrics) / sizeof(count_metrics[0])] = { 0 };
@@ -157,7 +177,7 @@ static void add_counts(struct gate *g, int side, json_t *scope, int repeats)
 		if (!c || seen[k] || !status || strcmp(status, "ok") || isnan(v))
 			continue;
 		seen[k] = c->id;
-		m = get_metric(g, c->id, c->id, "count", td_json_str(e, "unit"), LOWER_IS_BETTER);
+		m = scope_metric(g, pmu, c->id, c->id, "count", td_json_str(e, "unit"), LOWER_IS_BETTER);
 		m->hardware = c->hardware;
 		if (repeats > 1 && var_pct == 0) {
 			var_pct = PERF_ZERO_VARIANCE_PCT;
@@ -170,8 +190,8 @@ static void add_counts(struct gate *g, int side, json_t *scope, int repeats)
 		}
 	}
 	if (!isnan(value[0]) && value[1] > 0) {
-		struct gmetric *m = get_metric(g, "ipc", "IPC (instructions per cycle)", "ratio", NULL,
-					       HIGHER_IS_BETTER);
+		struct gmetric *m = scope_metric(g, pmu, "ipc", "IPC (instructions per cycle)", "ratio", NULL,
+						 HIGHER_IS_BETTER);
 		double ipc = value[0] / value[1];
 
 		m->hardware = 1;
@@ -194,7 +214,7 @@ static int topdown_better(json_t *node)
 	return LOWER_IS_BETTER;
 }
 
-static void add_topdown(struct gate *g, int side, json_t *scope, int repeats)
+static void add_topdown(struct gate *g, int side, json_t *scope, const char *pmu, int repeats)
 {
 	json_t *node;
 	size_t i;
@@ -206,8 +226,8 @@ static void add_topdown(struct gate *g, int side, json_t *scope, int repeats)
 
 		if (level < 1 || level > 2 || !id || !json_is_number(json_object_get(node, "value")))
 			continue;
-		m = get_metric(g, id, td_json_str(node, "name"), "fraction", td_json_str(node, "unit"),
-			       topdown_better(node));
+		m = scope_metric(g, pmu, id, td_json_str(node, "name"), "fraction", td_json_str(node, "unit"),
+				 topdown_better(node));
 		m->hardware = 1;
 		m->level = level;
 		if (repeats > 1)
@@ -217,20 +237,32 @@ static void add_topdown(struct gate *g, int side, json_t *scope, int repeats)
 	}
 }
 
-/* The scope of a session that covers all of it: its first total. */
-static json_t *session_total(json_t *doc, json_int_t session)
+/*
+ * The scopes of a session that cover all of it: its totals, the first
+ * and then one per other core PMU (a derived sum that repeats a PMU's is
+ * left out).  Returns how many were put in out[] (at most max).
+ */
+static size_t session_totals(json_t *doc, json_int_t session, json_t **out, size_t max)
 {
 	json_t *scope;
-	size_t i;
+	size_t i, n = 0, k;
 
 	json_array_foreach(json_object_get(doc, "scopes"), i, scope) {
-		const char *kind = td_json_str(scope, "kind");
+		const char *kind = td_json_str(scope, "kind"), *pmu = td_json_str(scope, "pmu");
+		int again = 0;
 
-		if (json_integer_value(json_object_get(scope, "session")) == session && kind &&
-		    !strcmp(kind, "total") && !json_is_number(json_object_get(scope, "time")))
-			return scope;
+		if (json_integer_value(json_object_get(scope, "session")) != session || !kind ||
+		    strcmp(kind, "total") || json_is_number(json_object_get(scope, "time")))
+			continue;
+		for (k = 0; k < n; k++) {
+			const char *seen = td_json_str(out[k], "pmu");
+
+			again |= !pmu || (seen && !strcmp(seen, pmu));
+		}
+		if (n < max && (!n || !again))
+			out[n++] = scope;
 	}
-	return NULL;
+	return n;
 }
 
 static json_t *scope_by_id(json_t *doc, const char *id)
@@ -258,19 +290,28 @@ static int add_document(struct gate *g, int side, json_t *doc, const char *path,
 		json_int_t index = json_integer_value(json_object_get(session, "index"));
 		int repeats = td_json_int(json_object_get(session, "repeats"), 1);
 		double elapsed = td_json_num(json_object_get(session, "elapsed_s"));
-		json_t *scope = only ? only : session_total(doc, index);
+		json_t *scopes[8];
+		size_t nr = only ? 1 : session_totals(doc, index, scopes, 8), k;
 
-		if (!scope || json_integer_value(json_object_get(scope, "session")) != index)
+		if (only)
+			scopes[0] = only;
+		if (!nr || json_integer_value(json_object_get(scopes[0], "session")) != index)
 			continue;
 		if (repeats < 1)
 			repeats = 1;
 		g->runs[side] += repeats;
 		if (repeats > 1)
 			g->perf_repeats[side] = 1;
-		if (json_is_true(json_object_get(scope, "hardware_counts")))
-			g->hardware[side] = 1;
-		add_counts(g, side, scope, repeats);
-		add_topdown(g, side, scope, repeats);
+		for (k = 0; k < nr; k++) {
+			const char *pmu = k ? td_json_str(scopes[k], "pmu") : NULL;
+
+			if (!k && !g->pmu[side])
+				g->pmu[side] = td_json_str(scopes[k], "pmu");
+			if (json_is_true(json_object_get(scopes[k], "hardware_counts")))
+				g->hardware[side] = 1;
+			add_counts(g, side, scopes[k], pmu, repeats);
+			add_topdown(g, side, scopes[k], pmu, repeats);
+		}
 		if (repeats == 1 && !isnan(elapsed))
 			add_value(get_metric(g, "elapsed", "wall time (seconds elapsed)", "seconds", "s",
 					     LOWER_IS_BETTER), side, 1, elapsed, NAN);
@@ -428,7 +469,7 @@ int td_gate_check_rules(const char *rules, struct strbuf *err)
 	return 0;
 }
 
-static int known_metric(const char *id)
+static int known_plain_metric(const char *id)
 {
 	size_t i;
 
@@ -443,15 +484,27 @@ static int known_metric(const char *id)
 	return 0;
 }
 
-/* A metric that is a share (points apply), known before any run has it. */
-static int fraction_id(const char *id)
+/* A rule's metric: ID, or ID#PMU for another core PMU's total (hybrid CPUs). */
+static int known_metric(const char *rule_id)
 {
-	size_t i;
+	const char *hash = strncmp(rule_id, "self:", 5) ? strchr(rule_id, '#') : NULL;
+	char *id = hash ? xstrndup(rule_id, (size_t)(hash - rule_id)) : xstrdup(rule_id);
+	int known = known_plain_metric(id);
+
+	free(id);
+	return known;
+}
+
+/* A metric that is a share (points apply), known before any run has it. */
+static int fraction_id(const char *rule_id)
+{
+	const char *hash = strncmp(rule_id, "self:", 5) ? strchr(rule_id, '#') : NULL;
+	size_t len = hash ? (size_t)(hash - rule_id) : strlen(rule_id), i;
 
 	for (i = 0; topdown_ids[i]; i++)
-		if (!strcmp(id, topdown_ids[i]))
+		if (strlen(topdown_ids[i]) == len && !strncmp(rule_id, topdown_ids[i], len))
 			return 1;
-	return !strncmp(id, "self:", 5);
+	return !strncmp(rule_id, "self:", 5);
 }
 
 /* ---- the document ---- */
@@ -621,9 +674,10 @@ static json_t *side_json(const struct gate *g, const struct td_gate_side *s, int
 
 	for (i = 0; i < s->nr; i++)
 		json_array_append_new(inputs, json_string(s->paths[i]));
-	return json_pack("{s:s,s:o,s:I,s:b,s:b}", "label", s->label, "inputs", inputs,
+	return json_pack("{s:s,s:o,s:I,s:b,s:b,s:o}", "label", s->label, "inputs", inputs,
 			 "runs", (json_int_t)g->runs[side], "hardware_counts", g->hardware[side],
-			 "perf_repeats", g->perf_repeats[side]);
+			 "perf_repeats", g->perf_repeats[side],
+			 "pmu", g->pmu[side] ? json_string(g->pmu[side]) : json_null());
 }
 
 static void release_gate(struct gate *g)

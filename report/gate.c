@@ -93,8 +93,11 @@ static void side_line(json_t *side, FILE *out)
 			fputs(" ", out);
 		put_printable(out, json_string_value(in));
 	}
-	fprintf(out, ")%s%s\n", json_is_true(json_object_get(side, "hardware_counts")) ? "" : ", software counts only",
+	fprintf(out, ")%s%s", json_is_true(json_object_get(side, "hardware_counts")) ? "" : ", software counts only",
 		json_is_true(json_object_get(side, "perf_repeats")) ? ", perf stat -r summaries" : "");
+	if (td_json_str(side, "pmu"))
+		fprintf(out, ", plain ids are %s's, other PMUs' are ID#PMU", td_json_str(side, "pmu"));
+	fputc('\n', out);
 }
 
 void td_gate_render_text(json_t *gate, FILE *out)

@@ -121,6 +121,17 @@ test_expect_success 'perf stat -r 5 before/after a patch (published): Top-Down r
 	jq -e ".metrics[] | select(.id == \"task-clock\") | .approximate == false and .base.n == 5" g.json
 '
 
+test_expect_success 'hybrid (Alder Lake, published): each core PMU compared, the other as ID#PMU' '
+	f=$PUB/case-17-adl-hybrid-irogers-topdownL1-4runs.txt &&
+	"$TDPERF" diff --check --format json --fail-on "retiring#cpu_atom:-1pt,retiring:-1pt" "$f" "$f" >g.json &&
+	jq -e ".base.pmu == \"cpu_core\" and .base.runs == 4" g.json &&
+	jq -e "[.metrics[].id] | contains([\"retiring\", \"backend_bound\", \"retiring#cpu_atom\", \"backend_bound#cpu_atom\"])" g.json &&
+	jq -e "[.rules[] | .status] == [\"passed\", \"passed\"]" g.json &&
+	"$TDPERF" diff --check "$f" "$f" >out &&
+	test_grep "^base: 4 runs (.*), plain ids are cpu_core'"'"'s, other PMUs'"'"' are ID#PMU$" out &&
+	test_grep "^  retiring#cpu_atom  *12.54% ±3.79%" out
+'
+
 if ! have_prog perf || ! perf stat -x, -e task-clock -- true >/dev/null 2>&1; then
 	test_skip 'live recordings' 'perf cannot count task-clock here'
 	test_done
