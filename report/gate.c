@@ -131,9 +131,13 @@ void td_gate_render_text(json_t *gate, FILE *out)
 		put_printable(out, td_json_str(r, "message"));
 		fputc('\n', out);
 	}
-	fprintf(out, "Result: %s: %d of %zu rule%s broken\n", failed ? "FAIL" : "pass", failed,
+	fprintf(out, "Result: %s: %d of %zu rule%s broken", failed ? "FAIL" : "pass", failed,
 		json_array_size(json_object_get(gate, "rules")),
 		json_array_size(json_object_get(gate, "rules")) == 1 ? "" : "s");
+	if (td_json_int(json_object_get(gate, "unchecked"), 0))
+		fprintf(out, ", %d not checked (not measured or not tested)",
+			td_json_int(json_object_get(gate, "unchecked"), 0));
+	fputc('\n', out);
 }
 
 static void put_xml(FILE *out, const char *s)
