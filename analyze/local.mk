@@ -1,6 +1,6 @@
 # analyze/: builds the report document from parsed counts and formula tables (analyze/report.h)
 libtdperf_a_SOURCES += analyze/build.c analyze/open.c analyze/count-memo.c analyze/cpu-infer.c analyze/diff-counts.c \
-	analyze/diff.c analyze/doc.c analyze/errorbars.c analyze/events.c analyze/groups.c \
+	analyze/diff.c analyze/doc.c analyze/gate.c analyze/gate.h analyze/errorbars.c analyze/events.c analyze/groups.c \
 	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
 	analyze/legacy-topdown.c analyze/perf-names.c analyze/reason.c analyze/reason-memo.c analyze/roofline.c \
@@ -56,3 +56,8 @@ EXTRA_DIST += tests/e2e/t1604-job-hostile.sh
 libtdperf_a_SOURCES += analyze/guidance.c
 TESTS += tests/e2e/t1301-guidance-ruled-out.sh
 EXTRA_DIST += tests/e2e/t1301-guidance-ruled-out.sh
+# the regression gate of diff --check (analyze/gate.c, metrics/stats.c, report/gate.c)
+TESTS += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh \
+	tests/e2e/t1213-gate-docs.sh
+EXTRA_DIST += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh \
+	tests/e2e/t1213-gate-docs.sh

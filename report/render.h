@@ -59,6 +59,9 @@ int td_report_plot(json_t *doc, const char *dir, const char *format, struct strb
 
 /* ---- diff ---- */
 void td_diff_render_text(json_t *diff, FILE *out);
+/* The regression gate of diff --check (analyze/gate.h): its table and rules, and JUnit XML. */
+void td_gate_render_text(json_t *gate, FILE *out);
+void td_gate_render_junit(json_t *gate, FILE *out);
 int td_diff_render_html(json_t *diff, const char *path, struct strbuf *err);
 /* Elapsed time, common counts and thread fractions of a diff (report/diff-counts.c). */
 void td_diff_render_counts_text(json_t *diff, FILE *out);

@@ -5,6 +5,7 @@
 #include "src/builtin.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
+#include "analyze/gate.h"
 #include "report/render.h"
 #include "report/html.h"
 #include "util/parse-options.h"
@@ -15,6 +16,7 @@
 
 static const char *const diff_usage[] = {
 	"tdperf diff [options] A B",
+	"tdperf diff --check [--fail-on RULES] [--junit FILE] A... [-- B...]",
 	"",
 	"Compare two runs: run directories, perf stat output files (text, -x, --json),",
 	"or report documents saved with 'tdperf report --format json'.  The runs may",
@@ -26,6 +28,12 @@ static const char *const diff_usage[] = {
 	"",
 	"Two job directories (srun/mpirun ranks) are compared metric by metric across",
 	"their ranks: mean, max and max over mean in each (text, JSON, --html).",
+	"",
+	"--check is a regression gate for CI: A and B are runs recorded with -r N, or",
+	"sets of runs (A1 A2 A3 -- B1 B2 B3).  Each metric (counts, IPC, wall time,",
+	"Top-Down Levels 1-2, self shares of functions) is compared with Welch's",
+	"t-test; exit 1 when a rule of --fail-on is broken with the confidence asked,",
+	"else 0 (docs/ci.md).",
 	NULL,
 };
 
@@ -131,6 +139,152 @@ static int write_plots(json_t *diff, const char *dir)
 	return ret;
 }
 
+struct gate_opts {
+	const char *rules, *junit, *format, *output, *confidence;
+	const char *scope_a, *scope_b;
+};
+
+static void release_side(struct td_gate_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		json_decref(s->docs[i]);
+		json_decref(s->hotspots[i]);
+	}
+	free(s->docs);
+	free(s->hotspots);
+}
+
+/* A side's documents, and the hotspots of the run directories that recorded them. */
+static int load_gate_side(struct td_gate_side *s, const char *label, char **paths, int nr,
+			  struct strbuf *err)
+{
+	int i;
+
+	s->label = label;
+	s->paths = paths;
+	s->nr = 0;
+	s->docs = xcalloc(nr, sizeof(*s->docs));
+	s->hotspots = xcalloc(nr, sizeof(*s->hotspots));
+	for (i = 0; i < nr; i++) {
+		char *hot = td_is_dir(paths[i]) ? td_path_join(paths[i], "hotspots.data") : NULL;
+
+		s->docs[i] = load_side(paths[i], NULL, err);
+		if (s->docs[i] && hot && td_file_exists(hot))
+			s->hotspots[i] = td_hotspots_load(paths[i], NULL, 0, err);
+		free(hot);
+		s->nr = i + 1;
+		if (!s->docs[i] || (hot && !s->hotspots[i] && err->len))
+			return -1;
+	}
+	return 0;
+}
+
+/* "0.95" or "95" (percent). */
+static int parse_confidence(const char *text, double *out)
+{
+	char *end;
+	double c = strtod(text, &end);
+
+	if (end != text && !*end && c >= 1 && c < 100)
+		c /= 100;
+	if (end == text || *end || !(c >= 0.5 && c < 1))
+		return -1;
+	*out = c;
+	return 0;
+}
+
+static int write_gate(json_t *gate, const struct gate_opts *o)
+{
+	FILE *out = stdout;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (o->junit) {
+		FILE *j = open_memstream(&text, &len);
+
+		td_gate_render_junit(gate, j);
+		fclose(j);
+		if (td_write_file_atomic(o->junit, text, len) < 0)
+			return error("%s: cannot write: %s", o->junit, strerror(errno));
+		free(text);
+		text = NULL;
+	}
+	if (o->output)
+		out = open_memstream(&text, &len);
+	if (!strcmp(o->format, "json")) {
+		json_dumpf(gate, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		fputc('\n', out);
+	} else {
+		td_gate_render_text(gate, out);
+	}
+	if (o->output) {
+		fclose(out);
+		if (td_write_file_atomic(o->output, text, len) < 0) {
+			free(text);
+			return error("%s: cannot write: %s", o->output, strerror(errno));
+		}
+		free(text);
+	}
+	return 0;
+}
+
+/* diff --check: exit 0 (no rule broken), 1 (one is), 2 (usage or input). */
+static int run_gate(char **a, int nr_a, char **b, int nr_b, const struct gate_opts *o)
+{
+	struct td_gate_side base = { 0 }, new_ = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	double confidence = TD_GATE_DEFAULT_CONFIDENCE;
+	json_t *gate = NULL;
+	int ret = 2, i;
+
+	if (o->confidence && parse_confidence(o->confidence, &confidence) < 0)
+		return td_usage_error(diff_usage, "--confidence %s: a level of at least 0.5 and below 1 (0.95, or 95 in percent)",
+				      o->confidence);
+	if (o->rules && td_gate_check_rules(o->rules, &err) < 0) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	for (i = 0; i < nr_a + nr_b; i++)
+		if (td_refuse_input_as_output(o->output, i < nr_a ? a[i] : b[i - nr_a]) ||
+		    td_refuse_input_as_output(o->junit, i < nr_a ? a[i] : b[i - nr_a]))
+			return 2;
+	if (load_gate_side(&base, "base", a, nr_a, &err) < 0 ||
+	    load_gate_side(&new_, "new", b, nr_b, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	base.scope = o->scope_a;
+	new_.scope = o->scope_b;
+	gate = td_gate_build(&base, &new_, o->rules, confidence, &err);
+	if (!gate) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (write_gate(gate, o) < 0)
+		goto out;
+	ret = td_gate_failed(gate) ? 1 : 0;
+out:
+	json_decref(gate);
+	release_side(&base);
+	release_side(&new_);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The first "--" that has arguments on both sides splits two sets of runs. */
+static int find_set_split(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc ? i : 0;
+	return 0;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	const char *format = "text", *output = NULL, *html = NULL, *plot = NULL;
@@ -139,7 +293,9 @@ int cmd_diff(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	json_t *a = NULL, *b = NULL, *diff = NULL;
 	char *name_a = NULL, *name_b = NULL;
-	int c, ret = 2, jobs = 0;
+	int c, ret = 2, jobs = 0, check = 0, split, nr_b = 0;
+	char **set_b = NULL;
+	struct gate_opts gate = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json",
 			      "output on stdout (default text; JSON: docs/diff-schema.md)"),
@@ -155,10 +311,59 @@ int cmd_diff(int argc, char **argv)
 			    "compare the functions of two hotspot recordings (run directories, perf.data "
 			    "files or saved 'report --hotspots --format json' documents): which got "
 			    "slower or faster"),
+		TD_OPT_GROUP("Regression gate (docs/ci.md)"),
+		TD_OPT_BOOL(0, "check", &check,
+			    "test each metric's change for significance (Welch's t-test) and exit 1 "
+			    "when a --fail-on rule is broken; A and B: runs recorded with -r N, or "
+			    "sets of runs A1 A2 ... -- B1 B2 ..."),
+		TD_OPT_STRING(0, "fail-on", &gate.rules, "RULES",
+			      "--check: METRIC:+N% or METRIC:-Npt, comma-separated: fail when the metric "
+			      "rose (+) or fell (-) by more than N, its whole confidence interval beyond "
+			      "(default " TD_GATE_DEFAULT_RULES ")"),
+		TD_OPT_STRING(0, "junit", &gate.junit, "FILE", "--check: also write JUnit XML, one test case per rule"),
+		TD_OPT_STRING(0, "confidence", &gate.confidence, "C",
+			      "--check: the confidence level (default 0.95; 0.99 or 99 also work)"),
 		TD_OPT_END(),
 	};
 
+	split = find_set_split(argc, argv);
+	if (split) {
+		set_b = argv + split + 1;
+		nr_b = argc - split - 1;
+		argc = split;
+	}
 	argc = td_parse_options(argc, argv, options, diff_usage, 0);
+	if (split && argc == 0) {
+		/* "tdperf diff [options] -- A B": the old meaning of "--" */
+		argv = set_b;
+		argc = nr_b;
+		split = 0;
+	}
+	if ((gate.rules || gate.junit || gate.confidence) && !check)
+		return td_usage_error(diff_usage, "--fail-on, --junit and --confidence go with --check");
+	if (check) {
+		if (hotspots || html || plot || cpu_a || cpu_b)
+			return td_usage_error(diff_usage, "--check takes no --hotspots, --html, --plot or --cpu "
+					      "(it compares self shares where the runs recorded hotspots)");
+		gate.format = format;
+		gate.output = output;
+		gate.scope_a = scope_a;
+		gate.scope_b = scope_b;
+		if (split && (scope_a || scope_b))
+			return td_usage_error(diff_usage, "--scope-a and --scope-b pick a session of one input a side, "
+					      "not of sets of runs");
+		if (split)
+			return run_gate(argv, argc, set_b, nr_b, &gate);
+		if (argc != 2)
+			return td_usage_error(diff_usage, "--check takes two runs A B, or sets A1 A2 ... -- B1 B2 ...");
+		return run_gate(argv, 1, argv + 1, 1, &gate);
+	}
+	if (split) {
+		if (argc != 1 || nr_b != 1)
+			return td_usage_error(diff_usage, "sets of runs (A1 A2 -- B1 B2) go with --check");
+		argv[1] = set_b[0];
+		argc = 2;
+	}
 	if (argc != 2)
 		return td_usage_error(diff_usage, "takes two runs, A and B");
 

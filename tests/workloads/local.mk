@@ -51,3 +51,7 @@ tests_workloads_libtwhot_so_LDFLAGS = -shared
 # hot-cxx: C++ names for the demangling tests, built by t0640 itself
 # (the project has no C++ to configure a compiler for)
 EXTRA_DIST += tests/workloads/hot-cxx.cc
+# gate-work: a known amount of work in two functions (diff --check tests, tests/fixtures/gate/)
+check_PROGRAMS += tests/workloads/gate-work
+tests_workloads_gate_work_SOURCES = tests/workloads/gate-work.c
+tests_workloads_gate_work_CFLAGS = -O2
