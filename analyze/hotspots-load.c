@@ -50,6 +50,7 @@ struct hot_load {
 	size_t alloc_detail;
 	int leaf_kernel;                /* set by sample_frames: the leaf's mode */
 	uint64_t leaf_ip;
+	uint64_t first_time, last_time; /* of the leader's samples, when timed */
 };
 
 /* The frames of a sample, leaf first. */
@@ -154,6 +155,12 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	}
 	if (!l->hot)
 		start_tree(l, s);
+	if (s->fields & TD_PD_S_TIME) {
+		if (!l->first_time || s->time < l->first_time)
+			l->first_time = s->time;
+		if (s->time > l->last_time)
+			l->last_time = s->time;
+	}
 	if (s->fields & TD_PD_S_CALLCHAIN)
 		l->callchains = 1;
 	if (l->nr_counts && s->nr_values == l->nr_counts) {
@@ -381,6 +388,12 @@ static json_t *dsos_json(const struct hot_load *l)
 							     (json_int_t)fn->self_period));
 	}
 	json_array_foreach(a, i, v) {
+		struct strbuf hex = STRBUF_INIT;
+
+		/* pprof's mappings and symbol servers find a file by its build-id */
+		if (td_sym_build_id(l->sym, json_string_value(json_object_get(v, "dso")), &hex))
+			json_object_set_new(v, "build_id", json_string(hex.buf));
+		strbuf_release(&hex);
 		json_object_set_new(v, "percent",
 				    num(100.0 * (double)json_integer_value(json_object_get(v, "period")) / total));
 		json_object_del(v, "period");
@@ -402,8 +415,13 @@ static json_t *callpaths_json(const struct hot_load *l, json_t **frames_out)
 
 	for (i = 0; i < td_sym_nr_frames(l->sym); i++) {
 		const struct td_frame *f = td_sym_frame(l->sym, i);
+		json_t *o = json_pack("{s:s, s:s}", "symbol", f->name, "dso", f->dso);
 
-		json_array_append_new(frames, json_pack("{s:s, s:s}", "symbol", f->name, "dso", f->dso));
+		if (f->source)
+			json_object_set_new(o, "source", json_string(f->source));
+		if (f->kernel)
+			json_object_set_new(o, "kernel", json_true());
+		json_array_append_new(frames, o);
 	}
 	for (i = 0; i < td_hot_nr_nodes(l->hot); i++) {
 		const struct td_hot_node *n = td_hot_node(l->hot, i);
@@ -413,6 +431,9 @@ static json_t *callpaths_json(const struct hot_load *l, json_t **frames_out)
 				      "percent", num(100.0 * (double)n->self_period / total),
 				      "children_percent", num(100.0 * (double)n->total_period / total));
 
+		/* the exports (pprof, folded, speedscope) weigh paths by period */
+		json_object_set_new(o, "period", json_integer((json_int_t)n->self_period));
+		json_object_set_new(o, "children_period", json_integer((json_int_t)n->total_period));
 		if (l->nr_counts)
 			json_object_set_new(o, "counts", counts_json(l, td_hot_node_counts(l->hot, i)));
 		json_array_append_new(a, o);
@@ -521,6 +542,8 @@ static json_t *build_doc(const struct hot_load *l, const char *path, unsigned fl
 	json_object_set_new(h, "samples", json_integer((json_int_t)td_hot_total_samples(l->hot)));
 	json_object_set_new(h, "period", json_integer((json_int_t)td_hot_total_period(l->hot)));
 	json_object_set_new(h, "callchains", json_boolean(l->callchains));
+	if (l->last_time > l->first_time)
+		json_object_set_new(h, "duration_ns", json_integer((json_int_t)(l->last_time - l->first_time)));
 	if (l->skipped_other)
 		json_object_set_new(h, "other_event_samples", json_integer((json_int_t)l->skipped_other));
 	if (l->nr_counts) {

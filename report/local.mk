@@ -6,7 +6,9 @@ libtdperf_a_SOURCES += report/csv.c report/diff-charts.c report/diff-counts.c \
 	report/job-html.c report/job-text.c report/json.c report/live.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
 	report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
-	report/chart.h report/html.h report/render.h
+	report/export-folded.c report/export-paths.c report/export-pprof.c \
+	report/export-speedscope.c report/export-trace.c \
+	report/chart.h report/export.h report/html.h report/render.h
 # the live view of perf stat -I output (report/live.c)
 TESTS += tests/e2e/t0305-live.sh
 EXTRA_DIST += tests/e2e/t0305-live.sh tests/fuzz/fuzz-live.c tests/fuzz/seed-live.sh
