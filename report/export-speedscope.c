@@ -3,13 +3,22 @@
  * version 0.0.1): the frames once in "shared", then one "sampled" profile
  * per quantity the recording weighs its call paths by (samples, the
  * sampled event, each member of a leader-sampled group), each sample a
- * call path (frame indices, root first) with its weight.
+ * call path (frame indices, root first) with its weight; then, when more
+ * than one thread was sampled, one profile per thread ("name tid"),
+ * weighted by the sampled event, from the document's profile.threads.
  */
 #include "config.h"
 #include "report/export.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static const char *thread_name(json_t *th)
+{
+	const char *s = json_string_value(json_object_get(th, "name"));
+
+	return s ? s : "thread";
+}
 
 static json_t *shared_frames(const struct td_export_tree *t)
 {
@@ -61,6 +70,36 @@ static json_t *sampled_profile(const struct td_export_tree *t, const char *weigh
 			 "startValue", 0, "endValue", total, "samples", samples, "weights", weights);
 }
 
+/* Thread th's profile: its paths ([node, samples, period]) weighted by period. */
+static json_t *thread_profile(const struct td_export_tree *t, json_t *th, const char *unit)
+{
+	json_t *samples = json_array(), *weights = json_array(), *stack, *p;
+	struct strbuf name = STRBUF_INIT;
+	int *path = NULL;
+	size_t alloc = 0, i, n, k;
+	double total = 0;
+
+	json_array_foreach(json_object_get(th, "paths"), i, p) {
+		double w = (double)json_integer_value(json_array_get(p, 2));
+		json_int_t node = json_integer_value(json_array_get(p, 0));
+
+		if (w <= 0 || node < 0 || !(n = td_export_path(t, (size_t)node, &path, &alloc)))
+			continue;
+		stack = json_array();
+		for (k = 0; k < n; k++)
+			json_array_append_new(stack, json_integer(path[k]));
+		json_array_append_new(samples, stack);
+		json_array_append_new(weights, json_real(w));
+		total += w;
+	}
+	free(path);
+	strbuf_addf(&name, "%s %" JSON_INTEGER_FORMAT, thread_name(th), json_integer_value(json_object_get(th, "tid")));
+	p = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o, s:o}", "type", "sampled", "name", name.buf, "unit", unit,
+		      "startValue", 0, "endValue", total, "samples", samples, "weights", weights);
+	strbuf_release(&name);
+	return p;
+}
+
 int td_export_speedscope(json_t *doc, FILE *out, struct strbuf *err)
 {
 	json_t *profile = json_object_get(doc, "profile"), *ss, *profiles;
@@ -81,6 +120,12 @@ int td_export_speedscope(json_t *doc, FILE *out, struct strbuf *err)
 	json_array_append_new(profiles, sampled_profile(&t, "samples", "samples", "none"));
 	for (k = 1; k < t.nr_names; k++)
 		json_array_append_new(profiles, sampled_profile(&t, t.names[k], t.names[k], "none"));
+	if (json_array_size(json_object_get(profile, "threads")) > 1) {
+		json_t *th;
+
+		json_array_foreach(json_object_get(profile, "threads"), k, th)
+			json_array_append_new(profiles, thread_profile(&t, th, time ? "nanoseconds" : "none"));
+	}
 	ss = json_pack("{s:s, s:s, s:s, s:i, s:{s:o}, s:o}",
 		       "$schema", "https://www.speedscope.app/file-format-schema.json",
 		       "exporter", "tdperf " PACKAGE_VERSION, "name", source ? source : "tdperf",

@@ -18,7 +18,18 @@ test -x "${CHROMIUM:-/usr/bin/chromium}" || missing="$missing chromium"
 have_prog jq || missing="$missing jq"
 if test -n "$missing"; then
 	test_expect_success 'the speedscope export tests can run' 'echo "missing:$missing"; false'
-	test_done
+	test_expect_success 'one profile per thread: its weights add up to what perf script gives the thread' '
+	"$PERF" record -q -e cpu-clock -g -o par.data -- "$W/tw-parallel" 4 >rec.log 2>&1 &&
+	"$TDPERF" report --format speedscope -o par.ss par.data &&
+	"$PERF" script -F tid,period -i par.data 2>/dev/null |
+		awk "{ p[\$1] += \$2 } END { for (t in p) print t, p[t] }" | sort >perf.threads &&
+	jq -r ".profiles[2:][] | \"\(.name | split(\" \") | last) \(.weights | add)\"" par.ss | sort >ours.threads &&
+	cat ours.threads &&
+	test "$(wc -l <ours.threads)" -ge 5 &&
+	diff -u perf.threads ours.threads
+'
+
+test_done
 fi
 require_cpu_clock_record 'speedscope export'
 
@@ -59,6 +70,17 @@ test_expect_success 'its Sandwich table lists the hot functions with --hotspots'
 		# speedscope prints 2 significant digits: "(48%)", "(7.1%)"
 		awk -v p="$pct" -v g="$got" "BEGIN { d = p - g; if (d < 0) d = -d; exit !(g != \"\" && d <= (p >= 10 ? 0.5 : 0.05)) }" || return 1
 	done
+'
+
+test_expect_success 'one profile per thread: its weights add up to what perf script gives the thread' '
+	"$PERF" record -q -e cpu-clock -g -o par.data -- "$W/tw-parallel" 4 >rec.log 2>&1 &&
+	"$TDPERF" report --format speedscope -o par.ss par.data &&
+	"$PERF" script -F tid,period -i par.data 2>/dev/null |
+		awk "{ p[\$1] += \$2 } END { for (t in p) print t, p[t] }" | sort >perf.threads &&
+	jq -r ".profiles[2:][] | \"\(.name | split(\" \") | last) \(.weights | add)\"" par.ss | sort >ours.threads &&
+	cat ours.threads &&
+	test "$(wc -l <ours.threads)" -ge 5 &&
+	diff -u perf.threads ours.threads
 '
 
 test_done
