@@ -53,7 +53,7 @@ struct hot_load {
 	uint64_t first_time, last_time; /* of the leader's samples, when timed */
 	/* per thread: samples and period on each call-path node, an open
 	 * addressing table keyed by tid << 32 | node, + 1 (0 is empty) */
-	struct thread_path { uint64_t key, samples, period; } *tpaths;
+	struct thread_path { uint64_t key, samples, period; double *counts; } *tpaths;
 	size_t tpaths_size, tpaths_used;
 	json_t *comms;                  /* "tid" -> {"name", "pid"} from COMM records */
 };
@@ -67,10 +67,10 @@ static size_t tpath_slot(const struct thread_path *t, size_t size, uint64_t key)
 	return i;
 }
 
-static void tpath_add(struct hot_load *l, uint32_t tid, uint32_t node, uint64_t weight)
+static void tpath_add(struct hot_load *l, uint32_t tid, uint32_t node, uint64_t weight, const double *counts)
 {
 	uint64_t key = ((uint64_t)tid << 32 | node) + 1;
-	size_t i;
+	size_t i, k;
 
 	if (2 * (l->tpaths_used + 1) > l->tpaths_size) {
 		size_t size = l->tpaths_size ? 2 * l->tpaths_size : 1024;
@@ -86,10 +86,14 @@ static void tpath_add(struct hot_load *l, uint32_t tid, uint32_t node, uint64_t 
 	i = tpath_slot(l->tpaths, l->tpaths_size, key);
 	if (!l->tpaths[i].key) {
 		l->tpaths[i].key = key;
+		if (l->nr_counts)
+			l->tpaths[i].counts = xcalloc(l->nr_counts, sizeof(double));
 		l->tpaths_used++;
 	}
 	l->tpaths[i].samples++;
 	l->tpaths[i].period += weight;
+	for (k = 0; counts && k < l->nr_counts; k++)
+		l->tpaths[i].counts[k] += counts[k];
 }
 
 /* The frames of a sample, leaf first. */
@@ -216,7 +220,7 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	node = sample_node(l, r, &detail);
 	td_hot_add_at(l->hot, node, weight, counts);
 	if (s->fields & TD_PD_S_TID)
-		tpath_add(l, s->tid, node, weight);
+		tpath_add(l, s->tid, node, weight, counts);
 	if (detail >= 0) {
 		if ((size_t)detail >= l->alloc_detail) {
 			size_t old = l->alloc_detail, want = 2 * (size_t)detail + 16;
@@ -505,7 +509,7 @@ static int by_period_desc(const void *x, const void *y)
 static json_t *threads_json(const struct hot_load *l)
 {
 	struct thread_path *t = xcalloc(l->tpaths_used + 1, sizeof(*t));
-	json_t **th = xcalloc(l->tpaths_used + 1, sizeof(*th)), *a = json_array(), *cur = NULL;
+	json_t **th = xcalloc(l->tpaths_used + 1, sizeof(*th)), *a = json_array(), *cur = NULL, *p;
 	size_t i, n = 0, nr_th = 0;
 	uint32_t cur_tid = 0;
 
@@ -529,8 +533,16 @@ static json_t *threads_json(const struct hot_load *l)
 			th[nr_th++] = cur;
 			cur_tid = tid;
 		}
-		json_array_append_new(json_object_get(cur, "paths"), json_pack("[I, I, I]", (json_int_t)node,
-			(json_int_t)t[i].samples, (json_int_t)t[i].period));
+		p = json_pack("[I, I, I]", (json_int_t)node, (json_int_t)t[i].samples, (json_int_t)t[i].period);
+		if (t[i].counts) {
+			json_t *c = json_array();
+			size_t k;
+
+			for (k = 0; k < l->nr_counts; k++)
+				json_array_append_new(c, num(t[i].counts[k]));
+			json_array_append_new(p, c);
+		}
+		json_array_append_new(json_object_get(cur, "paths"), p);
 		json_object_set_new(cur, "samples", json_integer(json_integer_value(json_object_get(cur, "samples")) +
 								  (json_int_t)t[i].samples));
 		json_object_set_new(cur, "period", json_integer(json_integer_value(json_object_get(cur, "period")) +
@@ -695,6 +707,7 @@ static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
 	struct hot_load l;
 	const struct td_pd_record *r;
 	json_t *doc = NULL;
+	size_t k;
 	int ret;
 
 	memset(&l, 0, sizeof(l));
@@ -741,6 +754,8 @@ static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
 	free(l.count_names);
 	free(l.detail_samples);
 	free(l.detail_period);
+	for (k = 0; k < l.tpaths_size; k++)
+		free(l.tpaths[k].counts);
 	free(l.tpaths);
 	json_decref(l.comms);
 	free(l.table_note);

@@ -7,7 +7,9 @@
  * generated code: writing needs only varints and length-delimited
  * fields, and no runtime library besides zlib.
  *
- * One Sample per call path with self samples; its values are the sample
+ * One Sample per call path with self samples (per thread and call path,
+ * labelled "thread" and "tid", when the samples name their thread, so
+ * that pprof's -tagfocus and -tags split by thread); its values are the sample
  * count, the sampled event's period (CPU time in nanoseconds for
  * cpu-clock and task-clock) and, for a leader-sampled group, what each
  * member counted on the path.  One Location and Function per frame of
@@ -28,7 +30,8 @@ enum {
 	PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
 	PROFILE_DEFAULT_SAMPLE_TYPE = 14,
 	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
-	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2,
+	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
+	LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
 	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID = 6, MAPPING_HAS_FUNCTIONS = 7,
 	MAPPING_HAS_FILENAMES = 8,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_LINE = 4,
@@ -216,29 +219,101 @@ static void put_sample_types(struct strbuf *out, struct strings *s, const struct
 		put_value_type(out, PROFILE_SAMPLE_TYPE, s, t->names[k], "count");
 }
 
-static void put_samples(struct strbuf *out, const struct td_export_tree *t)
+/* One Sample: the path of node i (leaf first) and its values. */
+struct path_buf {
+	int *path;
+	size_t alloc;
+};
+
+static void put_sample(struct strbuf *out, const struct td_export_tree *t, size_t i, struct path_buf *pb,
+		       const uint64_t *values, size_t nr_values, const struct strbuf *labels)
 {
 	struct strbuf m = STRBUF_INIT, packed = STRBUF_INIT;
-	int *path = NULL;
-	size_t alloc = 0, i, n, k;
+	size_t n = td_export_path(t, i, &pb->path, &pb->alloc), k;
+	int *path = pb->path;
 
-	for (i = 0; i < json_array_size(t->nodes); i++) {
-		if (td_export_weight(t, i, "samples") <= 0 || !(n = td_export_path(t, i, &path, &alloc)))
-			continue;
-		/* locations leaf first; repeated scalars packed, as proto3 writes them */
-		for (k = n; k-- > 0;)
-			put_varint(&packed, (uint64_t)path[k] + 1);
-		put_message(&m, SAMPLE_LOCATION_ID, &packed);
-		put_varint(&packed, (uint64_t)td_export_weight(t, i, "samples"));
-		put_varint(&packed, (uint64_t)td_export_weight(t, i, "period"));
-		for (k = 1; k < t->nr_names; k++)
-			put_varint(&packed, (uint64_t)td_export_weight(t, i, t->names[k]));
-		put_message(&m, SAMPLE_VALUE, &packed);
-		put_message(out, PROFILE_SAMPLE, &m);
-	}
-	free(path);
+	if (!n)
+		return;
+	/* repeated scalars packed, as proto3 writes them */
+	for (k = n; k-- > 0;)
+		put_varint(&packed, (uint64_t)path[k] + 1);
+	put_message(&m, SAMPLE_LOCATION_ID, &packed);
+	for (k = 0; k < nr_values; k++)
+		put_varint(&packed, values[k]);
+	put_message(&m, SAMPLE_VALUE, &packed);
+	strbuf_add(&m, labels->buf, labels->len);
+	put_message(out, PROFILE_SAMPLE, &m);
 	strbuf_release(&m);
 	strbuf_release(&packed);
+}
+
+/* Samples per call path of the whole recording. */
+static void put_samples(struct strbuf *out, const struct td_export_tree *t)
+{
+	uint64_t *v = xcalloc(t->nr_names + 2, sizeof(*v));
+	struct strbuf none = STRBUF_INIT;
+	struct path_buf pb = { NULL, 0 };
+	size_t i, k;
+
+	for (i = 0; i < json_array_size(t->nodes); i++) {
+		if (td_export_weight(t, i, "samples") <= 0)
+			continue;
+		v[0] = (uint64_t)td_export_weight(t, i, "samples");
+		v[1] = (uint64_t)td_export_weight(t, i, "period");
+		for (k = 1; k < t->nr_names; k++)
+			v[k + 1] = (uint64_t)td_export_weight(t, i, t->names[k]);
+		put_sample(out, t, i, &pb, v, t->nr_names > 1 ? t->nr_names + 1 : 2, &none);
+	}
+	free(pb.path);
+	free(v);
+}
+
+static void put_label(struct strbuf *out, struct strings *s, const char *key, const char *str, int64_t num)
+{
+	struct strbuf m = STRBUF_INIT;
+
+	put_int(&m, LABEL_KEY, str_id(s, key));
+	if (str)
+		put_int(&m, LABEL_STR, str_id(s, str));
+	else
+		put_int(&m, LABEL_NUM, num);
+	put_message(out, SAMPLE_LABEL, &m);
+	strbuf_release(&m);
+}
+
+/* Samples per thread and call path (profile.threads: [node, samples, period, counts]). */
+static void put_thread_samples(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
+			       json_t *threads)
+{
+	uint64_t *v = xcalloc(t->nr_names + 2, sizeof(*v));
+	struct strbuf labels = STRBUF_INIT;
+	struct path_buf pb = { NULL, 0 };
+	json_t *th, *p;
+	size_t i, j, k;
+
+	json_array_foreach(threads, i, th) {
+		const char *name = json_string_value(json_object_get(th, "name"));
+
+		strbuf_reset(&labels);
+		put_label(&labels, s, "thread", name ? name : "?", 0);
+		put_label(&labels, s, "tid", NULL, json_integer_value(json_object_get(th, "tid")));
+		json_array_foreach(json_object_get(th, "paths"), j, p) {
+			json_t *counts = json_array_get(p, 3);
+			double c;
+
+			v[0] = (uint64_t)json_integer_value(json_array_get(p, 1));
+			v[1] = (uint64_t)json_integer_value(json_array_get(p, 2));
+			for (k = 1; k < t->nr_names; k++) {
+				c = json_number_value(json_array_get(counts, k));
+				v[k + 1] = c > 0 ? (uint64_t)(c + 0.5) : 0;
+			}
+			put_sample(out, t, (size_t)json_integer_value(json_array_get(p, 0)), &pb, v,
+				   t->nr_names > 1 ? t->nr_names + 1 : 2, &labels);
+		}
+	}
+	free(pb.path);
+	strbuf_release(&labels);
+	free(v);
 }
 
 static void put_comments(struct strbuf *out, struct strings *s, json_t *profile)
@@ -301,7 +376,10 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 		event = "samples";
 	str_id(&s, "");
 	put_sample_types(&body, &s, &t, event);
-	put_samples(&body, &t);
+	if (json_array_size(json_object_get(profile, "threads")))
+		put_thread_samples(&body, &s, &t, json_object_get(profile, "threads"));
+	else
+		put_samples(&body, &t);
 	mappings = put_mappings(&body, &s, profile);
 	put_frames(&body, &s, t.frames, mappings);
 	put_int(&body, PROFILE_DURATION_NANOS, json_integer_value(json_object_get(profile, "duration_ns")));

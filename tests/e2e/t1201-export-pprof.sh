@@ -87,6 +87,19 @@ test_expect_success 'the executable'"'"'s mapping carries its build-id; the comm
 	go tool pprof -comments hot.pb.gz 2>/dev/null | grep "of hot.data: [0-9]* samples of cpu-clock"
 '
 
+test_expect_success 'threads are labels: pprof -tags gives each tid the share perf script gives it' '
+	"$PERF" record -q -e cpu-clock -g -o par.data -- "$W/tw-parallel" 4 >rec.log 2>&1 &&
+	"$TDPERF" report --format pprof -o par.pb.gz par.data &&
+	go tool pprof -tags -sample_index=0 par.pb.gz 2>/dev/null |
+		awk "/^ *tid:/ { on = 1; next } on && /%\\):/ { sub(/^.*\\( */, \"\"); sub(/%\\): /, \" \"); print \$2, \$1 }" |
+		sort >pprof.tids &&
+	"$PERF" script -F tid -i par.data 2>/dev/null |
+		awk "{ n[\$1]++; t++ } END { for (k in n) printf \"%s %.2f\\n\", k, 100 * n[k] / t }" | sort >perf.tids &&
+	cat pprof.tids && test "$(wc -l <pprof.tids)" -ge 5 &&
+	diff -u perf.tids pprof.tids &&
+	go tool pprof -tags par.pb.gz 2>/dev/null | grep -A1 "^ *thread:" | grep "tw-worker"
+'
+
 cat >sky.rates <<EOF
 binary $W/tw-hot
 tw_hot_a   0x20003c=2.0 0x19c=2.0 0x10e=1.4 0x2c2=1.2 0x20010d=0.01
