@@ -56,6 +56,7 @@ struct hot_load {
 	struct thread_path { uint64_t key, samples, period; double *counts; } *tpaths;
 	size_t tpaths_size, tpaths_used;
 	json_t *comms;                  /* "tid" -> {"name", "pid"} from COMM records */
+	int per_thread;                 /* TD_HOT_CALLPATHS: keep the per-thread paths */
 };
 
 static size_t tpath_slot(const struct thread_path *t, size_t size, uint64_t key)
@@ -219,7 +220,7 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	weight = counts ? (uint64_t)counts[0] : (s->fields & TD_PD_S_PERIOD) ? s->period : 1;
 	node = sample_node(l, r, &detail);
 	td_hot_add_at(l->hot, node, weight, counts);
-	if (s->fields & TD_PD_S_TID)
+	if (l->per_thread && (s->fields & TD_PD_S_TID))
 		tpath_add(l, s->tid, node, weight, counts);
 	if (detail >= 0) {
 		if ((size_t)detail >= l->alloc_detail) {
@@ -721,6 +722,7 @@ static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
 		td_sym_no_demangle(l.sym);
 	l.chains = hot_chains_new();
 	l.comms = json_object();
+	l.per_thread = !!(flags & TD_HOT_CALLPATHS);
 	while ((ret = td_pd_next(l.pd, &r)) > 0) {
 		if (r->type == TD_PD_SAMPLE) {
 			feed_sample(&l, r);
