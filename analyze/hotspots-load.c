@@ -50,7 +50,52 @@ struct hot_load {
 	size_t alloc_detail;
 	int leaf_kernel;                /* set by sample_frames: the leaf's mode */
 	uint64_t leaf_ip;
+	uint64_t first_time, last_time; /* of the leader's samples, when timed */
+	/* per thread: samples and period on each call-path node, an open
+	 * addressing table keyed by tid << 32 | node, + 1 (0 is empty) */
+	struct thread_path { uint64_t key, samples, period; double *counts; } *tpaths;
+	size_t tpaths_size, tpaths_used;
+	json_t *comms;                  /* "tid" -> {"name", "pid"} from COMM records */
+	int per_thread;                 /* TD_HOT_CALLPATHS: keep the per-thread paths */
 };
+
+static size_t tpath_slot(const struct thread_path *t, size_t size, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (size - 1);
+
+	while (t[i].key && t[i].key != key)
+		i = (i + 1) & (size - 1);
+	return i;
+}
+
+static void tpath_add(struct hot_load *l, uint32_t tid, uint32_t node, uint64_t weight, const double *counts)
+{
+	uint64_t key = ((uint64_t)tid << 32 | node) + 1;
+	size_t i, k;
+
+	if (2 * (l->tpaths_used + 1) > l->tpaths_size) {
+		size_t size = l->tpaths_size ? 2 * l->tpaths_size : 1024;
+		struct thread_path *t = xcalloc(size, sizeof(*t));
+
+		for (i = 0; i < l->tpaths_size; i++)
+			if (l->tpaths[i].key)
+				t[tpath_slot(t, size, l->tpaths[i].key)] = l->tpaths[i];
+		free(l->tpaths);
+		l->tpaths = t;
+		l->tpaths_size = size;
+	}
+	i = tpath_slot(l->tpaths, l->tpaths_size, key);
+	if (!l->tpaths[i].key) {
+		l->tpaths[i].key = key;
+		if (l->nr_counts)
+			l->tpaths[i].counts = xcalloc(l->nr_counts, sizeof(double));
+		l->tpaths_used++;
+	}
+	l->tpaths[i].samples++;
+	l->tpaths[i].period += weight;
+	for (k = 0; counts && k < l->nr_counts; k++)
+		l->tpaths[i].counts[k] += counts[k];
+}
 
 /* The frames of a sample, leaf first. */
 static size_t sample_frames(struct hot_load *l, const struct td_pd_record *r)
@@ -154,6 +199,12 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	}
 	if (!l->hot)
 		start_tree(l, s);
+	if (s->fields & TD_PD_S_TIME) {
+		if (!l->first_time || s->time < l->first_time)
+			l->first_time = s->time;
+		if (s->time > l->last_time)
+			l->last_time = s->time;
+	}
 	if (s->fields & TD_PD_S_CALLCHAIN)
 		l->callchains = 1;
 	if (l->nr_counts && s->nr_values == l->nr_counts) {
@@ -169,6 +220,8 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	weight = counts ? (uint64_t)counts[0] : (s->fields & TD_PD_S_PERIOD) ? s->period : 1;
 	node = sample_node(l, r, &detail);
 	td_hot_add_at(l->hot, node, weight, counts);
+	if (l->per_thread && (s->fields & TD_PD_S_TID))
+		tpath_add(l, s->tid, node, weight, counts);
 	if (detail >= 0) {
 		if ((size_t)detail >= l->alloc_detail) {
 			size_t old = l->alloc_detail, want = 2 * (size_t)detail + 16;
@@ -381,6 +434,12 @@ static json_t *dsos_json(const struct hot_load *l)
 							     (json_int_t)fn->self_period));
 	}
 	json_array_foreach(a, i, v) {
+		struct strbuf hex = STRBUF_INIT;
+
+		/* pprof's mappings and symbol servers find a file by its build-id */
+		if (td_sym_build_id(l->sym, json_string_value(json_object_get(v, "dso")), &hex))
+			json_object_set_new(v, "build_id", json_string(hex.buf));
+		strbuf_release(&hex);
 		json_object_set_new(v, "percent",
 				    num(100.0 * (double)json_integer_value(json_object_get(v, "period")) / total));
 		json_object_del(v, "period");
@@ -402,8 +461,13 @@ static json_t *callpaths_json(const struct hot_load *l, json_t **frames_out)
 
 	for (i = 0; i < td_sym_nr_frames(l->sym); i++) {
 		const struct td_frame *f = td_sym_frame(l->sym, i);
+		json_t *o = json_pack("{s:s, s:s}", "symbol", f->name, "dso", f->dso);
 
-		json_array_append_new(frames, json_pack("{s:s, s:s}", "symbol", f->name, "dso", f->dso));
+		if (f->source)
+			json_object_set_new(o, "source", json_string(f->source));
+		if (f->kernel)
+			json_object_set_new(o, "kernel", json_true());
+		json_array_append_new(frames, o);
 	}
 	for (i = 0; i < td_hot_nr_nodes(l->hot); i++) {
 		const struct td_hot_node *n = td_hot_node(l->hot, i);
@@ -413,11 +477,83 @@ static json_t *callpaths_json(const struct hot_load *l, json_t **frames_out)
 				      "percent", num(100.0 * (double)n->self_period / total),
 				      "children_percent", num(100.0 * (double)n->total_period / total));
 
+		/* the exports (pprof, folded, speedscope) weigh paths by period */
+		json_object_set_new(o, "period", json_integer((json_int_t)n->self_period));
+		json_object_set_new(o, "children_period", json_integer((json_int_t)n->total_period));
 		if (l->nr_counts)
 			json_object_set_new(o, "counts", counts_json(l, td_hot_node_counts(l->hot, i)));
 		json_array_append_new(a, o);
 	}
 	*frames_out = frames;
+	return a;
+}
+
+static int by_key(const void *x, const void *y)
+{
+	uint64_t a = ((const struct thread_path *)x)->key, b = ((const struct thread_path *)y)->key;
+
+	return a < b ? -1 : a > b;
+}
+
+static int by_period_desc(const void *x, const void *y)
+{
+	json_int_t a = json_integer_value(json_object_get(*(json_t *const *)x, "period"));
+	json_int_t b = json_integer_value(json_object_get(*(json_t *const *)y, "period"));
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/*
+ * Per thread, the samples and period of each call-path node it sampled
+ * ("threads": the exports' one profile per thread), most period first.
+ */
+static json_t *threads_json(const struct hot_load *l)
+{
+	struct thread_path *t = xcalloc(l->tpaths_used + 1, sizeof(*t));
+	json_t **th = xcalloc(l->tpaths_used + 1, sizeof(*th)), *a = json_array(), *cur = NULL, *p;
+	size_t i, n = 0, nr_th = 0;
+	uint32_t cur_tid = 0;
+
+	for (i = 0; i < l->tpaths_size; i++)
+		if (l->tpaths[i].key)
+			t[n++] = l->tpaths[i];
+	qsort(t, n, sizeof(*t), by_key);
+	for (i = 0; i < n; i++) {
+		uint32_t tid = (uint32_t)((t[i].key - 1) >> 32), node = (uint32_t)(t[i].key - 1);
+
+		if (!cur || tid != cur_tid) {
+			char key[16];
+			json_t *c;
+
+			snprintf(key, sizeof(key), "%u", tid);
+			c = json_object_get(l->comms, key);
+			cur = json_pack("{s:I, s:O, s:O, s:I, s:I, s:[]}", "tid", (json_int_t)tid,
+					"pid", c ? json_object_get(c, "pid") : json_null(),
+					"name", c ? json_object_get(c, "name") : json_null(),
+					"samples", (json_int_t)0, "period", (json_int_t)0, "paths");
+			th[nr_th++] = cur;
+			cur_tid = tid;
+		}
+		p = json_pack("[I, I, I]", (json_int_t)node, (json_int_t)t[i].samples, (json_int_t)t[i].period);
+		if (t[i].counts) {
+			json_t *c = json_array();
+			size_t k;
+
+			for (k = 0; k < l->nr_counts; k++)
+				json_array_append_new(c, num(t[i].counts[k]));
+			json_array_append_new(p, c);
+		}
+		json_array_append_new(json_object_get(cur, "paths"), p);
+		json_object_set_new(cur, "samples", json_integer(json_integer_value(json_object_get(cur, "samples")) +
+								  (json_int_t)t[i].samples));
+		json_object_set_new(cur, "period", json_integer(json_integer_value(json_object_get(cur, "period")) +
+								 (json_int_t)t[i].period));
+	}
+	qsort(th, nr_th, sizeof(*th), by_period_desc);
+	for (i = 0; i < nr_th; i++)
+		json_array_append_new(a, th[i]);
+	free(th);
+	free(t);
 	return a;
 }
 
@@ -521,6 +657,8 @@ static json_t *build_doc(const struct hot_load *l, const char *path, unsigned fl
 	json_object_set_new(h, "samples", json_integer((json_int_t)td_hot_total_samples(l->hot)));
 	json_object_set_new(h, "period", json_integer((json_int_t)td_hot_total_period(l->hot)));
 	json_object_set_new(h, "callchains", json_boolean(l->callchains));
+	if (l->last_time > l->first_time)
+		json_object_set_new(h, "duration_ns", json_integer((json_int_t)(l->last_time - l->first_time)));
 	if (l->skipped_other)
 		json_object_set_new(h, "other_event_samples", json_integer((json_int_t)l->skipped_other));
 	if (l->nr_counts) {
@@ -541,6 +679,8 @@ static json_t *build_doc(const struct hot_load *l, const char *path, unsigned fl
 		paths = callpaths_json(l, &frames);
 		json_object_set_new(h, "frames", frames);
 		json_object_set_new(h, "callpaths", paths);
+		if (l->tpaths_used)
+			json_object_set_new(h, "threads", threads_json(l));
 	}
 	json_object_set_new(doc, "profile", h);
 	json_object_set_new(doc, "hotspots", functions_json(l));
@@ -568,6 +708,7 @@ static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
 	struct hot_load l;
 	const struct td_pd_record *r;
 	json_t *doc = NULL;
+	size_t k;
 	int ret;
 
 	memset(&l, 0, sizeof(l));
@@ -580,11 +721,21 @@ static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
 	if (flags & TD_HOT_NO_DEMANGLE)
 		td_sym_no_demangle(l.sym);
 	l.chains = hot_chains_new();
+	l.comms = json_object();
+	l.per_thread = !!(flags & TD_HOT_CALLPATHS);
 	while ((ret = td_pd_next(l.pd, &r)) > 0) {
-		if (r->type == TD_PD_SAMPLE)
+		if (r->type == TD_PD_SAMPLE) {
 			feed_sample(&l, r);
-		else
-			td_sym_feed(l.sym, r);
+			continue;
+		}
+		if (r->type == TD_PD_COMM) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "%u", r->u.comm.tid);
+			json_object_set_new(l.comms, key, json_pack("{s:s, s:I}", "name", r->u.comm.comm,
+								    "pid", (json_int_t)r->u.comm.pid));
+		}
+		td_sym_feed(l.sym, r);
 	}
 	if (ret < 0)
 		strbuf_addstr(err, td_pd_error(l.pd));
@@ -605,6 +756,10 @@ static json_t *load_pd(struct td_pd *pd, const char *path, const char *rundir,
 	free(l.count_names);
 	free(l.detail_samples);
 	free(l.detail_period);
+	for (k = 0; k < l.tpaths_size; k++)
+		free(l.tpaths[k].counts);
+	free(l.tpaths);
+	json_decref(l.comms);
 	free(l.table_note);
 	td_table_free(l.own_table);
 	return doc;

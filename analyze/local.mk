@@ -4,7 +4,7 @@ libtdperf_a_SOURCES += analyze/build.c analyze/open.c analyze/count-memo.c analy
 	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
 	analyze/legacy-topdown.c analyze/perf-names.c analyze/reason.c analyze/reason-memo.c analyze/roofline.c \
-	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/stream-input.c analyze/threads-json.c \
+	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/stream-input.c analyze/threads-json.c analyze/threads-spans.c \
 	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
 	analyze/hotspots-int.h analyze/report.h
 # text and CSV of long runs stream their scopes (analyze/stream.c), read

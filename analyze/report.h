@@ -149,6 +149,13 @@ int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *e
  * not lose the rest of the report; it becomes a warning in doc.
  */
 void td_report_threads_or_warn(json_t *doc, const char *run_or_file);
+/*
+ * Add each thread's state timeline to doc's "threads" (threads[].spans:
+ * [start, end, component] in the document's seconds), for the trace
+ * export; the analysis is replayed from the same perf.data.  0 (also
+ * when doc has no threads), or -1 with err set.
+ */
+int td_report_add_thread_spans(json_t *doc, const char *run_or_file, struct strbuf *err);
 /* True for a 'tdperf record --sweep' directory (it holds sweep.json). */
 int td_report_is_sweep(const char *path);
 /*

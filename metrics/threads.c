@@ -508,8 +508,14 @@ static void collect_threads(struct td_threads *b, struct td_threads_result *r)
 		t->end = seconds(s->end);
 		t->nr_switch_in = s->nr_switch_in;
 		t->nr_inferred_in = s->nr_inferred_in;
-		for (k = 0; k < s->nr_iv; k++)
+		t->spans = xcalloc(s->nr_iv ? s->nr_iv : 1, sizeof(*t->spans));
+		t->nr_spans = s->nr_iv;
+		for (k = 0; k < s->nr_iv; k++) {
 			t->life[s->iv[k].comp] += seconds(s->iv[k].t1) - seconds(s->iv[k].t0);
+			t->spans[k].start = seconds(s->iv[k].t0);
+			t->spans[k].end = seconds(s->iv[k].t1);
+			t->spans[k].comp = s->iv[k].comp;
+		}
 		lifetime = 0;
 		for (c = 0; c < TD_TC_NR; c++)
 			lifetime += t->life[c];
@@ -680,8 +686,10 @@ void td_threads_result_release(struct td_threads_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_threads; i++)
+	for (i = 0; i < r->nr_threads; i++) {
 		free(r->threads[i].comm);
+		free(r->threads[i].spans);
+	}
 	for (i = 0; i < r->nr_groups; i++)
 		free(r->groups[i].name);
 	for (i = 0; i < r->nr_notes; i++)

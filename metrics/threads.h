@@ -94,6 +94,12 @@ const char *td_thread_comp_id(enum td_thread_comp c);
 /* One-line description for reports and 'tdperf explain'. */
 const char *td_thread_comp_description(enum td_thread_comp c);
 
+/* A stretch of a thread's life charged to one component (seconds, trace clock). */
+struct td_thread_span {
+	double start, end;
+	enum td_thread_comp comp;
+};
+
 /* One thread's stack.  Times are seconds. */
 struct td_thread {
 	int tid, pid;
@@ -106,6 +112,9 @@ struct td_thread {
 	int excluded;            /* sync_fraction > 0.5: shown, not aggregated */
 	unsigned long nr_switch_in;   /* recorded switch-ins */
 	unsigned long nr_inferred_in; /* switch-ins inferred from a later event */
+	struct td_thread_span *spans; /* its life in time order, as 'life' was summed:
+	                                 the timeline of the trace export */
+	size_t nr_spans;
 };
 
 /* Threads of one name, summed (all members, excluded ones too). */

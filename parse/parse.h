@@ -614,6 +614,9 @@ struct td_sym_detail {
 int td_sym_leaf_detail(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
 const struct td_sym_detail *td_sym_detail(const struct td_symbolizer *s, int id);
 const struct td_frame *td_sym_frame(const struct td_symbolizer *s, size_t id);
+/* The build-id of a DSO path as hex in *hex: from its MMAP2 record, else
+ * the BUILD_ID feature.  1 when known, 0 (hex untouched) when not. */
+int td_sym_build_id(const struct td_symbolizer *s, const char *dso, struct strbuf *hex);
 /* PERF_DATA_READER_API_END */
 
 #endif /* TD_PARSE_H */

@@ -557,6 +557,31 @@ const struct td_frame *td_sym_frame(const struct td_symbolizer *s, size_t id)
 	return id < s->nr_frames ? s->frames[id] : NULL;
 }
 
+static void add_hex(struct strbuf *hex, const unsigned char *id, int size)
+{
+	int k;
+
+	for (k = 0; k < size; k++)
+		strbuf_addf(hex, "%02x", id[k]);
+}
+
+int td_sym_build_id(const struct td_symbolizer *s, const char *dso, struct strbuf *hex)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_dsos; i++)
+		if (s->dsos[i]->build_id_size && !strcmp(s->dsos[i]->path, dso)) {
+			add_hex(hex, s->dsos[i]->build_id, s->dsos[i]->build_id_size);
+			return 1;
+		}
+	for (i = 0; i < s->nr_bids; i++)
+		if (s->bids[i].size && !strcmp(s->bids[i].path, dso)) {
+			add_hex(hex, s->bids[i].id, s->bids[i].size);
+			return 1;
+		}
+	return 0;
+}
+
 /* ---- files the recording names ---- */
 
 /* Say once per path that a file was not read, and why. */

@@ -6,7 +6,9 @@ libtdperf_a_SOURCES += report/csv.c report/gate.c report/diff-charts.c report/di
 	report/job-html.c report/job-text.c report/json.c report/live.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
 	report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
-	report/chart.h report/html.h report/render.h
+	report/export-folded.c report/export-paths.c report/export-pprof.c \
+	report/export-speedscope.c report/export-trace.c \
+	report/chart.h report/export.h report/html.h report/render.h
 # the live view of perf stat -I output (report/live.c)
 TESTS += tests/e2e/t0305-live.sh
 EXTRA_DIST += tests/e2e/t0305-live.sh tests/fuzz/fuzz-live.c tests/fuzz/seed-live.sh
@@ -38,6 +40,11 @@ EXTRA_DIST += tests/e2e/t1602-escapes.sh
 EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuzz/seed-rundir.sh
 # hotspots: samples per function and call path (analyze/hotspots-*.c)
 TESTS += tests/e2e/t0640-hotspots.sh
+# exports: pprof, speedscope, Chrome trace events, folded stacks (report/export-*.c)
+TESTS += tests/e2e/t1200-export-folded.sh tests/e2e/t1201-export-pprof.sh \
+	tests/e2e/t1202-export-speedscope.sh tests/e2e/t1203-export-trace.sh
+EXTRA_DIST += tests/e2e/t1200-export-folded.sh tests/e2e/t1201-export-pprof.sh \
+	tests/e2e/t1202-export-speedscope.sh tests/e2e/t1203-export-trace.sh
 EXTRA_DIST += tests/e2e/t0640-hotspots.sh tests/e2e/hotspots-lib.sh
 TESTS += tests/e2e/t0641-hotspots-record.sh
 EXTRA_DIST += tests/e2e/t0641-hotspots-record.sh

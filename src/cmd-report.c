@@ -8,6 +8,7 @@
 #include "analyze/compare.h"
 #include "report/render.h"
 #include "report/html.h"
+#include "report/export.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -109,6 +110,7 @@ struct render_ctx {
 	int top;                         /* --hotspots: functions shown */
 	const char *html;                /* --html FILE */
 	const char *plot, *plotfmt;      /* --plot DIR, --plot-format */
+	const char *weight;              /* --weight EVENT of --format folded */
 };
 
 static int run_text(json_t *doc, const struct render_ctx *c, struct strbuf *err)
@@ -178,6 +180,26 @@ static int hot_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 	return td_hotspots_plot(doc, c->plot, c->plotfmt, c->top > 0 ? c->top : 25, err);
 }
 
+static int hot_folded(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_export_folded(doc, c->weight, c->out, err);
+}
+
+static int hot_pprof(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_export_pprof(doc, c->out, err);
+}
+
+static int hot_speedscope(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_export_speedscope(doc, c->out, err);
+}
+
+static int run_trace(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_export_trace(doc, c->out, err);
+}
+
 /*
  * {kind, format} -> renderer.  The formats are --format's (text, json,
  * csv, written to the output) and the files --html and --plot write.  A
@@ -205,6 +227,19 @@ static const struct renderer {
 	{ KIND_HOTSPOTS, "csv", hot_csv, NULL },
 	{ KIND_HOTSPOTS, "html", hot_html, NULL },
 	{ KIND_HOTSPOTS, "plot", hot_plot, NULL },
+	{ KIND_HOTSPOTS, "folded", hot_folded, NULL },
+	{ KIND_HOTSPOTS, "pprof", hot_pprof, NULL },
+	{ KIND_HOTSPOTS, "speedscope", hot_speedscope, NULL },
+	{ KIND_HOTSPOTS, "trace", NULL, "a trace shows a run's threads and intervals over time: "
+					"report the run without --hotspots" },
+	{ KIND_RUN, "folded", NULL, "the folded stacks are the samples of a perf.data: add --hotspots" },
+	{ KIND_RUN, "pprof", NULL, "a pprof profile is the samples of a perf.data: add --hotspots" },
+	{ KIND_RUN, "speedscope", NULL, "a speedscope profile is the samples of a perf.data: add --hotspots" },
+	{ KIND_RUN, "trace", run_trace, NULL },
+	{ KIND_JOB, "folded", NULL, "report one rank's directory with --hotspots" },
+	{ KIND_JOB, "pprof", NULL, "report one rank's directory with --hotspots" },
+	{ KIND_JOB, "speedscope", NULL, "report one rank's directory with --hotspots" },
+	{ KIND_JOB, "trace", NULL, "report one rank's directory" },
 };
 
 static const struct renderer *find_renderer(enum report_kind kind, const char *format)
@@ -226,11 +261,17 @@ static int render(enum report_kind kind, const char *format, json_t *doc,
 	int ret = 0;
 
 	if (!r->render)
-		ret = error("--%s: %s", format, r->missing);
+		ret = error("--format %s: %s", format, r->missing);
 	else if (r->render(doc, c, &err) < 0)
 		ret = error("%s", err.buf);
 	strbuf_release(&err);
 	return ret;
+}
+
+/* The formats that export a perf.data's samples (and imply --hotspots). */
+static int is_sample_export(const char *format)
+{
+	return !strcmp(format, "pprof") || !strcmp(format, "speedscope") || !strcmp(format, "folded");
 }
 
 static int report(int argc, char **argv, const struct strvec *typed)
@@ -239,7 +280,7 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	struct td_text_opts topts = { 0 };
 	const char *format = NULL, *plot = NULL, *plotfmt = "svg", *color = "auto", *scopes = "fold";
 	struct html_opt html = { NULL, 0 };
-	const char *input = TD_RUN_DEFAULT, *outpath = NULL;
+	const char *input = TD_RUN_DEFAULT, *outpath = NULL, *weight = NULL;
 	struct strbuf err = STRBUF_INIT;
 	json_t *doc;
 	FILE *out = stdout;
@@ -250,7 +291,12 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	struct render_ctx ctx = { 0 };
 	unsigned hot_flags = 0;
 	const struct td_option options[] = {
-		TD_OPT_CHOICE(0, "format", &format, "text|json|csv", "output format (default text)"),
+		TD_OPT_CHOICE(0, "format", &format, "text|json|csv|pprof|speedscope|folded|trace",
+			      "output format (default text); pprof, speedscope and folded export the "
+			      "samples of --hotspots (implied), trace a run's threads and intervals"),
+		TD_OPT_STRING(0, "weight", &weight, "EVENT",
+			      "with --format folded: count each stack in EVENT (period, or a member "
+			      "of the sampled group) instead of samples"),
 		TD_OPT_CALLBACK_F(0, "html", &html, "FILE", "also write the HTML report (default tdperf.html)",
 				  TD_OPTION_OPTARG, parse_html),
 		TD_OPT_STRING(0, "plot", &plot, "DIR", "also write gnuplot charts into DIR"),
@@ -328,12 +374,22 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	opts.streamed_no_reasons = !strcmp(format, "text") && !topts.all_scopes;
 	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html.file, input))
 		return 2;
+	if (is_sample_export(format))
+		hotspots = 1;
+	if (weight && strcmp(format, "folded"))
+		return td_usage_error(report_usage, "--weight is an option of --format folded");
 	if (hot_flags && !hotspots)
 		return td_usage_error(report_usage, "--no-demangle is an option of --hotspots");
-	if (!strcmp(format, "json") || html.file)
+	if (!strcmp(format, "pprof") && !outpath && isatty(1))
+		return td_usage_error(report_usage, "--format pprof is gzip'd binary: give -o FILE");
+	if (!strcmp(format, "json") || html.file || is_sample_export(format))
 		hot_flags |= TD_HOT_CALLPATHS;
 	doc = hotspots ? td_hotspots_load(input, &opts, hot_flags, &err)
 		       : td_report_open(input, &opts, &err);
+	if (doc && !hotspots && !strcmp(format, "trace") && td_report_add_thread_spans(doc, input, &err) < 0) {
+		json_decref(doc);
+		doc = NULL;
+	}
 	if (!doc) {
 		error("%s", err.buf);
 		strbuf_release(&err);
@@ -366,12 +422,14 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	ctx.html = html.file;
 	ctx.plot = plot;
 	ctx.plotfmt = plotfmt;
+	ctx.weight = weight;
 	/* with --html or --plot alone, the files are the output: no text as well */
-	if (!((html.file || plot) && !format_given && !outpath))
-		render(kind, format, doc, &ctx);
+	/* an export that cannot be made writes nothing (-o) and fails */
+	if (!((html.file || plot) && !format_given && !outpath) && render(kind, format, doc, &ctx) < 0)
+		ret = 2;
 	if (out != stdout) {
 		fclose(out);
-		if (td_write_file_atomic(outpath, membuf, memlen) < 0) {
+		if (!ret && td_write_file_atomic(outpath, membuf, memlen) < 0) {
 			error("%s: cannot write: %s", outpath, strerror(errno));
 			ret = 2;
 		}

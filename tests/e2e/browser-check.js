@@ -12,6 +12,8 @@
 //     height N                page height in CSS pixels
 //     eval EXPR => VALUE      each JS expression's value (JSON)
 //   and each console error as "error: ...".  Exit 0 when the page loaded.
+//   Environment: BROWSER_CHECK_HASH (a #fragment), BROWSER_CHECK_WAIT_MS (a
+//   wait after the load event), BROWSER_CHECK_TILES (below).
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -26,7 +28,8 @@ if (!file || !outPng) {
 }
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tdperf-chromium-'));
-const url = 'file://' + path.resolve(file);
+// BROWSER_CHECK_HASH: a #fragment for the URL (speedscope's #localProfilePath=)
+const url = 'file://' + path.resolve(file) + (process.env.BROWSER_CHECK_HASH || '');
 const child = spawn(chromium, [
 	'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
 	'--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -121,6 +124,8 @@ async function main() {
 	const loaded = waitFor('Page.loadEventFired');
 	await send('Page.navigate', { url });
 	await loaded;
+	// BROWSER_CHECK_WAIT_MS: time for a page that draws after its load event
+	await new Promise((r) => setTimeout(r, parseInt(process.env.BROWSER_CHECK_WAIT_MS || '0', 10)));
 	const metrics = await send('Page.getLayoutMetrics');
 	const size = metrics.cssContentSize || metrics.contentSize;
 	const shot = await send('Page.captureScreenshot', {
@@ -146,7 +151,7 @@ async function main() {
 	console.log('colours ' + countColours(png));
 	console.log('height ' + Math.ceil(size.height));
 	for (const e of exprs) {
-		const r = await send('Runtime.evaluate', { expression: e, returnByValue: true });
+		const r = await send('Runtime.evaluate', { expression: e, returnByValue: true, awaitPromise: true });
 		console.log('eval ' + e + ' => ' + JSON.stringify(r.exceptionDetails ? 'exception' : r.result.value));
 	}
 }
