@@ -126,6 +126,8 @@ static int write_plots(json_t *diff, const char *dir)
 		warning("%s: wrote chart data and gnuplot scripts only", err.buf);
 	else if (r < 0)
 		ret = error("%s", err.buf);
+	else
+		fprintf(stderr, "tdperf: wrote the charts into %s/\n", dir);
 	td_chart_list_release(&charts);
 	strbuf_release(&err);
 	return ret;
@@ -133,18 +135,18 @@ static int write_plots(json_t *diff, const char *dir)
 
 int cmd_diff(int argc, char **argv)
 {
-	const char *format = "text", *output = NULL, *html = NULL, *plot = NULL;
+	const char *format = NULL, *output = NULL, *html = NULL, *plot = NULL;
 	int hotspots = 0;
 	const char *scope_a = NULL, *scope_b = NULL, *cpu_a = NULL, *cpu_b = NULL;
 	struct strbuf err = STRBUF_INIT;
 	json_t *a = NULL, *b = NULL, *diff = NULL;
 	char *name_a = NULL, *name_b = NULL;
-	int c, ret = 2, jobs = 0;
+	int c, ret = 2, jobs = 0, with_text;
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json",
 			      "output on stdout (default text; JSON: docs/diff-schema.md)"),
 		TD_OPT_STRING('o', "output", &output, "FILE", "write that output to FILE instead"),
-		TD_OPT_STRING(0, "html", &html, "FILE", "also write a self-contained HTML comparison with charts"),
+		TD_OPT_STRING(0, "html", &html, "FILE", "write a self-contained HTML comparison with charts instead of the text; with --format or -o, as well as it"),
 		TD_OPT_STRING(0, "plot", &plot, "DIR",
 			      "also write the comparison charts (gnuplot data + scripts, SVG)"),
 		TD_OPT_STRING(0, "scope-a", &scope_a, "ID", "the scope of A to compare (default: the whole run)"),
@@ -159,6 +161,9 @@ int cmd_diff(int argc, char **argv)
 	};
 
 	argc = td_parse_options(argc, argv, options, diff_usage, 0);
+	with_text = format || output || !(html || plot);
+	if (!format)
+		format = "text";
 	if (argc != 2)
 		return td_usage_error(diff_usage, "takes two runs, A and B");
 
@@ -208,7 +213,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (plot && write_plots(diff, plot) < 0)
 		goto out;
-	{
+	if (html)
+		td_say_html_written(html, with_text);
+	/* with --html or --plot alone, the files are the output, as for report */
+	if (with_text) {
 		FILE *out = stdout;
 		char *text = NULL;
 		size_t len = 0;
