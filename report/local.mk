@@ -45,3 +45,6 @@ TESTS += tests/e2e/t0642-hotspots-html.sh
 EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
 TESTS += tests/e2e/t0643-hotspots-diff.sh
 EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh
+# report -x SEP: perf stat's CSV separator (issue 32)
+TESTS += tests/e2e/t0033-csv-separator.sh
+EXTRA_DIST += tests/e2e/t0033-csv-separator.sh

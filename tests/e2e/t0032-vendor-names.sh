@@ -1,0 +1,86 @@
+#!/bin/sh
+# Names a reader knows (issue 32, item 11): Zen nodes keep their canonical
+# ids but carry AMD's names, the names of perf's amdzen metrics, in every
+# format; an event in a message is spelled as perf prints it and users
+# type it, never in the formula's escapes (cpu@...@, topdown\-...).
+# Oracle: the metric names and the event perf itself printed in the
+# published Zen 4 output (case 11).
+. "$(dirname "$0")/test-lib.sh"
+
+ZEN="$FIXTURES/perf-stat-published/case-11-zen4-ckl-blog-pipelineL1-L2.txt"
+
+test_expect_success 'each value perf printed sits on the node of the name perf gave it' '
+	"$TDPERF" report --format csv "$ZEN" >zen.csv &&
+	python3 - "$ZEN" zen.csv <<-\PY
+	import csv, re, sys
+	# perf: "#      3.9 %  retiring_fastpath"
+	printed = {}
+	for line in open(sys.argv[1]):
+	    m = re.search(r"#\s+([0-9.]+) %\s+([a-z_]+)", line)
+	    if m:
+	        printed[m.group(2)] = float(m.group(1))
+	seen = 0
+	for row in csv.DictReader(open(sys.argv[2])):
+	    if row["level"] != "2" or not row["perf_value"]:
+	        continue
+	    # "Retiring Fastpath" is retiring_fastpath, "Frontend Latency" frontend_bound_latency
+	    words = row["name"].lower().split()
+	    names = ["_".join(words), "_".join([words[0], "bound"] + words[1:])]
+	    hit = [n for n in names if n in printed]
+	    assert hit, (row["name"], sorted(printed))
+	    assert abs(printed[hit[0]] - 100 * float(row["perf_value"])) < 0.06, (row["name"], row["perf_value"])
+	    seen += 1
+	assert seen == 4, seen
+	PY
+'
+
+test_expect_success 'AMD names in text, JSON, CSV and HTML; the ids stay canonical' '
+	"$TDPERF" report -vv --color never "$ZEN" >zen.txt &&
+	"$TDPERF" report --format json "$ZEN" >zen.json &&
+	"$TDPERF" report --html zen.html "$ZEN" 2>/dev/null &&
+	for f in zen.txt zen.json zen.csv zen.html; do
+		for n in "Retiring Fastpath" "Retiring Microcode" "Backend Memory" "Backend CPU" \
+			 "Pipeline Restarts" "Frontend Latency"; do
+			test_grep "$n" $f >/dev/null || { echo "$n not in $f"; exit 1; }
+		done
+		! grep -q "Light Operations\|Heavy Operations" $f || { echo "Intel names in $f"; exit 1; }
+	done &&
+	python3 -c "
+import json, sys
+d = json.load(open(\"zen.json\"))
+names = {n[\"id\"]: n[\"name\"] for n in d[\"scopes\"][0][\"nodes\"]}
+assert names[\"light_operations\"] == \"Retiring Fastpath\", names
+assert names[\"machine_clears\"] == \"Pipeline Restarts\", names
+assert names[\"memory_bound\"] == \"Backend Memory\", names
+"
+'
+
+test_expect_success 'list and explain use the AMD names; Intel tables keep theirs' '
+	"$TDPERF" list --cpu zen4 >z4 && "$TDPERF" list --cpu zen5 >z5 &&
+	test_grep "^  light_operations  *Retiring Fastpath " z4 &&
+	test_grep "^  core_bound  *Backend CPU " z5 &&
+	"$TDPERF" list --cpu skylake >skl &&
+	test_grep "^  light_operations  *Light Operations " skl &&
+	"$TDPERF" explain "Retiring Fastpath" --cpu zen4 >x &&
+	test_grep "^light_operations: Retiring Fastpath" x
+'
+
+test_expect_success 'a missing event is named as perf printed it, in every format' '
+	ev="cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/" &&
+	grep -F -q "$ev" "$ZEN" &&
+	grep -F -q "$ev not measured" zen.txt &&
+	grep -F -q "$ev not measured" zen.csv &&
+	grep -F -q "$ev not measured" zen.json &&
+	for f in zen.txt zen.csv zen.json; do
+		! grep -n "[a-z]@[a-z]\|\\\\-" $f || exit 1
+	done
+'
+
+test_expect_success 'no escapes in the messages of any published output' '
+	for f in "$FIXTURES"/perf-stat-published/case-*.txt; do
+		"$TDPERF" report -vv --color never "$f" >o 2>&1
+		! grep -n "[a-z]@[a-z]\|\\\\-" o || { echo "in $f"; exit 1; }
+	done
+'
+
+test_done
