@@ -22,6 +22,12 @@
 #include <math.h>
 #include <string.h>
 
+/* A session of perf stat -p or -t: its target is "process PID" or "thread TID", no command. */
+static int session_is_attached(const char *target)
+{
+	return !strncmp(target, "process ", 8) || !strncmp(target, "thread ", 7);
+}
+
 #define C_RESET "\033[0m"
 #define C_BOLD "\033[1m"
 #define C_RED "\033[31m"
@@ -546,7 +552,9 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 
 		o.folded_header = 0;
 		fprintf(f, "\n%s== session %lld: ", col(&o, C_BOLD), (long long)idx);
-		if (jget_str(sess, "target"))
+		if (jget_str(sess, "target") && session_is_attached(jget_str(sess, "target")))
+			fprintf(f, "perf stat of %s", td_printable(jget_str(sess, "target")));
+		else if (jget_str(sess, "target"))
 			fprintf(f, "perf stat '%s'", td_printable(jget_str(sess, "target")));
 		else
 			fprintf(f, "perf stat");

@@ -83,4 +83,26 @@ test_expect_success 'no escapes in the messages of any published output' '
 	done
 '
 
+test_expect_success 'perf stat -p: the session is the process perf named, not a command called 31443' '
+	pid="$FIXTURES/perf-stat-published/case-42-zen4-kinematics-pipelineL2-pid.txt" &&
+	grep -q "Performance counter stats for process id .31443.:" "$pid" &&
+	"$TDPERF" report --color never "$pid" >p.txt 2>/dev/null &&
+	test_grep "^== session 1: perf stat of process 31443 (" p.txt &&
+	! grep -q "perf stat .31443." p.txt &&
+	"$TDPERF" report --format json "$pid" >p.json &&
+	python3 -c "
+import json
+d = json.load(open(\"p.json\"))
+assert [s[\"target\"] for s in d[\"sessions\"]] == [\"process 31443\", \"process 31517\"], d[\"sessions\"]
+"
+'
+
+test_expect_success 'the error-bar column is named and explained' '
+	r="$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt" &&
+	"$TDPERF" report -vv --color never "$r" >r.txt 2>/dev/null &&
+	! grep -q "± u " r.txt &&
+	test_grep "Top-Down node  *value  ± err" r.txt &&
+	test_grep "± err: the value.s error bar in points" r.txt
+'
+
 test_done
