@@ -105,4 +105,12 @@ test_expect_success 'the error-bar column is named and explained' '
 	test_grep "± err: the value.s error bar in points" r.txt
 '
 
+test_expect_success 'diff names where a CPI came from in words, not as the JSON path stacks.cpi' '
+	p="$FIXTURES/perf-stat-published" &&
+	"$TDPERF" diff --html d.html --format json "$p/case-23-cml-multidim-topdownL1-L2-L3.txt" \
+		"$p/case-10-icl-tgl-ffmpeg-aac-4runs.txt" >d.json 2>/dev/null &&
+	! grep -q "\"cpi_from\": \"stacks" d.json && ! grep -q "stacks\.cpi" d.html &&
+	test_grep "\"cpi_from\": \"the run.s CPI stack\"" d.json
+'
+
 test_done
