@@ -94,6 +94,22 @@ static json_t *multiplexing(json_t *scope)
 			 "lowest_running_pct", num_or_null(lowest), "multiplexed_events", list);
 }
 
+/*
+ * How the side's CPI was had, in words for the page: the stack's own
+ * account, else where the document took it from ("stacks.cpi", the CPI
+ * stack analysis of the run, is a JSON path, not words for a reader).
+ */
+static const char *cpi_from_words(json_t *cpi)
+{
+	const char *src = td_json_str(cpi, "source");
+
+	if (td_json_str(cpi, "cpi_from"))
+		return td_json_str(cpi, "cpi_from");
+	if (src && !strcmp(src, "stacks.cpi"))
+		return "the run's CPI stack";
+	return src;
+}
+
 static json_t *side_info(json_t *doc, json_t *scope, const char *label)
 {
 	json_t *run = json_object_get(doc, "run"), *cpu = json_object_get(run, "cpu");
@@ -115,7 +131,7 @@ static json_t *side_info(json_t *doc, json_t *scope, const char *label)
 			 "cpi", num_or_null(td_json_num(json_object_get(cpi, "cpi"))),
 			 "cycles", num_or_null(td_json_num(json_object_get(cpi, "cycles"))),
 			 "instructions", num_or_null(td_json_num(json_object_get(cpi, "instructions"))),
-			 "cpi_from", td_json_str(cpi, "cpi_from") ? td_json_str(cpi, "cpi_from") : td_json_str(cpi, "source"),
+			 "cpi_from", cpi_from_words(cpi),
 			 "bottleneck", td_json_str(bn, "sentence"),
 			 "multiplexing", multiplexing(scope));
 	if (td_json_str(table, "topdown_method"))

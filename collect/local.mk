@@ -52,3 +52,6 @@ EXTRA_DIST += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
 libtdperf_a_SOURCES += collect/hotspots.c
 # the plan of tdperf record: runs x perf jobs, and the dry run
 libtdperf_a_SOURCES += collect/plan.c
+# record --per-core and -A on the emulated PMU (issue 32)
+TESTS += tests/e2e/t0034-per-core.sh
+EXTRA_DIST += tests/e2e/t0034-per-core.sh

@@ -50,6 +50,10 @@ static void stat_common_args(const struct td_plan *p, struct strvec *a, const ch
 	}
 	if (p->o->per_thread)
 		strvec_push(a, "--per-thread");
+	if (p->o->per_core)
+		strvec_push(a, "--per-core");
+	if (p->o->no_aggr)
+		strvec_push(a, "-A");
 }
 
 /* The perf stat job of one run: software events, then group(s). */

@@ -47,6 +47,8 @@ struct td_plan_opts {
 	const char *cpu_list;    /* -C */
 	int pid;                 /* -p, 0: none */
 	int per_thread;
+	int per_core;            /* --per-core: perf stat's per-core counts (with -a or -C) */
+	int no_aggr;             /* -A: perf stat's per-CPU counts (with -a or -C) */
 	int dry_run;             /* plan without a hardware PMU (another machine's) */
 	int smt, nmi, counters;  /* -1: as detected */
 	int hotspots, callgraph, locate; /* --hotspots, -g, --locate */

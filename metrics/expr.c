@@ -583,13 +583,28 @@ void td_reason_merge(struct strbuf *why, const char *items)
 	}
 }
 
+void td_expr_user_name(struct strbuf *sb, const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++) {
+		if (*p == '\\' && p[1])
+			strbuf_addch(sb, *++p);
+		else
+			strbuf_addch(sb, *p == '@' ? '/' : *p);
+	}
+}
+
+/* A reason names an event as a user writes it, not in the formula's escapes. */
 static void add_reason(struct strbuf *why, const char *fmt, const char *arg)
 {
-	struct strbuf r = STRBUF_INIT;
+	struct strbuf r = STRBUF_INIT, name = STRBUF_INIT;
 
 	if (!why)
 		return;
-	strbuf_addf(&r, fmt, arg);
+	td_expr_user_name(&name, arg);
+	strbuf_addf(&r, fmt, name.buf);
+	strbuf_release(&name);
 	td_reason_merge(why, r.buf);
 	strbuf_release(&r);
 }

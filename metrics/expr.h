@@ -61,5 +61,11 @@ void td_expr_names(const struct td_expr *e, const struct td_env *env,
 		   void (*fn)(void *ctx, const char *name, enum td_name_kind kind), void *ctx);
 /* Print the expression back (normalized) into sb. */
 void td_expr_print(const struct td_expr *e, struct strbuf *sb);
+/*
+ * An event name of a formula as a user writes it on perf's command line:
+ * perf's metric escapes undone ("topdown\-mem\-bound" is
+ * topdown-mem-bound, "cpu@EVENT,cmask=0x6@" is cpu/EVENT,cmask=0x6/).
+ */
+void td_expr_user_name(struct strbuf *sb, const char *name);
 
 #endif /* TD_METRICS_EXPR_H */

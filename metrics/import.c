@@ -89,37 +89,42 @@ static json_t *find_metric(struct imp *im, const char *id)
 
 /*
  * Level 1-2 ids are the same on every vendor; vendors' names for the same
- * nodes map onto them.
+ * nodes map onto them.  The ids stay canonical (diff compares across
+ * vendors by id), but a node is shown by the name its vendor's tools
+ * and documents use: AMD's Zen 4 and Zen 5 pipeline utilisation nodes
+ * (perf's amdzen4/amdzen5 pipeline.json metric names; the "Pipeline
+ * Utilization" section of AMD's Software Optimization Guides for family
+ * 19h and 1Ah) are Retiring Fastpath, not Light Operations.
  */
-static const struct { const char *from, *to; } canonical_ids[] = {
-	{ "frontend_latency", "fetch_latency" },
-	{ "frontend_bound_latency", "fetch_latency" },
-	{ "frontend_bound_by_latency", "fetch_latency" },
-	{ "frontend_bandwidth", "fetch_bandwidth" },
-	{ "frontend_bound_bandwidth", "fetch_bandwidth" },
-	{ "frontend_bound_by_bandwidth", "fetch_bandwidth" },
-	{ "bad_speculation_mispredicts", "branch_mispredicts" },
-	{ "bad_speculation_from_mispredicts", "branch_mispredicts" },
-	{ "bad_speculation_pipeline_restarts", "machine_clears" },
-	{ "bad_speculation_from_pipeline_restarts", "machine_clears" },
-	{ "backend_bound_memory", "memory_bound" },
-	{ "backend_bound_by_memory", "memory_bound" },
-	{ "load_store_bound", "memory_bound" },
-	{ "backend_bound_cpu", "core_bound" },
-	{ "backend_bound_by_cpu", "core_bound" },
-	{ "retiring_fastpath", "light_operations" },
-	{ "retiring_from_fastpath", "light_operations" },
-	{ "base", "light_operations" },
-	{ "retiring_microcode", "heavy_operations" },
-	{ "retiring_from_microcode", "heavy_operations" },
-	{ "ms_uops", "heavy_operations" },
-	{ "ifetch_latency", "fetch_latency" },          /* Intel E-cores (Crestmont, Skymont) */
-	{ "ifetch_bandwidth", "fetch_bandwidth" },
+static const struct { const char *from, *to, *vendor_name; } canonical_ids[] = {
+	{ "frontend_latency", "fetch_latency", NULL },
+	{ "frontend_bound_latency", "fetch_latency", "Frontend Latency" },
+	{ "frontend_bound_by_latency", "fetch_latency", "Frontend Latency" },
+	{ "frontend_bandwidth", "fetch_bandwidth", NULL },
+	{ "frontend_bound_bandwidth", "fetch_bandwidth", "Frontend Bandwidth" },
+	{ "frontend_bound_by_bandwidth", "fetch_bandwidth", "Frontend Bandwidth" },
+	{ "bad_speculation_mispredicts", "branch_mispredicts", "Branch Mispredicts" },
+	{ "bad_speculation_from_mispredicts", "branch_mispredicts", "Branch Mispredicts" },
+	{ "bad_speculation_pipeline_restarts", "machine_clears", "Pipeline Restarts" },
+	{ "bad_speculation_from_pipeline_restarts", "machine_clears", "Pipeline Restarts" },
+	{ "backend_bound_memory", "memory_bound", "Backend Memory" },
+	{ "backend_bound_by_memory", "memory_bound", "Backend Memory" },
+	{ "load_store_bound", "memory_bound", NULL },
+	{ "backend_bound_cpu", "core_bound", "Backend CPU" },
+	{ "backend_bound_by_cpu", "core_bound", "Backend CPU" },
+	{ "retiring_fastpath", "light_operations", "Retiring Fastpath" },
+	{ "retiring_from_fastpath", "light_operations", "Retiring Fastpath" },
+	{ "base", "light_operations", NULL },
+	{ "retiring_microcode", "heavy_operations", "Retiring Microcode" },
+	{ "retiring_from_microcode", "heavy_operations", "Retiring Microcode" },
+	{ "ms_uops", "heavy_operations", NULL },
+	{ "ifetch_latency", "fetch_latency", NULL },          /* Intel E-cores (Crestmont, Skymont) */
+	{ "ifetch_bandwidth", "fetch_bandwidth", NULL },
 	/* info metrics users look for by a short name */
-	{ "info_thread_ipc", "ipc" },
-	{ "info_thread_cpi", "cpi" },
-	{ "info_thread_uoppi", "uops_per_instr" },
-	{ "info_frontend_dsb_coverage", "dsb_coverage" },
+	{ "info_thread_ipc", "ipc", NULL },
+	{ "info_thread_cpi", "cpi", NULL },
+	{ "info_thread_uoppi", "uops_per_instr", NULL },
+	{ "info_frontend_dsb_coverage", "dsb_coverage", NULL },
 };
 
 /* One line per Level 1-2 node, in our own words. */
@@ -160,6 +165,17 @@ static const struct { const char *id; double limit; } default_thresholds[] = {
 	{ "machine_clears", 0.10 }, { "memory_bound", 0.20 }, { "core_bound", 0.10 },
 	{ "light_operations", 0.60 }, { "heavy_operations", 0.10 },
 };
+
+/* The vendor's display name of a renamed node ("retiring_fastpath"), or NULL. */
+static const char *vendor_name(const char *metric_name)
+{
+	size_t i;
+
+	for (i = 0; i < TD_ARRAY_SIZE(canonical_ids); i++)
+		if (!strcasecmp(canonical_ids[i].from, metric_name))
+			return canonical_ids[i].vendor_name;
+	return NULL;
+}
 
 static const char *canonical_id(const char *id)
 {
@@ -1037,6 +1053,12 @@ static int import_perf_metrics_file(struct imp *im, json_t *arr, const char *pat
 		out = json_object();
 		json_object_set_new(out, "id", json_string(id.buf));
 		display_name(&disp, jstr(m, "MetricName"));
+		if (vendor_name(jstr(m, "MetricName"))) {
+			strbuf_reset(&disp);
+			strbuf_addstr(&disp, vendor_name(jstr(m, "MetricName")));
+			/* set_descriptions() keeps it (and drops this mark) */
+			json_object_set_new(out, "vendor_named", json_true());
+		}
 		json_object_set_new(out, "name", json_string(disp.buf));
 		if (level >= 1 && scale && strstr(scale, "%")) {
 			if (parent.len && level > 1)
@@ -2114,8 +2136,9 @@ static void set_descriptions(struct imp *im)
 		json_int_t level = json_integer_value(json_object_get(m, "level"));
 
 		for (j = 0; j < TD_ARRAY_SIZE(node_words); j++)
-			if (!strcmp(node_words[j].id, id))
+			if (!strcmp(node_words[j].id, id) && !json_is_true(json_object_get(m, "vendor_named")))
 				json_object_set_new(m, "name", json_string(node_words[j].name));
+		json_object_del(m, "vendor_named");
 		/* an extra file's own metric entry > its "descriptions" > node_words */
 		if (jstr(m, "description"))
 			continue;

@@ -117,3 +117,7 @@ TESTS += tests/unit/test_stats
 tests_unit_test_stats_LDADD = $(UNIT_LIBS)
 tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
+
+# vendors' node names (Zen: AMD's), events in messages as perf prints them (issue 32)
+TESTS += tests/e2e/t0032-vendor-names.sh
+EXTRA_DIST += tests/e2e/t0032-vendor-names.sh

@@ -760,6 +760,32 @@ static int parse_continuation(const char *p, struct rec *r)
 static int parse_text_row(const char *p, struct rec *r);
 static int parse_text_cols(const char *line, struct rec *r);
 
+
+/*
+ * perf stat -p PID and -t TID print "... stats for process id 'PID'" and
+ * "thread id 'TID'": the session is the process's, not a command named
+ * by a number.  Which of the two, or NULL.
+ */
+static const char *attached_to(const char *header, const char *quote)
+{
+	size_t n = (size_t)(quote - header);
+
+	if (n >= 11 && !strncmp(quote - 11, "process id ", 11))
+		return "process";
+	if (n >= 10 && !strncmp(quote - 10, "thread id ", 10))
+		return "thread";
+	return NULL;
+}
+
+/* "process 31443" */
+static char *xstrfmt_attached(const char *what, const char *id, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s %.*s", what, (int)len, id);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void parse_text(const char *line, struct rec *r)
 {
 	const char *p = skip_ws(line), *q, *t;
@@ -774,7 +800,9 @@ static void parse_text(const char *line, struct rec *r)
 		const char *a = strchr(q, '\''), *b = a ? strrchr(a + 1, '\'') : NULL;
 		const char *runs;
 		r->kind = R_HEADER;
-		if (a && b)
+		if (a && b && attached_to(q, a))
+			r->text = xstrfmt_attached(attached_to(q, a), a + 1, b - a - 1);
+		else if (a && b)
 			r->text = xstrndup(a + 1, b - a - 1);
 		else {
 			a = q + strlen("Performance counter stats for");

@@ -168,3 +168,42 @@ void td_report_render_csv(json_t *doc, FILE *f)
 	json_array_foreach(json_object_get(doc, "sessions"), i, sess)
 		td_report_each_scope_rows(doc, json_integer_value(json_object_get(sess, "index")), scope_rows, f);
 }
+
+/*
+ * CSV with another separator (report -x SEP, as perf stat -x): the rows
+ * written with commas, each field then ended by sep instead.  A quoted
+ * field stays as it is; a bare one holding sep is quoted, so that a
+ * reader splitting on sep gets the same fields.
+ */
+void td_csv_reseparate(const char *csv, size_t len, char sep, FILE *out)
+{
+	const char *p = csv, *end = csv + len;
+
+	while (p < end) {
+		const char *start = p;
+
+		if (*p == '"') {
+			for (p++; p < end; p++)
+				if (*p == '"' && (p + 1 >= end || p[1] != '"'))
+					break;
+				else if (*p == '"')
+					p++;
+			p += p < end;
+			fwrite(start, 1, (size_t)(p - start), out);
+		} else {
+			p += strcspn(p, ",\n");
+			if (p > end)
+				p = end;
+			if (memchr(start, sep, (size_t)(p - start))) {
+				fputc('"', out);
+				fwrite(start, 1, (size_t)(p - start), out);
+				fputc('"', out);
+			} else {
+				fwrite(start, 1, (size_t)(p - start), out);
+			}
+		}
+		if (p < end)
+			fputc(*p == ',' ? sep : *p, out);
+		p++;
+	}
+}

@@ -460,7 +460,9 @@ static void session_name(struct strbuf *sb, json_t *doc, int index)
 			continue;
 		strbuf_addstr(sb, " (");
 		if (td_json_str(se, "target")) {
-			strbuf_addstr(sb, "perf stat ");
+			/* perf stat -p: "process 31443", no command (parse/stat-lines.c) */
+			strbuf_addstr(sb, strncmp(td_json_str(se, "target"), "process ", 8) &&
+					  strncmp(td_json_str(se, "target"), "thread ", 7) ? "perf stat " : "perf stat of ");
 			strbuf_add_html(sb, td_json_str(se, "target"));
 			strbuf_addstr(sb, ", ");
 		}

@@ -57,3 +57,6 @@ EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh
 libtdperf_a_SOURCES += report/text-guidance.c report/html-guidance.c
 TESTS += tests/e2e/t1302-guidance-render.sh
 EXTRA_DIST += tests/e2e/t1302-guidance-render.sh
+# report -x SEP: perf stat's CSV separator (issue 32)
+TESTS += tests/e2e/t0033-csv-separator.sh
+EXTRA_DIST += tests/e2e/t0033-csv-separator.sh

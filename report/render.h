@@ -25,6 +25,8 @@ struct td_text_opts {
 void td_report_render_text(json_t *doc, const struct td_text_opts *o, FILE *out);
 /* One row per scope and node (report/csv.c). */
 void td_report_render_csv(json_t *doc, FILE *out);
+/* CSV rows written with commas, written again with sep between the fields (report -x). */
+void td_csv_reseparate(const char *csv, size_t len, char sep, FILE *out);
 /*
  * The document itself, indented (report/json.c).  Unless all_scopes, the
  * per-interval/CPU/thread scopes are folded: values and flags as columns,

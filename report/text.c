@@ -15,12 +15,18 @@
  * follows); 'p': the value perf printed, taken because the counts do not
  * give it; 's': the sum of the node's Level-2 children, for the same
  * reason (nodes[].source).  With error bars (perf stat -r, or -I totals) each value is
- * printed as "value ± u".
+ * printed as "value ± err" (the error bar, in points).
  */
 #include "report/render.h"
 
 #include <math.h>
 #include <string.h>
+
+/* A session of perf stat -p or -t: its target is "process PID" or "thread TID", no command. */
+static int session_is_attached(const char *target)
+{
+	return !strncmp(target, "process ", 8) || !strncmp(target, "thread ", 7);
+}
 
 #define C_RESET "\033[0m"
 #define C_BOLD "\033[1m"
@@ -155,7 +161,7 @@ static void print_tree(const struct out *o, json_t *scope)
 		if (jget_str(n, "source") && strcmp(jget_str(n, "source"), "counts"))
 			nr_printed++;
 	}
-	fprintf(o->f, "  %-36s %8s%s  %-*s%s\n", "Top-Down node", "value", has_u ? "  \xc2\xb1 u  " : "",
+	fprintf(o->f, "  %-36s %8s%s  %-*s%s\n", "Top-Down node", "value", has_u ? "  \xc2\xb1 err" : "",
 		width, "", has_perf ? "    perf" : "");
 	json_array_foreach(nodes, i, n) {
 		int level = (int)json_integer_value(json_object_get(n, "level"));
@@ -557,7 +563,9 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 
 		o.folded_header = 0;
 		fprintf(f, "\n%s== session %lld: ", col(&o, C_BOLD), (long long)idx);
-		if (jget_str(sess, "target"))
+		if (jget_str(sess, "target") && session_is_attached(jget_str(sess, "target")))
+			fprintf(f, "perf stat of %s", td_printable(jget_str(sess, "target")));
+		else if (jget_str(sess, "target"))
 			fprintf(f, "perf stat '%s'", td_printable(jget_str(sess, "target")));
 		else
 			fprintf(f, "perf stat");
@@ -600,6 +608,7 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		   " (its error bar half the printed resolution), s the sum of its Level-2 children, where"
 		   " neither counts nor perf give it; perf: the value perf printed"
 		   " (* differs by more than 0.06 points, b perf's built-in Top-Down number: its own"
-		   " formula, which may differ from the table's)\n");
+		   " formula, which may differ from the table's); \xc2\xb1 err: the value's error bar"
+		   " in points (from the spread of repeated runs or of intervals; for p, half the resolution perf printed)\n");
 }
 

@@ -26,4 +26,11 @@ int cmd_tables(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
+/*
+ * report --html and diff --html: say on stderr which page was written,
+ * and whether the text report was printed with it (with_text: --format
+ * or -o asked for it) or not, so that an empty stdout is no surprise.
+ */
+void td_say_html_written(const char *path, int with_text);
+
 #endif

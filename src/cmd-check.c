@@ -283,7 +283,7 @@ int cmd_check(int argc, char **argv)
 		TD_OPT_END(),
 	};
 
-	argc = td_parse_options(argc, argv, options, check_usage, TD_PARSE_STOP_AT_NON_OPTION);
+	argc = td_parse_options(argc, argv, options, check_usage, 0);
 	if (argc > 0)
 		return td_usage_error(check_usage, "unexpected argument '%s'", argv[0]);
 

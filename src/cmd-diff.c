@@ -134,6 +134,8 @@ static int write_plots(json_t *diff, const char *dir)
 		warning("%s: wrote chart data and gnuplot scripts only", err.buf);
 	else if (r < 0)
 		ret = error("%s", err.buf);
+	else
+		fprintf(stderr, "tdperf: wrote the charts into %s/\n", dir);
 	td_chart_list_release(&charts);
 	strbuf_release(&err);
 	return ret;
@@ -287,20 +289,20 @@ static int find_set_split(int argc, char **argv)
 
 int cmd_diff(int argc, char **argv)
 {
-	const char *format = "text", *output = NULL, *html = NULL, *plot = NULL;
+	const char *format = NULL, *output = NULL, *html = NULL, *plot = NULL;
 	int hotspots = 0;
 	const char *scope_a = NULL, *scope_b = NULL, *cpu_a = NULL, *cpu_b = NULL;
 	struct strbuf err = STRBUF_INIT;
 	json_t *a = NULL, *b = NULL, *diff = NULL;
 	char *name_a = NULL, *name_b = NULL;
-	int c, ret = 2, jobs = 0, check = 0, split, nr_b = 0;
+	int c, ret = 2, jobs = 0, check = 0, split, nr_b = 0, with_text;
 	char **set_b = NULL;
 	struct gate_opts gate = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json",
 			      "output on stdout (default text; JSON: docs/diff-schema.md)"),
 		TD_OPT_STRING('o', "output", &output, "FILE", "write that output to FILE instead"),
-		TD_OPT_STRING(0, "html", &html, "FILE", "also write a self-contained HTML comparison with charts"),
+		TD_OPT_STRING(0, "html", &html, "FILE", "write a self-contained HTML comparison with charts instead of the text; with --format or -o, as well as it"),
 		TD_OPT_STRING(0, "plot", &plot, "DIR",
 			      "also write the comparison charts (gnuplot data + scripts, SVG)"),
 		TD_OPT_STRING(0, "scope-a", &scope_a, "ID", "the scope of A to compare (default: the whole run)"),
@@ -345,7 +347,7 @@ int cmd_diff(int argc, char **argv)
 		if (hotspots || html || plot || cpu_a || cpu_b)
 			return td_usage_error(diff_usage, "--check takes no --hotspots, --html, --plot or --cpu "
 					      "(it compares self shares where the runs recorded hotspots)");
-		gate.format = format;
+		gate.format = format ? format : "text";
 		gate.output = output;
 		gate.scope_a = scope_a;
 		gate.scope_b = scope_b;
@@ -364,6 +366,9 @@ int cmd_diff(int argc, char **argv)
 		argv[1] = set_b[0];
 		argc = 2;
 	}
+	with_text = format || output || !(html || plot);
+	if (!format)
+		format = "text";
 	if (argc != 2)
 		return td_usage_error(diff_usage, "takes two runs, A and B");
 
@@ -413,7 +418,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (plot && write_plots(diff, plot) < 0)
 		goto out;
-	{
+	if (html)
+		td_say_html_written(html, with_text);
+	/* with --html or --plot alone, the files are the output, as for report */
+	if (with_text) {
 		FILE *out = stdout;
 		char *text = NULL;
 		size_t len = 0;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <ctype.h>
 
 static const char *const explain_usage[] = {
 	"tdperf explain [--cpu NAME | --table FILE] NODE [RUN]",
@@ -382,6 +383,100 @@ static void explain_trust(json_t *scope, const struct td_metric *m, double v)
 	}
 }
 
+/* ---- a node the table does not have: the name meant, or the node in its place ---- */
+
+/* "DRAM Bound" and "tma_dram_bound" compared as "dram_bound" is */
+static char *comparable(const char *name)
+{
+	char *c = xstrdup(name), *p;
+
+	for (p = c; *p; p++)
+		*p = *p == ' ' || *p == '-' ? '_' : (char)tolower((unsigned char)*p);
+	return strncmp(c, "tma_", 4) ? c : memmove(c, c + 4, strlen(c + 4) + 1);
+}
+
+/* Does m have a child of that id in t? */
+static int has_child(const struct td_table *t, const struct td_metric *m, const char *id)
+{
+	const struct td_metric *c = td_table_find_metric(t, id);
+
+	return c && c->parent && !strcmp(c->parent, m->id);
+}
+
+/*
+ * The node of t standing where 'id' stands in another table: the same
+ * parent and a child of the same id (Sapphire Rapids' L3 Miss Bound
+ * holds MEM Bandwidth and MEM Latency, which older tables put under DRAM
+ * Bound).
+ */
+static const struct td_metric *same_place(const struct td_table *t, const char *id)
+{
+	const char *const *names = td_table_names();
+	struct strbuf err = STRBUF_INIT;
+	size_t i, k, j;
+
+	for (i = 0; names[i]; i++) {
+		const struct td_table *o = td_table_find(names[i], &err);
+		const struct td_metric *there = o ? td_table_find_metric(o, id) : NULL;
+
+		strbuf_reset(&err);
+		if (!there || there->level < 1)
+			continue;
+		for (k = 0; k < td_table_nr_metrics(t); k++) {
+			const struct td_metric *m = td_table_metric(t, k);
+
+			if (m->level != there->level || !td_str_same(m->parent, there->parent))
+				continue;
+			for (j = 0; j < td_table_nr_metrics(o); j++) {
+				const struct td_metric *c = td_table_metric(o, j);
+
+				if (c->parent && !strcmp(c->parent, there->id) && has_child(t, m, c->id)) {
+					strbuf_release(&err);
+					return m;
+				}
+			}
+		}
+	}
+	strbuf_release(&err);
+	return NULL;
+}
+
+/* "table X has no metric 'N'", with the node meant when one is near or in N's place. */
+static void no_such_node(const struct td_table *t, const char *node)
+{
+	const char *tn = td_table_info(t)->name;
+	char *word = comparable(node), **names;
+	const struct td_metric *m = NULL;
+	struct td_suggest sg;
+	size_t i, nr = td_table_nr_metrics(t);
+
+	names = xcalloc(nr * 2 + 1, sizeof(*names));
+	td_suggest_init(&sg, word);
+	for (i = 0; i < nr; i++) {
+		const struct td_metric *c = td_table_metric(t, i);
+
+		names[2 * i] = comparable(c->id);
+		names[2 * i + 1] = comparable(c->name ? c->name : c->id);
+		td_suggest_offer(&sg, names[2 * i], c);
+		td_suggest_offer(&sg, names[2 * i + 1], c);
+	}
+	if (td_suggest_result(&sg))
+		m = sg.what;
+	if (m) {
+		error("table %s has no metric '%s': did you mean %s (%s)?", tn, node, m->id,
+		      m->name ? m->name : m->id);
+	} else if ((m = same_place(t, word))) {
+		error("table %s has no metric '%s': in its place %s has %s (%s); "
+		      "see tdperf list --cpu %s", tn, node, tn, m->id, m->name ? m->name : m->id, tn);
+	} else {
+		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)", tn, node, tn);
+	}
+	for (i = 0; i < 2 * nr; i++)
+		free(names[i]);
+	free(names);
+	free(word);
+}
+
 static int explain_run(const char *cpu, const char *table_file, const char *node,
 		       const char *run, const char *scope_id)
 {
@@ -422,8 +517,7 @@ static int explain_run(const char *cpu, const char *table_file, const char *node
 	}
 	m = td_table_find_perf_metric(t, node);
 	if (!m && !stack_description(node)) {
-		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
-		      td_table_info(t)->name, node, td_table_info(t)->name);
+		no_such_node(t, node);
 		rc = 2;
 		goto out;
 	}
@@ -491,7 +585,8 @@ int cmd_explain(int argc, char **argv)
 	const struct td_option options[] = {
 		TD_OPT_STRING(0, "cpu", &cpu, "NAME",
 			      "table name, perf pmu-events name or CPUID string "
-			      "(default: the run's table; required without RUN)"),
+			      "(default: the run's table; without RUN, that of tdperf.data when the "
+			      "current directory has one, else required)"),
 		TD_OPT_STRING(0, "table", &file, "FILE", "a formula table file"),
 		TD_OPT_STRING(0, "scope", &scope, "ID", "with RUN: the report scope to use (default: the first)"),
 		TD_OPT_END(),
@@ -502,10 +597,14 @@ int cmd_explain(int argc, char **argv)
 		return td_usage_error(explain_usage, "needs NODE and at most one RUN");
 	node = argv[0];
 	run = argc > 1 ? argv[1] : NULL;
+	/* in the directory of a run, that run tells the CPU (and its values go with the formula) */
+	if (!run && !cpu && !file && td_is_dir(TD_RUN_DEFAULT))
+		run = TD_RUN_DEFAULT;
 	if (run)
 		return explain_run(cpu, file, node, run, scope);
 	if (!cpu && !file)
-		return td_usage_error(explain_usage, "without a run it needs --cpu NAME or --table FILE");
+		return td_usage_error(explain_usage, "without a run (or a tdperf.data here) it needs "
+				      "--cpu NAME or --table FILE");
 	if (file) {
 		own = td_table_load(file, &err);
 		t = own;
@@ -525,8 +624,7 @@ int cmd_explain(int argc, char **argv)
 		return r ? 2 : 0;
 	}
 	if (!m) {
-		error("table %s has no metric '%s' (see tdperf list --cpu %s --info)",
-		      td_table_info(t)->name, node, td_table_info(t)->name);
+		no_such_node(t, node);
 		td_table_free(own);
 		strbuf_release(&err);
 		return 2;

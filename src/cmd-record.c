@@ -683,6 +683,13 @@ static int check_options(const struct record_opts *o)
 		return td_usage_error(record_usage, "no command to run (or -p PID, -a)") ? -1 : -1;
 	if (o->plan.workload && o->plan.pid)
 		return td_usage_error(record_usage, "-p and a command exclude each other") ? -1 : -1;
+	/* perf stat aggregates per core or CPU only what it counts on CPUs: system wide */
+	if ((o->plan.per_core || o->plan.no_aggr) && !o->plan.system_wide && !o->plan.cpu_list)
+		return td_usage_error(record_usage, "%s counts per %s on the CPUs of -a or -C: add one",
+				      o->plan.per_core ? "--per-core" : "-A",
+				      o->plan.per_core ? "core" : "CPU") ? -1 : -1;
+	if (o->plan.per_core + o->plan.no_aggr + o->plan.per_thread > 1)
+		return td_usage_error(record_usage, "--per-core, -A and --per-thread exclude each other") ? -1 : -1;
 	if (o->plan.per_thread && !o->plan.pid && !o->plan.workload)
 		return td_usage_error(record_usage, "--per-thread needs a command or -p") ? -1 : -1;
 	/* --dry-run may plan for another machine (--cpu NAME): only the list's form is checked */
@@ -1049,6 +1056,11 @@ int cmd_record(int argc, char **argv)
 		TD_OPT_INT_RANGE('p', "pid", &o.plan.pid, 1, INT_MAX, "PID",
 				 "attach to a running process instead of a command"),
 		TD_OPT_BOOL(0, "per-thread", &o.plan.per_thread, "counts per thread"),
+		TD_OPT_BOOL(0, "per-core", &o.plan.per_core,
+			    "with -a or -C: counts per physical core as well (perf stat --per-core); "
+			    "report shows one tree per core"),
+		TD_OPT_BOOL('A', "no-aggr", &o.plan.no_aggr,
+			    "with -a or -C: counts per CPU (perf stat -A); report shows one tree per CPU"),
 		TD_OPT_STRING('o', "output", &o.output, "DIR",
 			      "run directory (default tdperf.data); under srun or mpirun the job "
 			      "directory, one DIR/rank-N.HOST per rank"),

@@ -30,18 +30,48 @@ static const char *const report_usage[] = {
 	NULL,
 };
 
-/* --html[=FILE]; without "=FILE" a following word may still name the file. */
-struct html_opt {
-	const char *file;
-	int named;
-};
-
+/* --html[=FILE] */
 static int parse_html(const struct td_option *opt, const char *arg, struct strbuf *err)
 {
-	struct html_opt *html = opt->value;
+	*(const char **)opt->value = arg ? arg : "tdperf.html";
+	return 0;
+}
 
-	html->file = arg ? arg : "tdperf.html";
-	html->named = arg != NULL;
+/*
+ * Is the word after --html its file ("--html out.html RUN", "RUN --html
+ * out.html")?  Yes when it is named like a page, is an HTML page already
+ * (a report written again), or is no file at all, so cannot be the input;
+ * a run directory or a perf output is the input ("--html RUN").
+ */
+static int html_file_word(const char *word)
+{
+	size_t n = strlen(word);
+	char head[64];
+	ssize_t got;
+	int fd;
+
+	if ((n > 5 && !strcmp(word + n - 5, ".html")) || (n > 4 && !strcmp(word + n - 4, ".htm")))
+		return 1;
+	if (!td_file_exists(word))
+		return 1;
+	if (!td_is_regular_file(word) || (fd = open(word, O_RDONLY | O_NONBLOCK)) < 0)
+		return 0;
+	got = read(fd, head, sizeof(head) - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	head[got] = '\0';
+	return !strncasecmp(head, "<!doctype html", 14) || !strncasecmp(head, "<html", 5);
+}
+
+/* -x SEP: perf stat's CSV separator, one character that needs no quoting of its own */
+static int parse_separator(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	if (strlen(arg) != 1 || strchr("\"\r\n", *arg)) {
+		strbuf_addf(err, "-x takes one character as the CSV separator, not '%s'", arg);
+		return -1;
+	}
+	*(char *)opt->value = *arg;
 	return 0;
 }
 
@@ -274,12 +304,43 @@ static int is_sample_export(const char *format)
 	return !strcmp(format, "pprof") || !strcmp(format, "speedscope") || !strcmp(format, "folded");
 }
 
+void td_say_html_written(const char *path, int with_text)
+{
+	if (with_text)
+		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file)\n", path);
+	else
+		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file); the text report is "
+			"not printed with --html: add --format text to have both\n", path);
+}
+
+/* render, with -x's separator in place of CSV's commas */
+static int render_separated(enum report_kind kind, const char *format, json_t *doc,
+			    const struct render_ctx *c, char sep)
+{
+	struct render_ctx mem = *c;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (!sep || sep == ',' || strcmp(format, "csv"))
+		return render(kind, format, doc, c);
+	if (!(mem.out = open_memstream(&buf, &len)))
+		return error("cannot write the CSV: out of memory");
+	ret = render(kind, format, doc, &mem);
+	fclose(mem.out);
+	if (!ret)
+		td_csv_reseparate(buf, len, sep, c->out);
+	free(buf);
+	return ret;
+}
+
 static int report(int argc, char **argv, const struct strvec *typed)
 {
 	struct td_report_opts opts = { 0 };
 	struct td_text_opts topts = { 0 };
 	const char *format = NULL, *plot = NULL, *plotfmt = "svg", *color = "auto", *scopes = "fold";
-	struct html_opt html = { NULL, 0 };
+	const char *html_file = NULL;
+	char sep = 0;
 	const char *input = TD_RUN_DEFAULT, *outpath = NULL, *weight = NULL;
 	struct strbuf err = STRBUF_INIT;
 	json_t *doc;
@@ -297,11 +358,16 @@ static int report(int argc, char **argv, const struct strvec *typed)
 		TD_OPT_STRING(0, "weight", &weight, "EVENT",
 			      "with --format folded: count each stack in EVENT (period, or a member "
 			      "of the sampled group) instead of samples"),
-		TD_OPT_CALLBACK_F(0, "html", &html, "FILE", "also write the HTML report (default tdperf.html)",
-				  TD_OPTION_OPTARG, parse_html),
+		TD_OPT_CALLBACK('x', "field-separator", &sep, "SEP",
+				"CSV with SEP between the fields, as perf stat -x SEP (implies --format csv)",
+				parse_separator),
+		TD_OPT_CALLBACK_WORD(0, "html", &html_file, "FILE",
+				     "write the HTML report to FILE (default tdperf.html) instead of the text "
+				     "report; with --format or -o, as well as it",
+				     parse_html, html_file_word),
 		TD_OPT_STRING(0, "plot", &plot, "DIR", "also write gnuplot charts into DIR"),
 		TD_OPT_CHOICE(0, "plot-format", &plotfmt, "svg|png", "image format of the charts (default svg)"),
-		TD_OPT_INT_RANGE(0, "level", &opts.max_level, 1, INT_MAX, "N", "show the tree down to level N"),
+		TD_OPT_INT_RANGE('l', "level", &opts.max_level, 1, INT_MAX, "N", "show the tree down to level N"),
 		TD_OPT_COUNT('v', "verbose", &topts.verbose, "show nodes below threshold, reasons, info metrics"),
 		TD_OPT_BOOL(0, "events", &topts.events, "list the raw counts under each tree"),
 		TD_OPT_CHOICE(0, "scopes", &scopes, "fold|all",
@@ -330,25 +396,16 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	opts.argc = typed->nr; /* the run's command line is this one, --html and all */
 	opts.argv = typed->v;
 	argc = td_parse_options(argc, argv, options, report_usage, 0);
+	if (sep && format && strcmp(format, "csv"))
+		return td_usage_error(report_usage, "-x is the CSV separator: it goes with --format csv only");
+	if (sep)
+		format = "csv";
 	format_given = format != NULL;
 	if (!format)
 		format = "text";
 	topts.all_scopes = !strcmp(scopes, "all");
 	if (no_demangle)
 		hot_flags |= TD_HOT_NO_DEMANGLE;
-	/* "--html OUT.html INPUT": --html's optional value given as a separate word */
-	if (html.file && !html.named && argc == 2) {
-		html.file = *argv++;
-		argc--;
-	} else if (html.file && !html.named && argc == 1) {
-		/* "--html OUT.html" alone: an output name, the run is tdperf.data */
-		size_t n = strlen(argv[0]);
-		if ((n > 5 && !strcmp(argv[0] + n - 5, ".html")) ||
-		    (n > 4 && !strcmp(argv[0] + n - 4, ".htm"))) {
-			html.file = *argv++;
-			argc--;
-		}
-	}
 	if (argc > 1)
 		return td_usage_error(report_usage, "takes one RUN or FILE");
 	if (argc == 1)
@@ -359,20 +416,20 @@ static int report(int argc, char **argv, const struct strvec *typed)
 		return 2;
 	}
 	if (live) {
-		if (html.file || plot || hotspots || outpath || format_given)
+		if (html_file || plot || hotspots || outpath || format_given)
 			return td_usage_error(report_usage, "--live draws on the terminal: it takes no --format, "
 					      "--html, --plot, --hotspots or -o");
 		return report_live(input, &opts);
 	}
 	/* text, CSV and JSON alone print each scope once: build the long runs' scopes one
 	 * at a time (a job's or a sweep's document is built whole) */
-	opts.stream_scopes = !html.file && !plot &&
+	opts.stream_scopes = !html_file && !plot &&
 			     (!strcmp(format, "csv") || !strcmp(format, "text") || !strcmp(format, "json")) &&
 			     !td_report_is_job(input) && !td_report_is_sweep(input);
 	opts.streamed_nodes_only = !strcmp(format, "csv") ||
 				   ((!strcmp(format, "text") || !strcmp(format, "json")) && !topts.all_scopes);
 	opts.streamed_no_reasons = !strcmp(format, "text") && !topts.all_scopes;
-	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html.file, input))
+	if (td_refuse_input_as_output(outpath, input) || td_refuse_input_as_output(html_file, input))
 		return 2;
 	if (is_sample_export(format))
 		hotspots = 1;
@@ -382,7 +439,7 @@ static int report(int argc, char **argv, const struct strvec *typed)
 		return td_usage_error(report_usage, "--no-demangle is an option of --hotspots");
 	if (!strcmp(format, "pprof") && !outpath && isatty(1))
 		return td_usage_error(report_usage, "--format pprof is gzip'd binary: give -o FILE");
-	if (!strcmp(format, "json") || html.file || is_sample_export(format))
+	if (!strcmp(format, "json") || html_file || is_sample_export(format))
 		hot_flags |= TD_HOT_CALLPATHS;
 	doc = hotspots ? td_hotspots_load(input, &opts, hot_flags, &err)
 		       : td_report_open(input, &opts, &err);
@@ -419,13 +476,14 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	ctx.out = out;
 	ctx.topts = &topts;
 	ctx.top = top;
-	ctx.html = html.file;
+	ctx.html = html_file;
 	ctx.plot = plot;
 	ctx.plotfmt = plotfmt;
 	ctx.weight = weight;
 	/* with --html or --plot alone, the files are the output: no text as well */
 	/* an export that cannot be made writes nothing (-o) and fails */
-	if (!((html.file || plot) && !format_given && !outpath) && render(kind, format, doc, &ctx) < 0)
+	if (!((html_file || plot) && !format_given && !outpath) &&
+	    render_separated(kind, format, doc, &ctx, sep) < 0)
 		ret = 2;
 	if (out != stdout) {
 		fclose(out);
@@ -435,10 +493,10 @@ static int report(int argc, char **argv, const struct strvec *typed)
 		}
 		free(membuf);
 	}
-	if (html.file && render(kind, "html", doc, &ctx) < 0)
+	if (html_file && render(kind, "html", doc, &ctx) < 0)
 		ret = 2;
-	else if (html.file)
-		fprintf(stderr, "tdperf: wrote %s (one self-contained HTML file)\n", html.file);
+	else if (html_file)
+		td_say_html_written(html_file, format_given || outpath);
 	if (plot && render(kind, "plot", doc, &ctx) < 0)
 		ret = 2;
 	else if (plot)

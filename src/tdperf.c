@@ -57,6 +57,24 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* "'recrod' is not a tdperf command (did you mean 'record'?)" */
+static int unknown_command(const char *name)
+{
+	struct td_suggest sg;
+	const char *best;
+	size_t i;
+
+	td_suggest_init(&sg, name);
+	for (i = 0; i < TD_ARRAY_SIZE(commands); i++)
+		td_suggest_offer(&sg, commands[i].name, &commands[i]);
+	best = td_suggest_result(&sg);
+	if (best)
+		error("'%s' is not a tdperf command (did you mean '%s'?); see 'tdperf help'", name, best);
+	else
+		error("'%s' is not a tdperf command; see 'tdperf help'", name);
+	return 2;
+}
+
 int cmd_help(int argc, char **argv)
 {
 	const struct command *cmd;
@@ -68,10 +86,8 @@ int cmd_help(int argc, char **argv)
 		return 0;
 	}
 	cmd = find_command(argv[1]);
-	if (!cmd) {
-		error("'%s' is not a tdperf command; see 'tdperf help'", argv[1]);
-		return 2;
-	}
+	if (!cmd)
+		return unknown_command(argv[1]);
 	if (cmd->fn == cmd_help) {
 		list_commands(stdout);
 		return 0;
@@ -97,9 +113,7 @@ int main(int argc, char **argv)
 		return td_finish_stdout(0);
 	}
 	cmd = find_command(argv[1]);
-	if (!cmd) {
-		error("'%s' is not a tdperf command; see 'tdperf help'", argv[1]);
-		return 2;
-	}
+	if (!cmd)
+		return unknown_command(argv[1]);
 	return td_finish_stdout(cmd->fn(argc - 1, argv + 1));
 }

@@ -3,6 +3,9 @@
 TESTS += tests/e2e/t0000-cli.sh tests/e2e/t0010-layout.sh tests/e2e/t0390-privilege-modifiers.sh
 EXTRA_DIST += tests/e2e/t0000-cli.sh tests/e2e/t0010-layout.sh tests/e2e/t0390-privilege-modifiers.sh \
 	tests/README.md
+# options in any order, report -l and --html FILE anywhere; "did you mean" (issue 32)
+TESTS += tests/e2e/t0030-option-order.sh tests/e2e/t0031-did-you-mean.sh
+EXTRA_DIST += tests/e2e/t0030-option-order.sh tests/e2e/t0031-did-you-mean.sh
 
 # Every header of collect/ parse/ metrics/ util/ compiles alone, with the
 # build's compiler and include flags (tests/e2e/t0011-headers.sh).

@@ -1,5 +1,5 @@
 # util/: strbuf, option parsing, messages, files, run directories (util/util.h)
-libtdperf_a_SOURCES += util/util.h util/parse-options.h util/parse-options.c util/strbuf.c util/message.c util/file.c util/remove-tree.c util/rundir.c util/datadir.c util/cpulist.c
+libtdperf_a_SOURCES += util/util.h util/parse-options.h util/parse-options.c util/strbuf.c util/message.c util/file.c util/remove-tree.c util/rundir.c util/datadir.c util/cpulist.c util/suggest.c
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_util
 TESTS += tests/unit/test_util

@@ -96,6 +96,27 @@ static void list_candidates(struct parser *p, const char *name, size_t len)
 		strbuf_addf(&p->err, "%s--help", sep);
 }
 
+/* "unknown option '--levle' (did you mean '--level'?)" */
+static void unknown_long(struct parser *p, const char *name, size_t len)
+{
+	char *word = xstrndup(name, len);
+	const struct td_option *o;
+	struct td_suggest sg;
+	const char *best;
+
+	td_suggest_init(&sg, word);
+	for (o = p->options; o->type != TD_OPTION_END; o++)
+		if (o->type != TD_OPTION_GROUP && o->long_name)
+			td_suggest_offer(&sg, o->long_name, o->value ? o->value : (const void *)o);
+	if (!own_help(p->options))
+		td_suggest_offer(&sg, help_option.long_name, &help_option);
+	best = td_suggest_result(&sg);
+	strbuf_addf(&p->err, "unknown option '--%s'", word);
+	if (best)
+		strbuf_addf(&p->err, " (did you mean '--%s'?)", best);
+	free(word);
+}
+
 /*
  * The option named by name[0..len): the one of that name, else the only
  * one whose name it begins.  NULL with p->err set when there is none or
@@ -135,7 +156,7 @@ static const struct td_option *find_long(struct parser *p, const char *name, siz
 		return NULL;
 	}
 	if (!found)
-		strbuf_addf(&p->err, "unknown option '--%.*s'", (int)len, name);
+		unknown_long(p, name, len);
 	return found;
 }
 
@@ -249,6 +270,14 @@ static int apply(struct parser *p, const struct td_option *o, const char *arg)
 	}
 }
 
+/* An optional value given as the next word ("--html out.html"), wherever the option stands. */
+static int next_word_is_value(const struct td_option *o, int argc, char **argv, int i)
+{
+	const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+
+	return o->takes_word && next && next[0] != '-' && o->takes_word(next);
+}
+
 /* argv[*i] is "--name" or "--name=value". */
 static int parse_long(struct parser *p, int argc, char **argv, int *i)
 {
@@ -267,6 +296,8 @@ static int parse_long(struct parser *p, int argc, char **argv, int *i)
 	}
 	if (eq)
 		return apply(p, o, eq + 1);
+	if (!needs_value(o) && next_word_is_value(o, argc, argv, *i))
+		return apply(p, o, argv[++*i]);
 	if (!needs_value(o))
 		return apply(p, o, NULL);
 	if (*i + 1 >= argc) {
@@ -523,7 +554,7 @@ static void filter_long(struct parser *p, int argc, char **argv, int *i,
 
 	if (keep)
 		strvec_push(out, argv[*i]);
-	if (o && !eq && needs_value(o) && *i + 1 < argc) {
+	if (o && !eq && (needs_value(o) || next_word_is_value(o, argc, argv, *i)) && *i + 1 < argc) {
 		++*i;
 		if (keep)
 			strvec_push(out, argv[*i]);

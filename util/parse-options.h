@@ -92,26 +92,34 @@ struct td_option {
 	td_option_cb *callback;
 	int defval;             /* TD_OPTION_SET_INT */
 	int min, max;           /* TD_OPTION_INT */
+	/*
+	 * TD_OPTION_OPTARG: may the next word be the value ("--html out.html"
+	 * as well as "--html=out.html")?  NULL: only "=value" gives one.
+	 */
+	int (*takes_word)(const char *word);
 };
 
-#define TD_OPT_END()             { TD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0 }
-#define TD_OPT_GROUP(h)          { TD_OPTION_GROUP, 0, NULL, NULL, NULL, (h), 0, NULL, 0, 0, 0 }
-#define TD_OPT_BOOL(s, l, v, h)  { TD_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, NULL, 0, 0, 0 }
-#define TD_OPT_COUNT(s, l, v, h) { TD_OPTION_COUNT, (s), (l), (v), NULL, (h), 0, NULL, 0, 0, 0 }
+#define TD_OPT_END()             { TD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL }
+#define TD_OPT_GROUP(h)          { TD_OPTION_GROUP, 0, NULL, NULL, NULL, (h), 0, NULL, 0, 0, 0, NULL }
+#define TD_OPT_BOOL(s, l, v, h)  { TD_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, NULL, 0, 0, 0, NULL }
+#define TD_OPT_COUNT(s, l, v, h) { TD_OPTION_COUNT, (s), (l), (v), NULL, (h), 0, NULL, 0, 0, 0, NULL }
 #define TD_OPT_SET_INT(s, l, v, i, h) \
-	{ TD_OPTION_SET_INT, (s), (l), (v), NULL, (h), 0, NULL, (i), 0, 0 }
+	{ TD_OPTION_SET_INT, (s), (l), (v), NULL, (h), 0, NULL, (i), 0, 0, NULL }
 #define TD_OPT_STRING(s, l, v, a, h) \
-	{ TD_OPTION_STRING, (s), (l), (v), (a), (h), 0, NULL, 0, 0, 0 }
+	{ TD_OPTION_STRING, (s), (l), (v), (a), (h), 0, NULL, 0, 0, 0, NULL }
 #define TD_OPT_INT(s, l, v, a, h) \
-	{ TD_OPTION_INT, (s), (l), (v), (a), (h), 0, NULL, 0, INT_MIN, INT_MAX }
+	{ TD_OPTION_INT, (s), (l), (v), (a), (h), 0, NULL, 0, INT_MIN, INT_MAX, NULL }
 #define TD_OPT_INT_RANGE(s, l, v, lo, hi, a, h) \
-	{ TD_OPTION_INT, (s), (l), (v), (a), (h), 0, NULL, 0, (lo), (hi) }
+	{ TD_OPTION_INT, (s), (l), (v), (a), (h), 0, NULL, 0, (lo), (hi), NULL }
 #define TD_OPT_CHOICE(s, l, v, a, h) \
-	{ TD_OPTION_CHOICE, (s), (l), (v), (a), (h), 0, NULL, 0, 0, 0 }
+	{ TD_OPTION_CHOICE, (s), (l), (v), (a), (h), 0, NULL, 0, 0, 0, NULL }
 #define TD_OPT_CALLBACK(s, l, v, a, h, cb) \
-	{ TD_OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, (cb), 0, 0, 0 }
+	{ TD_OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, (cb), 0, 0, 0, NULL }
 #define TD_OPT_CALLBACK_F(s, l, v, a, h, f, cb) \
-	{ TD_OPTION_CALLBACK, (s), (l), (v), (a), (h), (f), (cb), 0, 0, 0 }
+	{ TD_OPTION_CALLBACK, (s), (l), (v), (a), (h), (f), (cb), 0, 0, 0, NULL }
+/* an optional value, given as "=value" or as the next word when word(next) says it is one */
+#define TD_OPT_CALLBACK_WORD(s, l, v, a, h, cb, word) \
+	{ TD_OPTION_CALLBACK, (s), (l), (v), (a), (h), TD_OPTION_OPTARG, (cb), 0, 0, 0, (word) }
 
 /* td_parse_options() flags */
 #define TD_PARSE_STOP_AT_NON_OPTION (1u << 0) /* options end at the first other argument */

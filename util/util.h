@@ -110,6 +110,23 @@ void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 __attribute__((noreturn)) void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Flush and close stdout; 2 with one message when a write to it failed. */
 int td_finish_stdout(int status);
+
+/*
+ * "Did you mean" (util/suggest.c): offer each known name; the result is
+ * the one nearest the mistyped word when it is near enough and no other
+ * thing (what: a node, an option) is as near, else NULL.  Names are
+ * borrowed, not copied.
+ */
+struct td_suggest {
+	const char *word, *best;
+	const void *what;
+	size_t distance;
+	int ties;
+};
+size_t td_edit_distance(const char *a, const char *b);
+void td_suggest_init(struct td_suggest *s, const char *word);
+void td_suggest_offer(struct td_suggest *s, const char *name, const void *what);
+const char *td_suggest_result(const struct td_suggest *s);
 /* Report that a command exists but is not built yet; returns exit code 2. */
 int td_not_built(const char *command);
 /* Verbosity shared by all commands (-v increments it). */

@@ -71,7 +71,7 @@ test_expect_success 'a unique prefix of a long option is that option; an ambiguo
 	test_grep "^skylake: " out &&
 	test_exit_code 2 "$TDPERF" record --no -- true 2>err &&
 	test_line_count = 1 err &&
-	test_grep "^tdperf: record: option .--no. is ambiguous: it could be --nodes, --no-sched, --no-multiplex; see .tdperf help record.$" err
+	test_grep "^tdperf: record: option .--no. is ambiguous: it could be --nodes, --no-sched, --no-multiplex, --no-aggr; see .tdperf help record.$" err
 '
 
 test_expect_success 'integer options name the option and the range they take' '

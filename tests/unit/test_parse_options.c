@@ -248,6 +248,10 @@ static void unknown_options(void **state)
 	assert_error("unknown option '--bogus'", parse(0, "--bogus=1", "x", NULL));
 	assert_error("unknown option '-x'", parse(0, "-vx", NULL));
 	assert_error("unknown option '--'", parse(0, "--=x", NULL));
+	/* a near name is suggested, as git does; --no-verbose and --verbose are not both near */
+	assert_error("unknown option '--levle' (did you mean '--level'?)", parse(0, "--levle", "2", NULL));
+	assert_error("unknown option '--dyr-run' (did you mean '--dry-run'?)", parse(0, "--dyr-run", NULL));
+	assert_error("unknown option '--xyzzy'", parse(0, "--xyzzy", NULL));
 }
 
 static void missing_and_unwanted_values(void **state)

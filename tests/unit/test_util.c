@@ -474,6 +474,33 @@ static void strvec_pushf_formats_and_stays_terminated(void **state)
 	assert_int_equal(sv.nr, 0);
 }
 
+/* "Did you mean": swaps, insertions and deletions cost one; far words get no guess. */
+static void suggest_finds_the_name_meant(void **state)
+{
+	static const char *const commands[] = { "record", "report", "diff", "import", "list", NULL };
+	struct td_suggest sg;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(td_edit_distance("recrod", "record"), 1);
+	assert_int_equal(td_edit_distance("levle", "level"), 1);
+	assert_int_equal(td_edit_distance("", "abc"), 3);
+	assert_int_equal(td_edit_distance("kitten", "sitting"), 3);
+	td_suggest_init(&sg, "recrod");
+	for (i = 0; commands[i]; i++)
+		td_suggest_offer(&sg, commands[i], commands[i]);
+	assert_string_equal(td_suggest_result(&sg), "record");
+	td_suggest_init(&sg, "frobnicate");
+	for (i = 0; commands[i]; i++)
+		td_suggest_offer(&sg, commands[i], commands[i]);
+	assert_null(td_suggest_result(&sg));
+	/* "repxrt" is as near to two names: no guess */
+	td_suggest_init(&sg, "repxrt");
+	td_suggest_offer(&sg, "report", "a");
+	td_suggest_offer(&sg, "repart", "b");
+	assert_null(td_suggest_result(&sg));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +520,7 @@ int main(void)
 		cmocka_unit_test(remove_tree_removes_deep_trees),
 		cmocka_unit_test(atomic_write_follows_only_our_links),
 		cmocka_unit_test(rundir_leaves_other_users_stale_tmp),
+		cmocka_unit_test(suggest_finds_the_name_meant),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
