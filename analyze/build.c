@@ -2364,6 +2364,8 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		td_report_stream_keep(doc, &imp, opts); /* analyze/stream.c: imp moves there */
 	else
 		td_import_release(&imp);
+	if (doc)
+		td_report_add_phases(doc); /* analyze/phases.c: after the stream, which holds the intervals */
 	if (doc && on_the_fly)
 		only_the_input_file(doc, run_or_file);
 	if (doc)

@@ -81,21 +81,40 @@ static int first_total_of_session(json_t *scopes, size_t at)
 	return 1;
 }
 
+int td_scope_computable_level1(json_t *scope)
+{
+	json_t *n;
+	size_t i;
+	int count = 0;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (td_node_level(n) == 1 && !isnan(td_json_num(json_object_get(n, "value"))))
+			count++;
+	return count;
+}
+
 json_t *td_report_main_scope(json_t *doc)
 {
 	json_t *scopes = json_object_get(doc, "scopes"), *s, *best = NULL;
 	size_t i;
-	int best_count = -1;
+	int best_l1 = -1, best_count = -1;
 
-	/* several sessions (L1 only, then L1+L2, ...): the most informative one */
+	/*
+	 * Several sessions (L1 only, then L2 of one branch, ...): the one
+	 * whose Level 1 is most complete, since the summary's verdict is a
+	 * Level-1 comparison (case-11: session 2 has more nodes, but only 2
+	 * of its 4 Level-1 nodes); among those, the one with most nodes.
+	 */
 	json_array_foreach(scopes, i, s) {
-		int count;
+		int l1, count;
 
 		if (!is_total(s) || !first_total_of_session(scopes, i))
 			continue;
+		l1 = td_scope_computable_level1(s);
 		count = td_scope_computable_nodes(s);
-		if (count > best_count) {
+		if (l1 > best_l1 || (l1 == best_l1 && count > best_count)) {
 			best = s;
+			best_l1 = l1;
 			best_count = count;
 		}
 	}

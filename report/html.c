@@ -505,6 +505,7 @@ static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 	json_t *all = json_array();
 
 	session_choice(sb, doc, main_scope);
+	td_html_phases(sb, main_scope);
 	verdict(sb, main_scope);
 	summary_bars(sb, main_scope);
 	key_metrics(sb, main_scope);

@@ -62,4 +62,7 @@ void td_template_free(struct td_template *t);
 /* The diff's counts as HTML tables (report/diff-counts.c). */
 void td_diff_render_counts_html(struct strbuf *sb, json_t *diff);
 
+/* The summary's phases of an interval run: sentence and time band (report/phases.c). */
+void td_html_phases(struct strbuf *sb, json_t *scope);
+
 #endif /* TD_RENDER_HTML_H */

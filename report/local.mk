@@ -3,7 +3,7 @@ libtdperf_a_SOURCES += report/csv.c report/diff-charts.c report/diff-counts.c \
 	report/diff-html.c report/diff-text.c report/hotspots-html.c report/hotspots-text.c \
 	report/html-parts.c report/html-stacks.c report/html-template.c report/html-threads.c \
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
-	report/job-html.c report/job-text.c report/json.c report/live.c report/plot-data.c \
+	report/job-html.c report/job-text.c report/json.c report/live.c report/phases.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
 	report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
 	report/chart.h report/html.h report/render.h

@@ -396,6 +396,7 @@ static void print_scope(const struct out *o, json_t *scope)
 		if (json_is_object(bn))
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
 				td_printable(jget_str(bn, "sentence")));
+		td_text_phases(o->f, scope);
 		print_metrics(o, scope, 0);
 		print_stacks(o, scope);
 	} else {
