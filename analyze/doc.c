@@ -126,12 +126,28 @@ json_t *td_report_main_scope(json_t *doc)
 	return json_array_get(scopes, 0);
 }
 
-/* How a scope is called on a chart axis: "cpu_core CPU3", "app-1234", "total". */
+/* The core type a hybrid CPU's PMU counts, as Intel names it, or NULL. */
+const char *td_pmu_core_type(const char *pmu)
+{
+	if (!pmu)
+		return NULL;
+	if (!strcmp(pmu, "cpu_core"))
+		return "P-core";
+	if (!strcmp(pmu, "cpu_atom"))
+		return "E-core";
+	if (!strcmp(pmu, "cpu_lowpower"))
+		return "LP E-core";
+	return NULL;
+}
+
+/* How a scope is called on a chart axis: "P-core cpu_core CPU3", "app-1234", "total". */
 void td_scope_label(struct strbuf *sb, json_t *scope)
 {
 	const char *pmu = td_json_str(scope, "pmu");
 	const char *label = td_json_str(scope, "label");
 
+	if (td_pmu_core_type(pmu))
+		strbuf_addf(sb, "%s ", td_pmu_core_type(pmu));
 	if (pmu)
 		strbuf_addstr(sb, pmu);
 	if (label) {
@@ -542,4 +558,34 @@ int td_report_unfold(json_t *doc, struct strbuf *err)
 		json_array_set_new(scopes, i, unfold_scope(sc, columns, strings));
 	}
 	return 0;
+}
+
+/* Do the scopes come from more than one perf stat session? */
+static int several_sessions(json_t *scopes)
+{
+	json_t *s;
+	size_t i;
+	int first = -1;
+
+	json_array_foreach(scopes, i, s) {
+		int session = td_json_int(json_object_get(s, "session"), 0);
+
+		if (first < 0)
+			first = session;
+		else if (session != first)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A scope's name among 'scopes': its label, after "s2 " when they come
+ * from several sessions (a hybrid file of 4 runs has 8 "total" scopes:
+ * only the session and core type tell them apart).
+ */
+void td_scope_label_among(struct strbuf *sb, json_t *scopes, json_t *scope)
+{
+	if (several_sessions(scopes))
+		strbuf_addf(sb, "s%d ", td_json_int(json_object_get(scope, "session"), 0));
+	td_scope_label(sb, scope);
 }

@@ -16,8 +16,12 @@
 /* Version of the document's schema (docs/report-schema.md). */
 #define TD_REPORT_SCHEMA_VERSION 2
 
-/* "cpu_core CPU3", "app-1234", or the scope id. */
+/* "P-core cpu_core CPU3", "app-1234", or the scope id. */
 void td_scope_label(struct strbuf *sb, json_t *scope);
+/* The same after "s2 " when 'scopes' come from several perf stat sessions. */
+void td_scope_label_among(struct strbuf *sb, json_t *scopes, json_t *scope);
+/* "P-core" for cpu_core, "E-core" for cpu_atom, NULL for other PMUs. */
+const char *td_pmu_core_type(const char *pmu);
 int td_scope_is_interval(json_t *scope);
 
 /*

@@ -52,11 +52,15 @@ void td_html_num(struct strbuf *sb, double v)
  * fixed order, each with its value as a tooltip.  scale maps a value to a
  * percentage of the bar's width (1 for charts in %, 100/total for CPI).
  */
+/* Hatched grey, dark text: a segment that stands for components not measured. */
+const char *td_html_not_measured_style =
+	"background:repeating-linear-gradient(45deg,#b8bec8,#b8bec8 4px,#e6e9ee 4px,#e6e9ee 8px);color:#39414d";
+
 void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, double scale,
 		      const char *cls)
 {
 	const struct td_chart_row *r = &c->rows[row];
-	int pct = c->ymax == 100;
+	int pct = c->ymax == 100, drawn = 0;
 	size_t j;
 
 	strbuf_addf(sb, "<div class=\"stackbar%s%s\">", cls ? " " : "", cls ? cls : "");
@@ -65,7 +69,12 @@ void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, d
 
 		if (isnan(v) || !(w > 0))
 			continue;
-		strbuf_addf(sb, "<span style=\"width:%.3f%%;background:%s\" title=\"", w, c->series[j].colour);
+		drawn++;
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED))
+			strbuf_addf(sb, "<span class=\"not-measured\" style=\"width:%.3f%%;%s\" title=\"", w,
+				    td_html_not_measured_style);
+		else
+			strbuf_addf(sb, "<span style=\"width:%.3f%%;background:%s\" title=\"", w, c->series[j].colour);
 		strbuf_add_html(sb, c->series[j].name);
 		strbuf_addf(sb, pct ? ": %.1f%%\">" : ": %.3g\">", v);
 		strbuf_addstr(sb, "<em>");
@@ -79,6 +88,9 @@ void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, d
 		strbuf_addstr(sb, "</em>");
 		strbuf_addstr(sb, "</span>");
 	}
+	if (!drawn)
+		strbuf_addf(sb, "<span class=\"not-measured\" style=\"width:100%%;%s\"><em>n/a: not measured</em></span>",
+			    td_html_not_measured_style);
 	strbuf_addstr(sb, "</div>");
 }
 
@@ -89,7 +101,11 @@ void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row)
 
 	strbuf_addstr(sb, "<div class=\"legend\">");
 	for (j = 0; j < c->nseries; j++) {
-		strbuf_addf(sb, "<span><i class=\"sw\" style=\"background:%s\"></i>", c->series[j].colour);
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED))
+			strbuf_addf(sb, "<span class=\"not-measured\"><i class=\"sw\" style=\"%s\"></i>",
+				    td_html_not_measured_style);
+		else
+			strbuf_addf(sb, "<span><i class=\"sw\" style=\"background:%s\"></i>", c->series[j].colour);
 		strbuf_add_html(sb, c->series[j].name);
 		if (row >= 0) {
 			double v = c->rows[row].values[j];

@@ -16,6 +16,7 @@ void td_html_short(struct strbuf *sb, double v);    /* "30.9 G" for big counts *
 /* A reason, escaped, with at most three event names; all of them in its title. */
 void td_html_reason(struct strbuf *sb, const char *reason);
 /* CSS stacked bar of one chart row; scale: value -> % of the bar width. */
+extern const char *td_html_not_measured_style;
 void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, double scale,
 		      const char *cls);
 void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row);

@@ -266,8 +266,25 @@ static void plot_stacked(struct strbuf *sb, const struct td_chart *c)
 			strbuf_addf(sb, "\"%s.dat\" using 2:xtic(1) title ", c->stem);
 		td_gp_string(sb, c->series[j].name);
 		strbuf_addf(sb, " lc rgb \"%s\"", c->series[j].colour);
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED))
+			strbuf_addstr(sb, " fs pattern 4 border lc rgb \"#8a929e\"");
 	}
 	strbuf_addch(sb, '\n');
+}
+
+/* A bar with no value at all says so, instead of an empty place on the axis. */
+static void label_empty_rows(struct strbuf *sb, const struct td_chart *c)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->nrows; i++) {
+		for (k = 0; k < c->nseries; k++)
+			if (!isnan(c->rows[i].values[k]))
+				break;
+		if (k == c->nseries)
+			strbuf_addf(sb, "set label \"n/a: not measured\" at first %zu, graph 0.5 center "
+				    "textcolor rgb \"#555f6d\"\n", i);
+	}
 }
 
 static void plot_area(struct strbuf *sb, const struct td_chart *c)
@@ -345,6 +362,7 @@ static void chart_script(struct strbuf *sb, const struct td_chart *c, const char
 	chart_frame(sb, c);
 	switch (c->kind) {
 	case TD_CHART_STACKED:
+		label_empty_rows(sb, c);
 		plot_stacked(sb, c);
 		break;
 	case TD_CHART_AREA:

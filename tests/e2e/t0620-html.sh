@@ -91,7 +91,7 @@ if have_report; then
 	'
 	test_expect_success 'case 23: the summary shows session 2 (L1+L2), the most complete, and names the others' '
 		test_grep "summary shows the most complete one, session 2 (perf stat ./benchmark, line 35)" demo.html &&
-		test_grep "session 1 (line 15): 7 nodes; session 3 (perf stat ./benchmark, line 66): 7 nodes" demo.html
+		test_grep "session 1 (line 15): 4 Level-1, 7 in all; session 3 (perf stat ./benchmark, line 66): 0 Level-1, 7 in all" demo.html
 	'
 	test_expect_success 'case 23: key metric cards are computed ones; the n/a ones are listed apart, collapsed' '
 		sed -n "s/.*<div class=\"metrics\">\(.*\)<\/div><details class=\"scope\"><summary>All .*/\1/p" demo.html >cards &&
