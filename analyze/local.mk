@@ -51,3 +51,6 @@ EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
 # hostile job directories: sizes, numbers, duplicate ranks, links, one host per rank (issue 29)
 TESTS += tests/e2e/t1604-job-hostile.sh
 EXTRA_DIST += tests/e2e/t1604-job-hostile.sh
+# phases of an interval run whose bottleneck changes (analyze/phases.c, issue 32)
+TESTS += tests/e2e/t0650-phases.sh
+EXTRA_DIST += tests/e2e/t0650-phases.sh

@@ -45,3 +45,6 @@ TESTS += tests/e2e/t0642-hotspots-html.sh
 EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
 TESTS += tests/e2e/t0643-hotspots-diff.sh
 EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh
+# the first screen: session choice, hybrid labels, partial stacks, contradictions (issue 32)
+TESTS += tests/e2e/t0651-first-screen.sh
+EXTRA_DIST += tests/e2e/t0651-first-screen.sh
