@@ -101,6 +101,9 @@ void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row)
 
 	strbuf_addstr(sb, "<div class=\"legend\">");
 	for (j = 0; j < c->nseries; j++) {
+		/* "not measured n/a" would say nothing: that bar has all it needs */
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED) && row >= 0 && isnan(c->rows[row].values[j]))
+			continue;
 		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED))
 			strbuf_addf(sb, "<span class=\"not-measured\"><i class=\"sw\" style=\"%s\"></i>",
 				    td_html_not_measured_style);

@@ -140,6 +140,9 @@ static void verdict(struct strbuf *sb, json_t *scope)
 			any = 0;
 		if (level1_unknown(scope))
 			any = 0;
+		/* "no clear bottleneck" (two Level-1 nodes within 5 points) is no good news either */
+		if (json_is_true(json_object_get(bn, "ambiguous")) || (sentence && !strncmp(sentence, "no clear", 8)))
+			any = 0;
 		strbuf_addf(sb, "<div class=\"verdict %s\"><div class=\"sentence\">", any ? "none" : "unknown");
 		if (sentence)
 			strbuf_add_html(sb, sentence);

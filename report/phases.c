@@ -75,6 +75,7 @@ void td_html_phases(struct strbuf *sb, json_t *scope)
 		strbuf_addf(sb, "<span class=\"phase\" style=\"width:%.2f%%;background:%s\" title=\"%.1f-%.1f s\"><em>",
 			    end > 0 ? 100 * (b - a) / end : 0, td_component_colour(node, NULL, 1, 0), a, b);
 		strbuf_add_html(sb, td_json_str_or(p, "name", "?"));
+		strbuf_addf(sb, " &middot; %.0f&ndash;%.0f s", a, b);
 		strbuf_addstr(sb, "</em></span>");
 	}
 	strbuf_addstr(sb, "</div><p class=\"hint\" style=\"margin:6px 0 14px\">");

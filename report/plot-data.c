@@ -290,9 +290,9 @@ static int chart_has_value(const struct td_chart *c)
 /*
  * A bar with a component not measured must not look whole: what its
  * measured components leave of the whole bar becomes a "not measured"
- * segment (drawn hatched).  Where they leave nothing (they already fill
- * it, multiplexed counts need not add up), the bar is not drawn at all
- * and a note says why.
+ * segment (drawn hatched).  Where they leave nothing (they fill it: what
+ * is missing is at most the rounding, or multiplexed counts overshoot),
+ * the bar stays and a note under the chart says so.
  */
 static void mark_not_measured(struct td_chart *c)
 {
@@ -314,19 +314,18 @@ static void mark_not_measured(struct td_chart *c)
 		}
 		if (!missing || isnan(r->total))
 			continue;
-		if (!added) {
-			td_chart_add_series(c, TD_CHART_NOT_MEASURED, "not measured", "#8a929e");
-			col = c->nseries - 1;
-			added = 1;
-		}
 		if (r->total - sum > 0.005 * fabs(r->total)) {
-			c->rows[i].values[col] = r->total - sum;
+			if (!added) {
+				td_chart_add_series(c, TD_CHART_NOT_MEASURED, "not measured", "#8a929e");
+				col = c->nseries - 1;
+				added = 1;
+			}
+			r->values[col] = r->total - sum;
 			continue;
 		}
-		for (k = 0; k < c->nseries; k++)
-			r->values[k] = NAN;
-		strbuf_addf(&c->notes, "%s: not drawn: %d component%s not measured, and the measured ones "
-			    "already fill the bar\n", r->label, missing, missing > 1 ? "s" : "");
+		strbuf_addf(&c->notes, "%s: %d component%s not measured; the measured ones fill the bar "
+			    "(%.1f of %.4g), so no room is left for %s\n", r->label, missing, missing > 1 ? "s" : "",
+			    sum, r->total, missing > 1 ? "them" : "it");
 	}
 }
 
