@@ -185,6 +185,68 @@ void td_html_charts_render(struct td_html_charts *hc)
 	strbuf_release(&err);
 }
 
+/* "ROW: NAME not computable: WHY" -> NAME (borrowed up to *end), or NULL. */
+static const char *not_computable_name(const char *line, const char **end)
+{
+	const char *colon = strstr(line, ": "), *nc = strstr(line, " not computable: ");
+
+	if (!colon || !nc || nc < colon + 2)
+		return NULL;
+	*end = nc;
+	return colon + 2;
+}
+
+/*
+ * A chart's notes: the "not computable" ones grouped once (which
+ * components, the details on demand), the others one per line.
+ */
+static void figure_notes(struct strbuf *sb, const char *notes)
+{
+	struct strbuf names = STRBUF_INIT, list = STRBUF_INIT, other = STRBUF_INIT;
+	const char *p, *end, *name;
+	size_t nr = 0;
+
+	for (p = notes; *p; ) {
+		const char *nl = strchrnul(p, '\n');
+		char *line = xstrndup(p, nl - p);
+
+		name = not_computable_name(line, &end);
+		if (name) {
+			struct strbuf key = STRBUF_INIT;
+
+			/* names is ", A, B, ": ", NAME, " in it means said already */
+			if (!names.len)
+				strbuf_addstr(&names, ", ");
+			strbuf_addstr(&key, ", ");
+			strbuf_add(&key, name, end - name);
+			strbuf_addstr(&key, ", ");
+			if (!strstr(names.buf, key.buf)) {
+				strbuf_add(&names, name, end - name);
+				strbuf_addstr(&names, ", ");
+				nr++;
+			}
+			strbuf_release(&key);
+		}
+		strbuf_addstr(name ? &list : &other, "<li>");
+		strbuf_add_html(name ? &list : &other, line);
+		strbuf_addstr(name ? &list : &other, "</li>");
+		free(line);
+		p = *nl ? nl + 1 : nl;
+	}
+	if (other.len)
+		strbuf_addf(sb, "<ul>%s</ul>", other.buf);
+	if (nr) {
+		strbuf_setlen(&names, names.len - 2);
+		strbuf_addf(sb, "<details class=\"na-notes\"><summary>%zu component%s not computable (drawn as n/a or "
+			    "inside &ldquo;not measured&rdquo;): ", nr, nr > 1 ? "s" : "");
+		strbuf_add_html(sb, names.buf + 2);
+		strbuf_addf(sb, "</summary><ul>%s</ul></details>", list.buf);
+	}
+	strbuf_release(&names);
+	strbuf_release(&list);
+	strbuf_release(&other);
+}
+
 /* Render the chart 'stem' as a figure with its notes; nothing when absent. */
 int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const char *stem)
 {
@@ -192,7 +254,6 @@ int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const cha
 
 	for (i = 0; i < hc->list.nr; i++) {
 		const struct td_chart *c = hc->list.items[i];
-		const char *p;
 
 		if (strcmp(c->stem, stem) || !hc->svg || !hc->svg[i])
 			continue;
@@ -204,20 +265,8 @@ int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const cha
 		strbuf_addstr(sb, ".dat</code> and <code>");
 		strbuf_add_html(sb, stem);
 		strbuf_addstr(sb, ".gp</code>.");
-		if (c->notes.len) {
-			strbuf_addstr(sb, "<ul>");
-			for (p = c->notes.buf; *p; ) {
-				const char *nl = strchrnul(p, '\n');
-				char *line = xstrndup(p, nl - p);
-
-				strbuf_addstr(sb, "<li>");
-				strbuf_add_html(sb, line);
-				strbuf_addstr(sb, "</li>");
-				free(line);
-				p = *nl ? nl + 1 : nl;
-			}
-			strbuf_addstr(sb, "</ul>");
-		}
+		if (c->notes.len)
+			figure_notes(sb, c->notes.buf);
 		strbuf_addstr(sb, "</figcaption></figure>");
 		return 1;
 	}

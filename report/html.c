@@ -389,7 +389,9 @@ next:;
 		strbuf_addstr(sb, "</tbody></table></details>");
 	}
 	if (na) {
-		strbuf_addf(sb, "<details class=\"scope na-list\"><summary>%zu info metric%s not computable</summary>"
+		/* a quiet line, not a card: what was not measured is no finding (issue 32) */
+		strbuf_addf(sb, "<details class=\"na-list\" style=\"margin:6px 2px;font-size:13px;color:var(--muted)\">"
+			    "<summary>%zu info metric%s not computable from these events</summary>"
 			    "<table class=\"data\"><thead><tr><th>Metric</th><th>Why</th></tr></thead><tbody>",
 			    na, na > 1 ? "s" : "");
 		json_array_foreach(metrics, i, m) {

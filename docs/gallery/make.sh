@@ -50,3 +50,9 @@ shot "$work/compare-l2.html" "$out/compare-l2.png" 660 450
 # 5. a Zen 4 run with a clear bottleneck path (the demo's fixture)
 "$td" report --html "$work/zen4.html" "$pub/case-43-zen4-ckl-blog-pipelineL2-explicit.txt" >/dev/null
 shot "$work/zen4.html" "$out/zen4-summary.png" 1200 700
+
+# 6. the CPI change by component across two CPU generations (value labels clear of the axis)
+"$td" diff --plot "$work/gen" tests/fixtures/perf-oracle/skylake/all.txt \
+	tests/fixtures/perf-oracle/icelake/all.txt >/dev/null
+svg_page "$work/gen/cpi-delta.svg" "$work/cpi-delta.html"
+shot "$work/cpi-delta.html" "$out/cpi-delta.png" 900 450
