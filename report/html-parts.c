@@ -237,8 +237,8 @@ static void figure_notes(struct strbuf *sb, const char *notes)
 		strbuf_addf(sb, "<ul>%s</ul>", other.buf);
 	if (nr) {
 		strbuf_setlen(&names, names.len - 2);
-		strbuf_addf(sb, "<details class=\"na-notes\"><summary>%zu component%s not computable (drawn as n/a or "
-			    "inside &ldquo;not measured&rdquo;): ", nr, nr > 1 ? "s" : "");
+		strbuf_addf(sb, "<details class=\"na-notes\"><summary>%zu component%s not computable, shown as n/a or "
+			    "inside the hatched part: ", nr, nr > 1 ? "s" : "");
 		strbuf_add_html(sb, names.buf + 2);
 		strbuf_addf(sb, "</summary><ul>%s</ul></details>", list.buf);
 	}
