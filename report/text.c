@@ -239,7 +239,11 @@ static void print_tree(const struct out *o, json_t *scope)
 	if (nr_printed)
 		fprintf(o->f, "  (p/s: %d node value%s the counts do not give: printed by perf, or "
 			"summed from Level 2; -v says which)\n", nr_printed, nr_printed == 1 ? "" : "s");
-	if (hidden)
+	/* say what the next -v shows, not what this one already did (issue 32) */
+	if (hidden && o->o->verbose)
+		fprintf(o->f, "  (%d node%s below Level 2 not computable hidden; -vv shows them)\n",
+			hidden, hidden == 1 ? "" : "s");
+	else if (hidden)
 		fprintf(o->f, "  (%d node%s below threshold or not computable hidden; -v shows them, -vv all)\n",
 			hidden, hidden == 1 ? "" : "s");
 }

@@ -83,6 +83,21 @@ test_expect_success 'diff: compare-l2 B column (Level 1 only) is marked not meas
 	test_grep "not measured" d/compare-l2.gp
 '
 
+test_expect_success 'noise: -v does not promise what it already shows; -vv hides nothing' '
+	"$TDPERF" report -v "$C45" >v.txt &&
+	! test_grep "hidden; -v shows them" v.txt &&
+	test_grep "nodes below Level 2 not computable hidden; -vv shows them" v.txt &&
+	"$TDPERF" report -vv "$C45" >vv.txt &&
+	! test_grep "hidden" vv.txt
+'
+
+test_expect_success 'noise: the charts say once which components are not computable, no card of n/a metrics' '
+	tr -d "\n" <c31.html | sed "s|<figure|\n&|g" | grep "^<figure class=\"chart\" id=\"fig-topdown-l2\"" >fig &&
+	test_grep -q "<details class=\"na-notes\"><summary>5 components not computable, shown as n/a or inside the hatched part: Backend Busy Bound, " fig &&
+	! sed "s|<details class=\"na-notes\">.*||" fig | test_grep -q "not computable:" &&
+	! test_grep -q "<details class=\"scope na-list\">" c31.html
+'
+
 test_expect_success 'the footer names the version of the document drawn' '
 	v=$(jq .version c45.json) &&
 	test_grep "from a report document (schema v$v)" c45.html
