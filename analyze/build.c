@@ -105,6 +105,24 @@ static int scope_multiplexed(const struct td_scope *s)
 	return 0;
 }
 
+static int count_in_section(const struct td_count *c, const char *pmu);
+
+/*
+ * The same for one PMU's section: on a hybrid CPU the E-core events may be
+ * multiplexed while the P-core ones ran all the time (case-45), and the
+ * P-core section must not say otherwise.
+ */
+static int section_multiplexed(const struct td_scope *s, const char *pmu)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++)
+		if (count_in_section(&s->counts[i], pmu) && !isnan(s->counts[i].running_pct) &&
+		    s->counts[i].running_pct < 99.995)
+			return 1;
+	return 0;
+}
+
 /*
  * The pipeline width the kernel reported for the run: caps/slots of a
  * core PMU in meta.json (Arm's PMMIR_EL1.SLOTS, as perf reads it for
@@ -986,7 +1004,7 @@ static void scope_head_json(json_t *o, const struct scope_eval *se, int hw)
 	json_object_set_new(o, "cpus", j->s->cpus ? json_integer(j->s->cpus) : json_null());
 	json_object_set_new(o, "derived", jstr(j->derived));
 	json_object_set_new(o, "table", se->t ? json_string(td_table_info(se->t)->name) : json_null());
-	json_object_set_new(o, "multiplexed", json_boolean(scope_multiplexed(j->s)));
+	json_object_set_new(o, "multiplexed", json_boolean(section_multiplexed(j->s, j->pmu)));
 	json_object_set_new(o, "hardware_counts", json_boolean(hw));
 	if (!se->lean)
 		json_object_set_new(o, "software", td_software_metrics(j->st, j->s, j->pmu));
@@ -1792,7 +1810,7 @@ static void scope_tail_json(json_t *o, struct scope_eval *se)
 		json_object_set_new(o, "perf_metrics", perf_metrics_json(j->s, j->pmu));
 	if (!se->lean && (!se->t || se->nohw || fill_stacks(o, se) < 0))
 		json_object_set_new(o, "stacks", json_object());
-	if (scope_multiplexed(j->s))
+	if (section_multiplexed(j->s, j->pmu))
 		json_array_append_new(se->warnings, json_string(
 			"counters were multiplexed: perf scaled the counts from the time each was running "
 			"(see running_pct); values are estimates"));
@@ -1899,7 +1917,7 @@ static void scope_rows_grouped(const struct scope_job *j, struct td_scope_rows *
 	r->label = j->s->label;
 	r->pmu = j->pmu;
 	r->time = j->s->time;
-	r->multiplexed = scope_multiplexed(j->s);
+	r->multiplexed = section_multiplexed(j->s, j->pmu);
 	if (se.t) {
 		evaluate_scope(&se);
 		r->nodes = xcalloc(se.all.nr_nodes + 1, sizeof(*r->nodes));
@@ -2360,6 +2378,8 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		td_report_stream_keep(doc, &imp, opts); /* analyze/stream.c: imp moves there */
 	else
 		td_import_release(&imp);
+	if (doc)
+		td_report_add_phases(doc); /* analyze/phases.c: after the stream, which holds the intervals */
 	if (doc && on_the_fly)
 		only_the_input_file(doc, run_or_file);
 	if (doc)

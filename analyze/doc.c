@@ -81,21 +81,40 @@ static int first_total_of_session(json_t *scopes, size_t at)
 	return 1;
 }
 
+int td_scope_computable_level1(json_t *scope)
+{
+	json_t *n;
+	size_t i;
+	int count = 0;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (td_node_level(n) == 1 && !isnan(td_json_num(json_object_get(n, "value"))))
+			count++;
+	return count;
+}
+
 json_t *td_report_main_scope(json_t *doc)
 {
 	json_t *scopes = json_object_get(doc, "scopes"), *s, *best = NULL;
 	size_t i;
-	int best_count = -1;
+	int best_l1 = -1, best_count = -1;
 
-	/* several sessions (L1 only, then L1+L2, ...): the most informative one */
+	/*
+	 * Several sessions (L1 only, then L2 of one branch, ...): the one
+	 * whose Level 1 is most complete, since the summary's verdict is a
+	 * Level-1 comparison (case-11: session 2 has more nodes, but only 2
+	 * of its 4 Level-1 nodes); among those, the one with most nodes.
+	 */
 	json_array_foreach(scopes, i, s) {
-		int count;
+		int l1, count;
 
 		if (!is_total(s) || !first_total_of_session(scopes, i))
 			continue;
+		l1 = td_scope_computable_level1(s);
 		count = td_scope_computable_nodes(s);
-		if (count > best_count) {
+		if (l1 > best_l1 || (l1 == best_l1 && count > best_count)) {
 			best = s;
+			best_l1 = l1;
 			best_count = count;
 		}
 	}
@@ -107,12 +126,28 @@ json_t *td_report_main_scope(json_t *doc)
 	return json_array_get(scopes, 0);
 }
 
-/* How a scope is called on a chart axis: "cpu_core CPU3", "app-1234", "total". */
+/* The core type a hybrid CPU's PMU counts, as Intel names it, or NULL. */
+const char *td_pmu_core_type(const char *pmu)
+{
+	if (!pmu)
+		return NULL;
+	if (!strcmp(pmu, "cpu_core"))
+		return "P-core";
+	if (!strcmp(pmu, "cpu_atom"))
+		return "E-core";
+	if (!strcmp(pmu, "cpu_lowpower"))
+		return "LP E-core";
+	return NULL;
+}
+
+/* How a scope is called on a chart axis: "P-core cpu_core CPU3", "app-1234", "total". */
 void td_scope_label(struct strbuf *sb, json_t *scope)
 {
 	const char *pmu = td_json_str(scope, "pmu");
 	const char *label = td_json_str(scope, "label");
 
+	if (td_pmu_core_type(pmu))
+		strbuf_addf(sb, "%s ", td_pmu_core_type(pmu));
 	if (pmu)
 		strbuf_addstr(sb, pmu);
 	if (label) {
@@ -523,4 +558,34 @@ int td_report_unfold(json_t *doc, struct strbuf *err)
 		json_array_set_new(scopes, i, unfold_scope(sc, columns, strings));
 	}
 	return 0;
+}
+
+/* Do the scopes come from more than one perf stat session? */
+static int several_sessions(json_t *scopes)
+{
+	json_t *s;
+	size_t i;
+	int first = -1;
+
+	json_array_foreach(scopes, i, s) {
+		int session = td_json_int(json_object_get(s, "session"), 0);
+
+		if (first < 0)
+			first = session;
+		else if (session != first)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A scope's name among 'scopes': its label, after "s2 " when they come
+ * from several sessions (a hybrid file of 4 runs has 8 "total" scopes:
+ * only the session and core type tell them apart).
+ */
+void td_scope_label_among(struct strbuf *sb, json_t *scopes, json_t *scope)
+{
+	if (several_sessions(scopes))
+		strbuf_addf(sb, "s%d ", td_json_int(json_object_get(scope, "session"), 0));
+	td_scope_label(sb, scope);
 }

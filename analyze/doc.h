@@ -16,8 +16,12 @@
 /* Version of the document's schema (docs/report-schema.md). */
 #define TD_REPORT_SCHEMA_VERSION 2
 
-/* "cpu_core CPU3", "app-1234", or the scope id. */
+/* "P-core cpu_core CPU3", "app-1234", or the scope id. */
 void td_scope_label(struct strbuf *sb, json_t *scope);
+/* The same after "s2 " when 'scopes' come from several perf stat sessions. */
+void td_scope_label_among(struct strbuf *sb, json_t *scopes, json_t *scope);
+/* "P-core" for cpu_core, "E-core" for cpu_atom, NULL for other PMUs. */
+const char *td_pmu_core_type(const char *pmu);
 int td_scope_is_interval(json_t *scope);
 
 /*
@@ -31,12 +35,14 @@ int td_scope_is_interval(json_t *scope);
 json_t *td_report_cpi_stack(json_t *scope, int level);
 /*
  * The scope the summary and diff talk about: of the sessions' (first)
- * "total" scopes the one with the most computable Top-Down nodes, the
- * earliest on a tie; else the first non-interval scope, else the first.
+ * "total" scopes the one with the most computable Level-1 nodes, then
+ * the most computable Top-Down nodes, the earliest on a tie; else the
+ * first non-interval scope, else the first.
  */
 json_t *td_report_main_scope(json_t *doc);
 /* How many of a scope's Top-Down nodes have a value. */
 int td_scope_computable_nodes(json_t *scope);
+int td_scope_computable_level1(json_t *scope);
 /* Number in a JSON value, NAN for null/absent/not a number. */
 double td_json_num(json_t *v);
 const char *td_json_str(json_t *obj, const char *key);

@@ -3,7 +3,7 @@ libtdperf_a_SOURCES += analyze/build.c analyze/open.c analyze/count-memo.c analy
 	analyze/diff.c analyze/doc.c analyze/gate.c analyze/gate.h analyze/errorbars.c analyze/events.c analyze/groups.c \
 	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
-	analyze/legacy-topdown.c analyze/perf-names.c analyze/reason.c analyze/reason-memo.c analyze/roofline.c \
+	analyze/legacy-topdown.c analyze/perf-names.c analyze/phases.c analyze/reason.c analyze/reason-memo.c analyze/roofline.c \
 	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/stream-input.c analyze/threads-json.c analyze/threads-spans.c \
 	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
 	analyze/hotspots-int.h analyze/report.h
@@ -61,3 +61,6 @@ TESTS += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1
 	tests/e2e/t1213-gate-docs.sh
 EXTRA_DIST += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e2e/t1212-gate-errors.sh \
 	tests/e2e/t1213-gate-docs.sh
+# phases of an interval run whose bottleneck changes (analyze/phases.c, issue 32)
+TESTS += tests/e2e/t0650-phases.sh
+EXTRA_DIST += tests/e2e/t0650-phases.sh

@@ -175,6 +175,14 @@ json_t *td_report_sweep_doc(const char *dir, struct strbuf *err);
  */
 int td_report_add_roofline(json_t *doc, struct strbuf *err);
 
+/*
+ * ---- phases (analyze/phases.c) ----
+ * Sets "phases" on each whole-run total scope of an interval session
+ * whose Level-1 bottleneck changes over time (the rule is in phases.c and
+ * docs/report-schema.md).  Leaves the other scopes alone.
+ */
+void td_report_add_phases(json_t *doc);
+
 /* ---- stacks (analyze/stacks.c) ---- */
 
 struct td_table;

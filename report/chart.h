@@ -42,7 +42,10 @@ struct td_chart_row {
 	double x;           /* time in seconds (TD_CHART_AREA) */
 	double *values;     /* one per series, NAN where not computable */
 	const char *colour; /* TD_CHART_SIGNED: the bar's colour */
+	double total;       /* TD_CHART_STACKED: the whole bar (100 %, the CPI), NAN if not known */
 };
+/* The series of a stacked chart that stands for its rows' components not measured. */
+#define TD_CHART_NOT_MEASURED "_not_measured"
 struct td_chart {
 	char *stem;         /* file name stem, e.g. "topdown-l1" */
 	char *title, *ylabel, *xlabel;

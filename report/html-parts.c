@@ -52,11 +52,15 @@ void td_html_num(struct strbuf *sb, double v)
  * fixed order, each with its value as a tooltip.  scale maps a value to a
  * percentage of the bar's width (1 for charts in %, 100/total for CPI).
  */
+/* Hatched grey, dark text: a segment that stands for components not measured. */
+const char *td_html_not_measured_style =
+	"background:repeating-linear-gradient(45deg,#b8bec8,#b8bec8 4px,#e6e9ee 4px,#e6e9ee 8px);color:#39414d";
+
 void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, double scale,
 		      const char *cls)
 {
 	const struct td_chart_row *r = &c->rows[row];
-	int pct = c->ymax == 100;
+	int pct = c->ymax == 100, drawn = 0;
 	size_t j;
 
 	strbuf_addf(sb, "<div class=\"stackbar%s%s\">", cls ? " " : "", cls ? cls : "");
@@ -65,7 +69,12 @@ void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, d
 
 		if (isnan(v) || !(w > 0))
 			continue;
-		strbuf_addf(sb, "<span style=\"width:%.3f%%;background:%s\" title=\"", w, c->series[j].colour);
+		drawn++;
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED))
+			strbuf_addf(sb, "<span class=\"not-measured\" style=\"width:%.3f%%;%s\" title=\"", w,
+				    td_html_not_measured_style);
+		else
+			strbuf_addf(sb, "<span style=\"width:%.3f%%;background:%s\" title=\"", w, c->series[j].colour);
 		strbuf_add_html(sb, c->series[j].name);
 		strbuf_addf(sb, pct ? ": %.1f%%\">" : ": %.3g\">", v);
 		strbuf_addstr(sb, "<em>");
@@ -79,6 +88,9 @@ void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, d
 		strbuf_addstr(sb, "</em>");
 		strbuf_addstr(sb, "</span>");
 	}
+	if (!drawn)
+		strbuf_addf(sb, "<span class=\"not-measured\" style=\"width:100%%;%s\"><em>n/a: not measured</em></span>",
+			    td_html_not_measured_style);
 	strbuf_addstr(sb, "</div>");
 }
 
@@ -89,7 +101,14 @@ void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row)
 
 	strbuf_addstr(sb, "<div class=\"legend\">");
 	for (j = 0; j < c->nseries; j++) {
-		strbuf_addf(sb, "<span><i class=\"sw\" style=\"background:%s\"></i>", c->series[j].colour);
+		/* "not measured n/a" would say nothing: that bar has all it needs */
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED) && row >= 0 && isnan(c->rows[row].values[j]))
+			continue;
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED))
+			strbuf_addf(sb, "<span class=\"not-measured\"><i class=\"sw\" style=\"%s\"></i>",
+				    td_html_not_measured_style);
+		else
+			strbuf_addf(sb, "<span><i class=\"sw\" style=\"background:%s\"></i>", c->series[j].colour);
 		strbuf_add_html(sb, c->series[j].name);
 		if (row >= 0) {
 			double v = c->rows[row].values[j];
@@ -166,6 +185,68 @@ void td_html_charts_render(struct td_html_charts *hc)
 	strbuf_release(&err);
 }
 
+/* "ROW: NAME not computable: WHY" -> NAME (borrowed up to *end), or NULL. */
+static const char *not_computable_name(const char *line, const char **end)
+{
+	const char *colon = strstr(line, ": "), *nc = strstr(line, " not computable: ");
+
+	if (!colon || !nc || nc < colon + 2)
+		return NULL;
+	*end = nc;
+	return colon + 2;
+}
+
+/*
+ * A chart's notes: the "not computable" ones grouped once (which
+ * components, the details on demand), the others one per line.
+ */
+static void figure_notes(struct strbuf *sb, const char *notes)
+{
+	struct strbuf names = STRBUF_INIT, list = STRBUF_INIT, other = STRBUF_INIT;
+	const char *p, *end, *name;
+	size_t nr = 0;
+
+	for (p = notes; *p; ) {
+		const char *nl = strchrnul(p, '\n');
+		char *line = xstrndup(p, nl - p);
+
+		name = not_computable_name(line, &end);
+		if (name) {
+			struct strbuf key = STRBUF_INIT;
+
+			/* names is ", A, B, ": ", NAME, " in it means said already */
+			if (!names.len)
+				strbuf_addstr(&names, ", ");
+			strbuf_addstr(&key, ", ");
+			strbuf_add(&key, name, end - name);
+			strbuf_addstr(&key, ", ");
+			if (!strstr(names.buf, key.buf)) {
+				strbuf_add(&names, name, end - name);
+				strbuf_addstr(&names, ", ");
+				nr++;
+			}
+			strbuf_release(&key);
+		}
+		strbuf_addstr(name ? &list : &other, "<li>");
+		strbuf_add_html(name ? &list : &other, line);
+		strbuf_addstr(name ? &list : &other, "</li>");
+		free(line);
+		p = *nl ? nl + 1 : nl;
+	}
+	if (other.len)
+		strbuf_addf(sb, "<ul>%s</ul>", other.buf);
+	if (nr) {
+		strbuf_setlen(&names, names.len - 2);
+		strbuf_addf(sb, "<details class=\"na-notes\"><summary>%zu component%s not computable, shown as n/a or "
+			    "inside the hatched part: ", nr, nr > 1 ? "s" : "");
+		strbuf_add_html(sb, names.buf + 2);
+		strbuf_addf(sb, "</summary><ul>%s</ul></details>", list.buf);
+	}
+	strbuf_release(&names);
+	strbuf_release(&list);
+	strbuf_release(&other);
+}
+
 /* Render the chart 'stem' as a figure with its notes; nothing when absent. */
 int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const char *stem)
 {
@@ -173,7 +254,6 @@ int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const cha
 
 	for (i = 0; i < hc->list.nr; i++) {
 		const struct td_chart *c = hc->list.items[i];
-		const char *p;
 
 		if (strcmp(c->stem, stem) || !hc->svg || !hc->svg[i])
 			continue;
@@ -185,20 +265,8 @@ int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const cha
 		strbuf_addstr(sb, ".dat</code> and <code>");
 		strbuf_add_html(sb, stem);
 		strbuf_addstr(sb, ".gp</code>.");
-		if (c->notes.len) {
-			strbuf_addstr(sb, "<ul>");
-			for (p = c->notes.buf; *p; ) {
-				const char *nl = strchrnul(p, '\n');
-				char *line = xstrndup(p, nl - p);
-
-				strbuf_addstr(sb, "<li>");
-				strbuf_add_html(sb, line);
-				strbuf_addstr(sb, "</li>");
-				free(line);
-				p = *nl ? nl + 1 : nl;
-			}
-			strbuf_addstr(sb, "</ul>");
-		}
+		if (c->notes.len)
+			figure_notes(sb, c->notes.buf);
 		strbuf_addstr(sb, "</figcaption></figure>");
 		return 1;
 	}

@@ -346,7 +346,7 @@ void td_html_scope_table(struct strbuf *sb, json_t *doc, struct td_chart *l1)
 
 		if (td_scope_is_interval(s) || row >= l1->nrows)
 			continue;
-		td_scope_label(&label, s);
+		td_scope_label_among(&label, scopes, s);
 		if (strcmp(label.buf, l1->rows[row].label)) {
 			strbuf_release(&label);
 			continue; /* a scope without Level 1 has no row in the chart */

@@ -140,6 +140,9 @@ static void verdict(struct strbuf *sb, json_t *scope)
 			any = 0;
 		if (level1_unknown(scope))
 			any = 0;
+		/* "no clear bottleneck" (two Level-1 nodes within 5 points) is no good news either */
+		if (json_is_true(json_object_get(bn, "ambiguous")) || (sentence && !strncmp(sentence, "no clear", 8)))
+			any = 0;
 		strbuf_addf(sb, "<div class=\"verdict %s\"><div class=\"sentence\">", any ? "none" : "unknown");
 		if (sentence)
 			strbuf_add_html(sb, sentence);
@@ -386,7 +389,9 @@ next:;
 		strbuf_addstr(sb, "</tbody></table></details>");
 	}
 	if (na) {
-		strbuf_addf(sb, "<details class=\"scope na-list\"><summary>%zu info metric%s not computable</summary>"
+		/* a quiet line, not a card: what was not measured is no finding (issue 32) */
+		strbuf_addf(sb, "<details class=\"na-list\" style=\"margin:6px 2px;font-size:13px;color:var(--muted)\">"
+			    "<summary>%zu info metric%s not computable from these events</summary>"
 			    "<table class=\"data\"><thead><tr><th>Metric</th><th>Why</th></tr></thead><tbody>",
 			    na, na > 1 ? "s" : "");
 		json_array_foreach(metrics, i, m) {
@@ -472,7 +477,7 @@ static void session_name(struct strbuf *sb, json_t *doc, int index)
 
 /*
  * A file with several perf stat sessions: say which one the summary
- * shows (the one with the most computable nodes) and list the others.
+ * shows (the most complete Level 1, then the most nodes) and list the others.
  */
 static void session_choice(struct strbuf *sb, json_t *doc, json_t *main_scope)
 {
@@ -485,7 +490,8 @@ static void session_choice(struct strbuf *sb, json_t *doc, json_t *main_scope)
 	strbuf_addf(sb, "<p class=\"hint sessions\">This file holds %zu perf stat sessions; the summary shows the most "
 		    "complete one, ", nr);
 	session_name(sb, doc, shown);
-	strbuf_addf(sb, ", with %d computable Top-Down nodes. Others:", td_scope_computable_nodes(main_scope));
+	strbuf_addf(sb, ", with %d Level-1 nodes and %d Top-Down nodes in all computable. Others:",
+		    td_scope_computable_level1(main_scope), td_scope_computable_nodes(main_scope));
 	json_array_foreach(scopes, i, s) {
 		const char *kind = td_json_str(s, "kind");
 		int session = td_json_int(json_object_get(s, "session"), 0);
@@ -495,21 +501,100 @@ static void session_choice(struct strbuf *sb, json_t *doc, json_t *main_scope)
 		listed = session;
 		strbuf_addch(sb, ' ');
 		session_name(sb, doc, session);
-		strbuf_addf(sb, ": %d nodes;", td_scope_computable_nodes(s));
+		strbuf_addf(sb, ": %d Level-1, %d in all;", td_scope_computable_level1(s), td_scope_computable_nodes(s));
 	}
 	if (sb->buf[sb->len - 1] == ';')
 		strbuf_setlen(sb, sb->len - 1);
 	strbuf_addstr(sb, " (each in full under Tree).</p>");
 }
 
+/*
+ * The other core type's total of the main scope's session on a hybrid
+ * CPU (cpu_atom beside cpu_core), or NULL.
+ */
+static json_t *hybrid_sibling(json_t *doc, json_t *main_scope)
+{
+	json_t *s;
+	size_t i;
+	const char *pmu = td_json_str(main_scope, "pmu");
+	int session = td_json_int(json_object_get(main_scope, "session"), 0);
+
+	if (!td_pmu_core_type(pmu))
+		return NULL;
+	json_array_foreach(json_object_get(doc, "scopes"), i, s) {
+		const char *other = td_json_str(s, "pmu"), *kind = td_json_str(s, "kind");
+
+		if (s != main_scope && td_pmu_core_type(other) && strcmp(other, pmu) && kind &&
+		    !strcmp(kind, "total") && !td_scope_is_interval(s) &&
+		    td_json_int(json_object_get(s, "session"), 0) == session &&
+		    json_array_size(json_object_get(s, "nodes")))
+			return s;
+	}
+	return NULL;
+}
+
+/* "session 2 (perf stat ..., line 43) · P-core (cpu_core)": a box's title. */
+static void scope_title(struct strbuf *sb, json_t *doc, json_t *scope)
+{
+	const char *pmu = td_json_str(scope, "pmu");
+	struct strbuf label = STRBUF_INIT;
+
+	if (json_array_size(json_object_get(doc, "sessions")) > 1) {
+		session_name(sb, doc, td_json_int(json_object_get(scope, "session"), 0));
+		strbuf_addstr(sb, " &middot; ");
+	}
+	if (td_pmu_core_type(pmu)) {
+		strbuf_addf(sb, "<b>%s</b> (", td_pmu_core_type(pmu));
+		strbuf_add_html(sb, pmu);
+		strbuf_addch(sb, ')');
+		if (td_json_str(scope, "label")) {
+			strbuf_addch(sb, ' ');
+			strbuf_add_html(sb, td_json_str(scope, "label"));
+		}
+	} else {
+		td_scope_label(&label, scope);
+		strbuf_add_html(sb, label.buf);
+	}
+	if (td_json_str(scope, "derived")) {
+		strbuf_addstr(sb, " &middot; ");
+		strbuf_add_html(sb, td_json_str(scope, "derived"));
+	}
+	strbuf_release(&label);
+}
+
+/* One core type's verdict and bars, in a column of the hybrid pair. */
+static void hybrid_column(struct strbuf *sb, json_t *doc, json_t *scope)
+{
+	strbuf_addstr(sb, "<div class=\"hybrid-col\" style=\"min-width:0\"><h3 class=\"scope-title\">");
+	scope_title(sb, doc, scope);
+	strbuf_addstr(sb, "</h3>");
+	td_html_phases(sb, scope);
+	verdict(sb, scope);
+	td_html_guidance(sb, scope);
+	summary_bars(sb, scope);
+	strbuf_addstr(sb, "</div>");
+}
+
 static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 {
-	json_t *all = json_array();
+	json_t *all = json_array(), *sibling = hybrid_sibling(doc, main_scope);
 
 	session_choice(sb, doc, main_scope);
-	verdict(sb, main_scope);
-	td_html_guidance(sb, main_scope);
-	summary_bars(sb, main_scope);
+	if (sibling) {
+		/* a hybrid CPU: both core types on the first screen, P first */
+		int p_first = !strcmp(td_json_str(main_scope, "pmu"), "cpu_core");
+
+		strbuf_addstr(sb, "<div class=\"hybrid-pair\" style=\"display:grid;"
+			      "grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:8px 24px\">");
+		hybrid_column(sb, doc, p_first ? main_scope : sibling);
+		hybrid_column(sb, doc, p_first ? sibling : main_scope);
+		strbuf_addstr(sb, "</div>");
+	} else {
+		td_html_phases(sb, main_scope);
+		verdict(sb, main_scope);
+		td_html_guidance(sb, main_scope);
+		summary_bars(sb, main_scope);
+	}
 	key_metrics(sb, main_scope);
 	data_quality(sb, main_scope);
 	json_array_extend(all, json_object_get(doc, "warnings"));
@@ -526,19 +611,22 @@ static void per_scope(struct strbuf *sb, json_t *doc, json_t *main_scope,
 	json_t *s;
 	size_t i;
 
+	/* which session and core type the open one is, where the others could be taken for it */
+	if (td_pmu_core_type(td_json_str(main_scope, "pmu")) ||
+	    json_array_size(json_object_get(doc, "sessions")) > 1) {
+		strbuf_addstr(sb, "<h3 class=\"scope-title\">");
+		scope_title(sb, doc, main_scope);
+		strbuf_addstr(sb, "</h3>");
+	}
 	render(sb, main_scope);
 	json_array_foreach(json_object_get(doc, "scopes"), i, s) {
-		struct strbuf label = STRBUF_INIT;
-
 		if (s == main_scope || td_scope_is_interval(s))
 			continue;
-		td_scope_label(&label, s);
 		strbuf_addstr(sb, "<details class=\"scope\"><summary>");
-		strbuf_add_html(sb, label.buf);
+		scope_title(sb, doc, s);
 		strbuf_addstr(sb, "</summary>");
 		render(sb, s);
 		strbuf_addstr(sb, "</details>");
-		strbuf_release(&label);
 	}
 }
 
@@ -935,8 +1023,10 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "Generated by tdperf %s on %s from a report document (schema v1). "
-		    "One self-contained file: no script, nothing loaded from the network.", PACKAGE_VERSION, date);
+	/* the version of the document drawn, not a constant that ages (issue 32) */
+	strbuf_addf(&sb, "Generated by tdperf %s on %s from a report document (schema v%d). "
+		    "One self-contained file: no script, nothing loaded from the network.", PACKAGE_VERSION, date,
+		    td_json_int(json_object_get(doc, "version"), TD_REPORT_SCHEMA_VERSION));
 	td_template_set_text(t, "footer", sb.buf);
 
 	ret = td_template_write(t, "report.html", path, err);

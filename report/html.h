@@ -16,6 +16,7 @@ void td_html_short(struct strbuf *sb, double v);    /* "30.9 G" for big counts *
 /* A reason, escaped, with at most three event names; all of them in its title. */
 void td_html_reason(struct strbuf *sb, const char *reason);
 /* CSS stacked bar of one chart row; scale: value -> % of the bar width. */
+extern const char *td_html_not_measured_style;
 void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, double scale,
 		      const char *cls);
 void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row);
@@ -63,5 +64,8 @@ void td_template_free(struct td_template *t);
 
 /* The diff's counts as HTML tables (report/diff-counts.c). */
 void td_diff_render_counts_html(struct strbuf *sb, json_t *diff);
+
+/* The summary's phases of an interval run: sentence and time band (report/phases.c). */
+void td_html_phases(struct strbuf *sb, json_t *scope);
 
 #endif /* TD_RENDER_HTML_H */

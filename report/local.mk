@@ -3,7 +3,7 @@ libtdperf_a_SOURCES += report/csv.c report/gate.c report/diff-charts.c report/di
 	report/diff-html.c report/diff-text.c report/hotspots-diff-text.c report/hotspots-html.c report/hotspots-text.c \
 	report/html-parts.c report/html-stacks.c report/html-template.c report/html-threads.c \
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
-	report/job-html.c report/job-text.c report/json.c report/live.c report/plot-data.c \
+	report/job-html.c report/job-text.c report/json.c report/live.c report/phases.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
 	report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
 	report/export-folded.c report/export-paths.c report/export-pprof.c \
@@ -60,3 +60,6 @@ EXTRA_DIST += tests/e2e/t1302-guidance-render.sh
 # report -x SEP: perf stat's CSV separator (issue 32)
 TESTS += tests/e2e/t0033-csv-separator.sh
 EXTRA_DIST += tests/e2e/t0033-csv-separator.sh
+# the first screen: session choice, hybrid labels, partial stacks, contradictions (issue 32)
+TESTS += tests/e2e/t0651-first-screen.sh
+EXTRA_DIST += tests/e2e/t0651-first-screen.sh

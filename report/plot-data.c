@@ -58,6 +58,7 @@ struct td_chart_row *td_chart_add_row(struct td_chart *c, const char *label)
 	memset(r, 0, sizeof(*r));
 	r->label = xstrdup(label);
 	r->x = NAN;
+	r->total = NAN;
 	r->values = xmalloc((c->nseries ? c->nseries : 1) * sizeof(double));
 	for (i = 0; i < c->nseries; i++)
 		r->values[i] = NAN;
@@ -286,13 +287,59 @@ static int chart_has_value(const struct td_chart *c)
 	return 0;
 }
 
+/*
+ * A bar with a component not measured must not look whole: what its
+ * measured components leave of the whole bar becomes a "not measured"
+ * segment (drawn hatched).  Where they leave nothing (they fill it: what
+ * is missing is at most the rounding, or multiplexed counts overshoot),
+ * the bar stays and a note under the chart says so.
+ */
+static void mark_not_measured(struct td_chart *c)
+{
+	size_t i, k, col = 0;
+	int added = 0;
+
+	for (i = 0; i < c->nrows; i++) {
+		struct td_chart_row *r = &c->rows[i];
+		double sum = 0;
+		int missing = 0;
+
+		for (k = 0; k < c->nseries; k++) {
+			if (added && k == col)
+				continue;
+			if (isnan(r->values[k]))
+				missing++;
+			else
+				sum += r->values[k];
+		}
+		if (!missing || isnan(r->total))
+			continue;
+		if (r->total - sum > 0.005 * fabs(r->total)) {
+			if (!added) {
+				td_chart_add_series(c, TD_CHART_NOT_MEASURED, "not measured", "#8a929e");
+				col = c->nseries - 1;
+				added = 1;
+			}
+			r->values[col] = r->total - sum;
+			continue;
+		}
+		strbuf_addf(&c->notes, "%s: %d component%s not measured; the measured ones fill the bar "
+			    "(%.1f of %.4g), so no room is left for %s\n", r->label, missing, missing > 1 ? "s" : "",
+			    sum, r->total, missing > 1 ? "them" : "it");
+	}
+}
+
 struct td_chart *td_chart_topdown(json_t *scopes, int level, const char *stem, const char *title)
 {
 	struct td_chart *c = td_chart_stack(scopes, level, stem, title, 100.0);
+	size_t i;
 
 	if (c) {
 		c->ylabel = xstrdup("% of pipeline slots");
 		c->ymax = 100;
+		for (i = 0; i < c->nrows; i++)
+			c->rows[i].total = 100;
+		mark_not_measured(c);
 	}
 	return c;
 }
@@ -313,7 +360,7 @@ struct td_chart *td_chart_stack(json_t *scopes, int level, const char *stem, con
 		if (td_scope_is_interval(s) || !scope_has_level(s, level))
 			continue;
 		add_stack_series(c, &keys, nodes, level);
-		td_scope_label(&label, s);
+		td_scope_label_among(&label, scopes, s);
 		fill_stack_row(c, td_chart_add_row(c, label.buf), nodes, level, scale);
 		strbuf_release(&label);
 	}
@@ -343,7 +390,7 @@ struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const
 
 		if (td_scope_is_interval(s) || !scope_has_level(s, 1))
 			continue;
-		td_scope_label(&label, s);
+		td_scope_label_among(&label, scopes, s);
 		stack = td_report_cpi_stack(s, level);
 		if (isnan(td_json_num(json_object_get(stack, "cpi")))) {
 			const char *why = td_json_str(stack, "reason");
@@ -354,6 +401,7 @@ struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const
 		comps = json_object_get(stack, "components");
 		add_stack_series(c, &keys, comps, level);
 		r = td_chart_add_row(c, label.buf);
+		r->total = td_json_num(json_object_get(stack, "cpi"));
 		json_array_foreach(comps, j, comp) {
 			int idx = series_index(c, td_json_str(comp, "id"));
 
@@ -377,6 +425,7 @@ next:
 		td_chart_free(c);
 		return NULL;
 	}
+	mark_not_measured(c);
 	return c;
 }
 

@@ -187,6 +187,22 @@ static size_t longest_label(const struct td_chart *c)
 	return n;
 }
 
+/*
+ * Would the category labels, written level, run into each other?  Each
+ * has its bar's share of the plot area (the chart less ~230 px of key and
+ * axis); a character of the 12 px SVG font is ~7 px wide.  Rotated labels
+ * are harder to read: only when they must (not for 2-4 short bars).
+ */
+static int labels_collide(const struct td_chart *c)
+{
+	double slot;
+
+	if (!c->nrows)
+		return 0;
+	slot = (td_chart_width(c) - 230.0) / (double)c->nrows;
+	return 7.0 * (double)longest_label(c) > 0.9 * slot;
+}
+
 int td_chart_width(const struct td_chart *c)
 {
 	int width = 900;
@@ -245,7 +261,7 @@ static void chart_frame(struct strbuf *sb, const struct td_chart *c)
 	if (!isnan(c->ymax))
 		strbuf_addf(sb, "%g", c->ymax);
 	strbuf_addstr(sb, "]\n");
-	if (c->kind != TD_CHART_AREA && c->kind != TD_CHART_LINE && (c->nrows > 6 || longest_label(c) > 12))
+	if (c->kind != TD_CHART_AREA && c->kind != TD_CHART_LINE && labels_collide(c))
 		strbuf_addstr(sb, "set xtics rotate by -35\n");
 }
 
@@ -266,8 +282,25 @@ static void plot_stacked(struct strbuf *sb, const struct td_chart *c)
 			strbuf_addf(sb, "\"%s.dat\" using 2:xtic(1) title ", c->stem);
 		td_gp_string(sb, c->series[j].name);
 		strbuf_addf(sb, " lc rgb \"%s\"", c->series[j].colour);
+		if (!strcmp(c->series[j].id, TD_CHART_NOT_MEASURED))
+			strbuf_addstr(sb, " fs pattern 4 border lc rgb \"#8a929e\"");
 	}
 	strbuf_addch(sb, '\n');
+}
+
+/* A bar with no value at all says so, instead of an empty place on the axis. */
+static void label_empty_rows(struct strbuf *sb, const struct td_chart *c)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->nrows; i++) {
+		for (k = 0; k < c->nseries; k++)
+			if (!isnan(c->rows[i].values[k]))
+				break;
+		if (k == c->nseries)
+			strbuf_addf(sb, "set label \"n/a: not measured\" at first %zu, graph 0.5 center "
+				    "textcolor rgb \"#555f6d\"\n", i);
+	}
 }
 
 static void plot_area(struct strbuf *sb, const struct td_chart *c)
@@ -297,11 +330,15 @@ static void plot_signed(struct strbuf *sb, const struct td_chart *c)
 		    "set style fill solid 1.0 noborder\n"
 		    "set boxwidth 0.62\n"
 		    "set xzeroaxis lt 1 lc rgb \"#444444\"\n"
+		    /* room above and below the bars: a value label must not sit on the axis labels */
+		    "set offsets 0, 0, graph 0.12, graph 0.12\n"
 		    "unset key\n"
 		    "plot \"%s.dat\" using 0:2:%zu:xtic(1) with boxes lc rgb variable notitle, \\\n"
-		    "     \"\" using 0:($2 >= 0 ? $2 : NaN):(sprintf(\"%%+.3g\", $2)) with labels offset 0,0.8 "
-		    "textcolor rgb \"#333333\" notitle, \\\n"
-		    "     \"\" using 0:($2 < 0 ? $2 : NaN):(sprintf(\"%%+.3g\", $2)) with labels offset 0,-0.8 "
+		    /* a change below 0.0005 is rounding, not "+2.38e-10" */
+		    "     \"\" using 0:($2 >= 0 ? $2 : NaN):(abs($2) < 0.0005 ? \"0\" : sprintf(\"%%+.3g\", $2)) "
+		    "with labels offset 0,0.8 textcolor rgb \"#333333\" notitle, \\\n"
+		    "     \"\" using 0:($2 < 0 ? $2 : NaN):(abs($2) < 0.0005 ? \"0\" : sprintf(\"%%+.3g\", $2)) "
+		    "with labels offset 0,-0.8 "
 		    "textcolor rgb \"#333333\" notitle\n",
 		    c->stem, c->nseries + 2);
 }
@@ -345,6 +382,7 @@ static void chart_script(struct strbuf *sb, const struct td_chart *c, const char
 	chart_frame(sb, c);
 	switch (c->kind) {
 	case TD_CHART_STACKED:
+		label_empty_rows(sb, c);
 		plot_stacked(sb, c);
 		break;
 	case TD_CHART_AREA:

@@ -125,4 +125,13 @@ void td_hotspots_diff_render_text(json_t *diff, int top, FILE *out);
 /* DIR/hotspots.{dat,gp} (and the image when gnuplot is installed): the top functions. */
 int td_hotspots_plot(json_t *doc, const char *dir, const char *format, int top, struct strbuf *err);
 
+/*
+ * The phases of an interval run (report/phases.c): the sentence
+ * "0.0-20.0 s Frontend Bound 54 %; ..." (returns 0 and adds nothing for a
+ * scope without phases), the rule that made them, and the text lines.
+ */
+int td_phases_sentence(struct strbuf *sb, json_t *scope);
+extern const char *td_phases_rule;
+void td_text_phases(FILE *f, json_t *scope);
+
 #endif /* TD_RENDER_H */

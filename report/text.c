@@ -245,7 +245,11 @@ static void print_tree(const struct out *o, json_t *scope)
 	if (nr_printed)
 		fprintf(o->f, "  (p/s: %d node value%s the counts do not give: printed by perf, or "
 			"summed from Level 2; -v says which)\n", nr_printed, nr_printed == 1 ? "" : "s");
-	if (hidden)
+	/* say what the next -v shows, not what this one already did (issue 32) */
+	if (hidden && o->o->verbose)
+		fprintf(o->f, "  (%d node%s below Level 2 not computable hidden; -vv shows them)\n",
+			hidden, hidden == 1 ? "" : "s");
+	else if (hidden)
 		fprintf(o->f, "  (%d node%s below threshold or not computable hidden; -v shows them, -vv all)\n",
 			hidden, hidden == 1 ? "" : "s");
 }
@@ -412,6 +416,7 @@ static void print_scope(const struct out *o, json_t *scope)
 		if (json_is_object(bn))
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
 				td_printable(jget_str(bn, "sentence")));
+		td_text_phases(o->f, scope);
 		print_guidance(o, scope);
 		print_metrics(o, scope, 0);
 		print_stacks(o, scope);

@@ -248,8 +248,13 @@ static void not_computable_stays_missing_with_a_note(void **state)
 	assert_int_equal(td_chart_write(l1, dir, "svg", &err), 0);
 	dat = read_whole(dir, "topdown-l1.dat");
 	gp = read_whole(dir, "topdown-l1.gp");
-	/* "?" in the data, never a zero; the note travels with the data */
-	assert_non_null(strstr(dat, "total\t35\t?\t10\t50\n"));
+	/*
+	 * "?" in the data, never a zero; the note travels with the data; the
+	 * 5 % the measured components leave is a "not measured" column, so
+	 * the bar is not drawn as if whole (issue 32)
+	 */
+	assert_non_null(strstr(dat, "total\t35\t?\t10\t50\t5\n"));
+	assert_non_null(strstr(gp, "title 'not measured' lc rgb \"#8a929e\" fs pattern 4"));
 	assert_non_null(strstr(dat, "# note: total: Bad Speculation not computable"));
 	assert_non_null(strstr(gp, "set datafile missing \"?\""));
 	assert_non_null(strstr(gp, "plot \"topdown-l1.dat\" using 2:xtic(1) title 'Retiring' lc rgb \"#"));
@@ -636,7 +641,10 @@ static void main_scope_is_the_most_complete_session(void **state)
 	set_value(s2, "machine_clears", NAN);
 	set_value(s2, "branch_mispredicts", NAN);
 	set_value(s2, "core_bound", NAN);
-	/* s2: 3 left, s3: 10, s1: 4 */
+	/* s2: 3 left, s3: 10 but Retiring missing, s1: 4, all of Level 1 (case-11) */
+	assert_ptr_equal(td_report_main_scope(doc), s1);
+	set_value(s1, "retiring", NAN);
+	/* all three lack a Level-1 node: then the most nodes, s3 */
 	assert_ptr_equal(td_report_main_scope(doc), s3);
 	json_decref(doc);
 }
