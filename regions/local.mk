@@ -1,0 +1,29 @@
+# regions/: the marker library, libtdperf.so (docs/regions.md).  It is
+# linked into the user's program, so it is built apart from tdperf: libc
+# only, position-independent, with its own soname.  libtool is not used in
+# this tree; the rules below are what it would do for one ELF library.
+include_HEADERS = regions/tdperf.h regions/tdperf.f90
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = tdperf.pc
+python_PYTHON = regions/python/tdperf.py
+EXTRA_DIST += regions/tdperf.c regions/tdperf.pc.in
+TDPERF_SONAME = libtdperf.so.1
+CLEANFILES = libtdperf.so libtdperf.so.1 tdperf.pc
+
+libtdperf.so.1: regions/tdperf.c regions/tdperf.h
+	$(AM_V_CCLD)$(CC) -I$(top_srcdir) $(CPPFLAGS) $(TD_WARN_CFLAGS) $(CFLAGS) -fPIC -shared \
+		-fvisibility=default -Wl,-soname,$(TDPERF_SONAME) -o $@ $(top_srcdir)/regions/tdperf.c -pthread
+libtdperf.so: libtdperf.so.1
+	$(AM_V_GEN)ln -sf libtdperf.so.1 $@
+tdperf.pc: regions/tdperf.pc.in Makefile
+	$(AM_V_GEN)sed -e 's|@prefix[@]|$(prefix)|' -e 's|@libdir[@]|$(libdir)|' \
+		-e 's|@includedir[@]|$(includedir)|' -e 's|@VERSION[@]|$(VERSION)|' \
+		$(top_srcdir)/regions/tdperf.pc.in >$@
+
+all-local: libtdperf.so
+install-exec-local: libtdperf.so
+	$(MKDIR_P) '$(DESTDIR)$(libdir)'
+	$(INSTALL_PROGRAM) libtdperf.so.1 '$(DESTDIR)$(libdir)/libtdperf.so.1'
+	ln -sf libtdperf.so.1 '$(DESTDIR)$(libdir)/libtdperf.so'
+uninstall-local:
+	rm -f '$(DESTDIR)$(libdir)/libtdperf.so.1' '$(DESTDIR)$(libdir)/libtdperf.so'
