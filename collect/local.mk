@@ -52,3 +52,4 @@ EXTRA_DIST += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
 libtdperf_a_SOURCES += collect/hotspots.c
 # the plan of tdperf record: runs x perf jobs, and the dry run
 libtdperf_a_SOURCES += collect/plan.c
+libtdperf_a_SOURCES += collect/regions.h collect/regions.c

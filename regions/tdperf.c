@@ -490,12 +490,29 @@ static struct thread_state *thread_start(void)
 	return t;
 }
 
+static void at_exit(void);
+
+/*
+ * exit() runs atexit handlers registered after the program started before
+ * the libraries' destructors, and those registered by a library's
+ * constructor after them: registered at the first call, the write comes
+ * while everything (a preloaded library, stdio) still works.
+ */
+static void register_at_exit(void)
+{
+	static int registered;
+
+	if (!__atomic_exchange_n(&registered, 1, __ATOMIC_RELAXED))
+		atexit(at_exit);
+}
+
 void tdperf_region_begin(const char *name)
 {
 	struct thread_state *t = self;
 
 	if (!tdperf_regions_active || !name)
 		return;
+	register_at_exit();
 	if (!t && !(t = self = thread_start()))
 		return;
 	pthread_mutex_lock(&t->lock);
@@ -645,6 +662,13 @@ static void at_exit(void)
 	write_all("at exit");
 }
 
+/* A program that never marked a region still has its root region. */
+__attribute__((destructor)) static void tdperf_regions_fini(void)
+{
+	if (tdperf_regions_active)
+		write_all("at exit");
+}
+
 static void on_signal(int sig)
 {
 	struct sigaction *old = sig == SIGINT ? &old_int : &old_term;
@@ -695,7 +719,6 @@ __attribute__((constructor)) static void tdperf_regions_init(void)
 	catch(SIGINT, &old_int);
 	catch(SIGTERM, &old_term);
 	pthread_atfork(NULL, NULL, after_fork);
-	atexit(at_exit);
 	/* the main thread counts from here: its root is the whole run */
 	self = thread_start();
 }
