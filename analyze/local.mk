@@ -51,3 +51,4 @@ EXTRA_DIST += tests/e2e/t1509-bad-counts.sh
 # hostile job directories: sizes, numbers, duplicate ranks, links, one host per rank (issue 29)
 TESTS += tests/e2e/t1604-job-hostile.sh
 EXTRA_DIST += tests/e2e/t1604-job-hostile.sh
+libtdperf_a_SOURCES += analyze/regions.h analyze/regions.c

@@ -45,3 +45,5 @@ TESTS += tests/e2e/t0642-hotspots-html.sh
 EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
 TESTS += tests/e2e/t0643-hotspots-diff.sh
 EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh
+# the regions of a --regions run (analyze/regions.c builds the document)
+libtdperf_a_SOURCES += report/regions.h report/regions.c

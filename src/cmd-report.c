@@ -6,8 +6,10 @@
 #include "src/builtin.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
+#include "analyze/regions.h"
 #include "report/render.h"
 #include "report/html.h"
+#include "report/regions.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -100,7 +102,7 @@ static int report_live(const char *input, const struct td_report_opts *opts)
 }
 
 /* What a loaded document is: its kind picks the renderers. */
-enum report_kind { KIND_RUN, KIND_JOB, KIND_HOTSPOTS };
+enum report_kind { KIND_RUN, KIND_JOB, KIND_HOTSPOTS, KIND_REGIONS };
 
 /* What every renderer may need: the output, and the options that shape it. */
 struct render_ctx {
@@ -173,6 +175,24 @@ static int hot_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 	return td_hotspots_render_html(doc, c->html, err);
 }
 
+static int reg_text(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_regions_render_text(doc, c->topts, c->out);
+	return 0;
+}
+
+static int reg_json(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_regions_render_json(doc, c->out);
+	return 0;
+}
+
+static int reg_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_regions_render_csv(doc, c->out);
+	return 0;
+}
+
 static int hot_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 {
 	return td_hotspots_plot(doc, c->plot, c->plotfmt, c->top > 0 ? c->top : 25, err);
@@ -205,6 +225,11 @@ static const struct renderer {
 	{ KIND_HOTSPOTS, "csv", hot_csv, NULL },
 	{ KIND_HOTSPOTS, "html", hot_html, NULL },
 	{ KIND_HOTSPOTS, "plot", hot_plot, NULL },
+	{ KIND_REGIONS, "text", reg_text, NULL },
+	{ KIND_REGIONS, "json", reg_json, NULL },
+	{ KIND_REGIONS, "csv", reg_csv, NULL },
+	{ KIND_REGIONS, "html", NULL, "the regions of a --regions run have no HTML page yet: use --format text, json or csv" },
+	{ KIND_REGIONS, "plot", NULL, "the regions of a --regions run have no charts yet" },
 };
 
 static const struct renderer *find_renderer(enum report_kind kind, const char *format)
@@ -245,7 +270,7 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int ret = 0, format_given, hotspots = 0, top = 25, live = 0, no_demangle = 0;
+	int ret = 0, format_given, hotspots = 0, regions, top = 25, live = 0, no_demangle = 0;
 	enum report_kind kind;
 	struct render_ctx ctx = { 0 };
 	unsigned hot_flags = 0;
@@ -332,7 +357,9 @@ static int report(int argc, char **argv, const struct strvec *typed)
 		return td_usage_error(report_usage, "--no-demangle is an option of --hotspots");
 	if (!strcmp(format, "json") || html.file)
 		hot_flags |= TD_HOT_CALLPATHS;
+	regions = !hotspots && td_regions_is_run(input);
 	doc = hotspots ? td_hotspots_load(input, &opts, hot_flags, &err)
+	      : regions ? td_regions_load(input, &opts, &err)
 		       : td_report_load(input, &opts, &err);
 	if (!doc) {
 		error("%s", err.buf);
@@ -356,6 +383,8 @@ static int report(int argc, char **argv, const struct strvec *typed)
 						   !getenv("NO_COLOR"));
 	if (hotspots)
 		kind = KIND_HOTSPOTS;
+	else if (regions) /* a --regions run: analyze/regions.c, report/regions.c */
+		kind = KIND_REGIONS;
 	else if (json_is_array(json_object_get(doc, "ranks"))) /* a job directory: report/job*.c */
 		kind = KIND_JOB;
 	else
