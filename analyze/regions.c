@@ -274,9 +274,9 @@ static int add_thread(struct regions *rs, json_t *thread, int pid, const char *f
 			a->incl[k] += in[k];
 			a->excl[k] += ex[k];
 		}
-		t = json_pack("{s:i, s:I, s:f, s:f, s:f}", "pid", pid,
+		t = json_pack("{s:i, s:I, s:I, s:I, s:f}", "pid", pid,
 			      "tid", json_integer_value(json_object_get(thread, "tid")),
-			      "calls", calls, "measured_calls", measured, "time_s", in[0] / 1e9);
+			      "calls", (json_int_t)calls, "measured_calls", (json_int_t)measured, "time_s", in[0] / 1e9);
 		json_object_set_new(t, "counts", counts_json(&rs->l, in, measured > 0 ? calls / measured : 1));
 		json_array_append_new(a->per_thread, t);
 	}
@@ -370,8 +370,8 @@ static json_t *region_json(struct regions *rs, struct agg *a, double root_cpu)
 	json_object_set_new(o, "name", json_string(a->name));
 	json_object_set_new(o, "parent", a->parent ? json_string(a->parent) : json_null());
 	json_object_set_new(o, "depth", json_integer(a->depth));
-	json_object_set_new(o, "calls", json_real(a->calls));
-	json_object_set_new(o, "measured_calls", json_real(a->measured));
+	json_object_set_new(o, "calls", json_integer((json_int_t)a->calls));
+	json_object_set_new(o, "measured_calls", json_integer((json_int_t)a->measured));
 	json_object_set_new(o, "threads", json_integer(a->threads));
 	json_object_set_new(o, "time_s", json_real(a->incl[0] / 1e9 * factor));
 	incl = counts_json(&rs->l, a->incl, factor);

@@ -27,3 +27,8 @@ install-exec-local: libtdperf.so
 	ln -sf libtdperf.so.1 '$(DESTDIR)$(libdir)/libtdperf.so'
 uninstall-local:
 	rm -f '$(DESTDIR)$(libdir)/libtdperf.so.1' '$(DESTDIR)$(libdir)/libtdperf.so'
+
+# tests: the marker library under record --regions
+TESTS += tests/e2e/t1100-regions-software.sh
+EXTRA_DIST += tests/e2e/t1100-regions-software.sh tests/regions/regions-app.c
+tests/e2e/t1100-regions-software.log: libtdperf.so
