@@ -24,6 +24,7 @@ struct agg {
 	double calls, measured;
 	int threads;
 	double *incl, *excl;     /* raw values, layout order */
+	double *sin, *sex;       /* scaled counts per event, summed over threads */
 	json_t *per_thread;
 	int depth;
 	int done;
@@ -123,6 +124,8 @@ static struct agg *find_agg(struct regions *rs, const char *name, const char *pa
 	rs->a[rs->nr].parent = parent;
 	rs->a[rs->nr].incl = xcalloc(rs->l.width, sizeof(double));
 	rs->a[rs->nr].excl = xcalloc(rs->l.width, sizeof(double));
+	rs->a[rs->nr].sin = xcalloc(rs->l.nr_events + 1, sizeof(double));
+	rs->a[rs->nr].sex = xcalloc(rs->l.nr_events + 1, sizeof(double));
 	rs->a[rs->nr].per_thread = json_array();
 	return &rs->a[rs->nr++];
 }
@@ -149,14 +152,43 @@ static json_t *number_or_null(double v)
 	return isnan(v) ? json_null() : json_real(v);
 }
 
-static json_t *counts_json(const struct layout *l, const double *v, double factor)
+/*
+ * Counts by name.  An event in several groups (the cycles each group
+ * repeats) is counted once per group: its value is their mean, each copy
+ * being an estimate of the same count.
+ */
+static json_t *sums_json(const struct layout *l, const double *sums)
 {
 	json_t *o = json_object();
+	double *acc = xcalloc(l->nr_events + 1, sizeof(double));
+	size_t e, k, n;
+
+	for (e = 0; e < l->nr_events; e++) {
+		const char *name = json_string_value(json_array_get(l->names, e));
+
+		if (json_object_get(o, name))
+			continue;
+		for (k = e, n = 0, acc[e] = 0; k < l->nr_events; k++)
+			if (!strcmp(name, json_string_value(json_array_get(l->names, k)))) {
+				acc[e] += sums[k];
+				n++;
+			}
+		json_object_set_new(o, name, number_or_null(acc[e] / (double)n));
+	}
+	free(acc);
+	return o;
+}
+
+static json_t *counts_json(const struct layout *l, const double *v, double factor)
+{
+	double *sums = xcalloc(l->nr_events + 1, sizeof(double));
+	json_t *o;
 	size_t e;
 
 	for (e = 0; e < l->nr_events; e++)
-		json_object_set_new(o, json_string_value(json_array_get(l->names, e)),
-				    number_or_null(scaled(l, v, e, factor)));
+		sums[e] = scaled(l, v, e, factor);
+	o = sums_json(l, sums);
+	free(sums);
 	return o;
 }
 
@@ -274,6 +306,11 @@ static int add_thread(struct regions *rs, json_t *thread, int pid, const char *f
 			a->incl[k] += in[k];
 			a->excl[k] += ex[k];
 		}
+		/* each thread scaled by its own groups' times: they multiplex apart */
+		for (k = 0; k < rs->l.nr_events; k++) {
+			a->sin[k] += scaled(&rs->l, in, k, measured > 0 ? calls / measured : 1);
+			a->sex[k] += scaled(&rs->l, ex, k, 1);
+		}
 		t = json_pack("{s:i, s:I, s:I, s:I, s:f}", "pid", pid,
 			      "tid", json_integer_value(json_object_get(thread, "tid")),
 			      "calls", (json_int_t)calls, "measured_calls", (json_int_t)measured, "time_s", in[0] / 1e9);
@@ -350,13 +387,13 @@ static const struct agg *find_name(const struct regions *rs, const char *name)
 	return NULL;
 }
 
-static double task_clock(const struct regions *rs, const double *v)
+static double task_clock(const struct regions *rs, const double *sums)
 {
 	size_t e;
 
 	for (e = 0; e < rs->l.nr_events; e++)
 		if (!strcmp(json_string_value(json_array_get(rs->l.names, e)), "task-clock"))
-			return scaled(&rs->l, v, e, 1);
+			return sums[e];
 	return NAN;
 }
 
@@ -374,19 +411,18 @@ static json_t *region_json(struct regions *rs, struct agg *a, double root_cpu)
 	json_object_set_new(o, "measured_calls", json_integer((json_int_t)a->measured));
 	json_object_set_new(o, "threads", json_integer(a->threads));
 	json_object_set_new(o, "time_s", json_real(a->incl[0] / 1e9 * factor));
-	incl = counts_json(&rs->l, a->incl, factor);
+	incl = sums_json(&rs->l, a->sin);
 	if (rs->sample > 1) {
 		/* unmeasured passes of nested regions are inside this one's unmeasured time */
 		excl = json_deep_copy(incl);
 		for (i = 0; i < rs->nr; i++) {
 			struct agg *c = &rs->a[i];
-			double cf = c->measured > 0 ? c->calls / c->measured : 1;
 
 			if (!c->parent || strcmp(c->parent, a->name) || c == a)
 				continue;
 			for (e = 0; e < rs->l.nr_events; e++) {
 				const char *n = json_string_value(json_array_get(rs->l.names, e));
-				double v = json_number_value(json_object_get(excl, n)) - scaled(&rs->l, c->incl, e, cf);
+				double v = json_number_value(json_object_get(excl, n)) - c->sin[e];
 
 				json_object_set_new(excl, n, number_or_null(v));
 			}
@@ -394,10 +430,10 @@ static json_t *region_json(struct regions *rs, struct agg *a, double root_cpu)
 		json_array_append_new(why, json_sprintf("one pass in %lu counted: counts are the measured "
 							"passes' times calls / measured passes", rs->sample));
 	} else {
-		excl = counts_json(&rs->l, a->excl, 1);
+		excl = sums_json(&rs->l, a->sex);
 	}
 	json_object_set_new(o, "exclusive_time_s", json_real(a->excl[0] / 1e9 * (rs->sample > 1 ? factor : 1)));
-	json_object_set_new(o, "share", number_or_null(task_clock(rs, a->incl) * factor / root_cpu));
+	json_object_set_new(o, "share", number_or_null(task_clock(rs, a->sin) / root_cpu));
 	if (share < 1)
 		json_array_append_new(why, json_sprintf("multiplexed: a group counted %.1f %% of the region's "
 							"time, its counts are scaled up", 100 * share));
@@ -494,7 +530,7 @@ json_t *td_regions_load(const char *dir, const struct td_report_opts *opts, stru
 		const struct agg *root = find_name(&rs, ROOT_NAME);
 
 		if (root)
-			root_cpu = task_clock(&rs, root->incl);
+			root_cpu = task_clock(&rs, root->sin);
 	}
 	list = json_array();
 	order(&rs, NULL, 0, list, root_cpu);
@@ -511,6 +547,8 @@ out:
 	for (i = 0; i < rs.nr; i++) {
 		free(rs.a[i].incl);
 		free(rs.a[i].excl);
+		free(rs.a[i].sin);
+		free(rs.a[i].sex);
 		json_decref(rs.a[i].per_thread);
 	}
 	free(rs.a);

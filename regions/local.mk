@@ -29,6 +29,7 @@ uninstall-local:
 	rm -f '$(DESTDIR)$(libdir)/libtdperf.so.1' '$(DESTDIR)$(libdir)/libtdperf.so'
 
 # tests: the marker library under record --regions
-TESTS += tests/e2e/t1100-regions-software.sh
-EXTRA_DIST += tests/e2e/t1100-regions-software.sh tests/regions/regions-app.c
-tests/e2e/t1100-regions-software.log: libtdperf.so
+TESTS += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh
+EXTRA_DIST += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
+	tests/regions/regions-app.c tests/regions/emu-truth.py
+tests/e2e/t1100-regions-software.log tests/e2e/t1101-regions-emu.log: libtdperf.so
