@@ -29,7 +29,11 @@ uninstall-local:
 	rm -f '$(DESTDIR)$(libdir)/libtdperf.so.1' '$(DESTDIR)$(libdir)/libtdperf.so'
 
 # tests: the marker library under record --regions
-TESTS += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh
+TESTS += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
+	tests/e2e/t1102-regions-fortran-python.sh
 EXTRA_DIST += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
-	tests/regions/regions-app.c tests/regions/emu-truth.py
-tests/e2e/t1100-regions-software.log tests/e2e/t1101-regions-emu.log: libtdperf.so
+	tests/e2e/t1102-regions-fortran-python.sh tests/regions/regions-app.c \
+	tests/regions/regions-app.f90 tests/regions/regions-app.py tests/regions/emu-truth.py \
+	regions/python/tdperf.py
+tests/e2e/t1100-regions-software.log tests/e2e/t1101-regions-emu.log \
+tests/e2e/t1102-regions-fortran-python.log: libtdperf.so

@@ -75,7 +75,8 @@ static struct {
 } spec;
 
 struct region {
-	const char *name;
+	const char *key;         /* the caller's pointer, for a quick match */
+	char *name;              /* a copy: a caller's (Python's) may be freed before exit */
 	const char *parent;      /* the enclosing region at its first pass */
 	unsigned long long calls, measured;
 	unsigned active;         /* passes of this name open on the stack (recursion) */
@@ -294,7 +295,7 @@ static struct region *find_region(struct thread_state *t, const char *name)
 
 	/* most programs have a handful of regions: a pointer match first */
 	for (i = 0; i < t->nr_regions; i++)
-		if (t->regions[i].name == name)
+		if (t->regions[i].key == name)
 			return &t->regions[i];
 	for (i = 0; i < t->nr_regions; i++)
 		if (!strcmp(t->regions[i].name, name))
@@ -320,11 +321,13 @@ static struct region *add_region(struct thread_state *t, const char *name, const
 	}
 	r = &t->regions[t->nr_regions];
 	memset(r, 0, sizeof(*r));
-	r->name = name;
+	r->key = name;
+	r->name = strdup(name);
 	r->parent = parent;
 	r->incl = calloc(spec.width, sizeof(uint64_t));
 	r->excl = calloc(spec.width, sizeof(uint64_t));
-	if (!r->incl || !r->excl) {
+	if (!r->name || !r->incl || !r->excl) {
+		free(r->name);
 		free(r->incl);
 		free(r->excl);
 		return NULL;

@@ -33,37 +33,57 @@ module tdperf
 
 contains
 
-  ! A NUL-terminated copy of name, made once per distinct name.
+  ! A NUL-terminated copy of name, made once per distinct name (under an
+  ! OpenMP critical section: threads may name new regions together).
   function c_name(name) result(p)
     character(len=*), intent(in) :: name
     type(c_ptr) :: p
     integer :: i, n
+    logical :: found
     type(name_slot), allocatable :: more(:)
 
     n = len_trim(name)
+    found = .false.
+    !$omp critical (tdperf_names)
     do i = 1, nr_names
       if (size(names(i)%s) == n + 1) then
-        if (transfer(names(i)%s(1:n), name(1:n)) == name(1:n)) then
+        if (same(names(i)%s, name(1:n))) then
           p = c_loc(names(i)%s(1))
-          return
+          found = .true.
+          exit
         end if
       end if
     end do
-    !$omp critical (tdperf_names)
-    if (.not. allocated(names)) allocate(names(16))
-    if (nr_names == size(names)) then
-      allocate(more(2 * size(names)))
-      more(1:nr_names) = names(1:nr_names)
-      call move_alloc(more, names)
+    if (.not. found) then
+      if (.not. allocated(names)) allocate(names(16))
+      if (nr_names == size(names)) then
+        allocate(more(2 * size(names)))
+        more(1:nr_names) = names(1:nr_names)
+        call move_alloc(more, names)
+      end if
+      nr_names = nr_names + 1
+      allocate(names(nr_names)%s(n + 1))
+      do i = 1, n
+        names(nr_names)%s(i) = name(i:i)
+      end do
+      names(nr_names)%s(n + 1) = c_null_char
+      p = c_loc(names(nr_names)%s(1))
     end if
-    nr_names = nr_names + 1
-    allocate(names(nr_names)%s(n + 1))
-    do i = 1, n
-      names(nr_names)%s(i) = name(i:i)
-    end do
-    names(nr_names)%s(n + 1) = c_null_char
-    p = c_loc(names(nr_names)%s(1))
     !$omp end critical (tdperf_names)
+  end function
+
+  logical function same(s, name)
+    character(kind=c_char), intent(in) :: s(:)
+    character(len=*), intent(in) :: name
+    integer :: i
+
+    same = .true.
+    do i = 1, len(name)
+      if (s(i) /= name(i:i)) then
+        same = .false.
+        return
+      end if
+    end do
   end function
 
   subroutine tdperf_region_begin(name)
