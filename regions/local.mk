@@ -5,7 +5,9 @@
 include_HEADERS = regions/tdperf.h regions/tdperf.f90
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = tdperf.pc
+if HAVE_PYTHON
 python_PYTHON = regions/python/tdperf.py
+endif
 EXTRA_DIST += regions/tdperf.c regions/tdperf.pc.in
 TDPERF_SONAME = libtdperf.so.1
 CLEANFILES = libtdperf.so libtdperf.so.1 tdperf.pc
