@@ -419,7 +419,12 @@ static void end(struct thread_state *t, const char *name)
 		warn("region '%s' ended in thread %d while '%s' was open inside it: '%s' is "
 		     "closed there too", name, (int)t->tid, t->stack[t->depth - 1].r->name,
 		     t->stack[t->depth - 1].r->name);
-	read_all(t, t->now);
+	/* a sampled-out pass reads nothing (unless a counted pass closes with it) */
+	for (i = at; i < t->depth; i++)
+		if (t->stack[i].measured) {
+			read_all(t, t->now);
+			break;
+		}
 	while (t->depth > at)
 		close_frame(t, t->now);
 }
