@@ -25,6 +25,7 @@ struct agg {
 	int threads;
 	double *incl, *excl;     /* raw values, layout order */
 	double *sin, *sex;       /* scaled counts per event, summed over threads */
+	int *never_ran;          /* per group: threads whose passes it never ran in */
 	json_t *per_thread;
 	int depth;
 	int done;
@@ -126,6 +127,7 @@ static struct agg *find_agg(struct regions *rs, const char *name, const char *pa
 	rs->a[rs->nr].excl = xcalloc(rs->l.width, sizeof(double));
 	rs->a[rs->nr].sin = xcalloc(rs->l.nr_events + 1, sizeof(double));
 	rs->a[rs->nr].sex = xcalloc(rs->l.nr_events + 1, sizeof(double));
+	rs->a[rs->nr].never_ran = xcalloc(rs->l.nr_groups + 1, sizeof(int));
 	rs->a[rs->nr].per_thread = json_array();
 	return &rs->a[rs->nr++];
 }
@@ -154,8 +156,9 @@ static json_t *number_or_null(double v)
 
 /*
  * Counts by name.  An event in several groups (the cycles each group
- * repeats) is counted once per group: its value is their mean, each copy
- * being an estimate of the same count.
+ * repeats) is counted once per group: its value is the mean of the copies
+ * that were counted, each an estimate of the same count (a short region
+ * may have seen some groups never run).
  */
 static json_t *sums_json(const struct layout *l, const double *sums)
 {
@@ -169,11 +172,11 @@ static json_t *sums_json(const struct layout *l, const double *sums)
 		if (json_object_get(o, name))
 			continue;
 		for (k = e, n = 0, acc[e] = 0; k < l->nr_events; k++)
-			if (!strcmp(name, json_string_value(json_array_get(l->names, k)))) {
+			if (!isnan(sums[k]) && !strcmp(name, json_string_value(json_array_get(l->names, k)))) {
 				acc[e] += sums[k];
 				n++;
 			}
-		json_object_set_new(o, name, number_or_null(acc[e] / (double)n));
+		json_object_set_new(o, name, number_or_null(n ? acc[e] / (double)n : NAN));
 	}
 	free(acc);
 	return o;
@@ -306,6 +309,9 @@ static int add_thread(struct regions *rs, json_t *thread, int pid, const char *f
 			a->incl[k] += in[k];
 			a->excl[k] += ex[k];
 		}
+		for (k = 0; k < rs->l.nr_groups; k++)
+			if (in[enabled_at(k)] > 0 && in[enabled_at(k) + 1] <= 0)
+				a->never_ran[k]++;
 		/* each thread scaled by its own groups' times: they multiplex apart */
 		for (k = 0; k < rs->l.nr_events; k++) {
 			a->sin[k] += scaled(&rs->l, in, k, measured > 0 ? calls / measured : 1);
@@ -437,6 +443,11 @@ static json_t *region_json(struct regions *rs, struct agg *a, double root_cpu)
 	if (share < 1)
 		json_array_append_new(why, json_sprintf("multiplexed: a group counted %.1f %% of the region's "
 							"time, its counts are scaled up", 100 * share));
+	for (i = 0; i < rs->l.nr_groups; i++)
+		if (a->never_ran[i])
+			json_array_append_new(why, json_sprintf("multiplexed: group %zu never ran during it in %d "
+				"thread(s): its events are unknown there (not counted, not zero)", i + 1,
+				a->never_ran[i]));
 	json_object_set_new(o, "estimate", json_boolean(json_array_size(why) > 0));
 	json_object_set_new(o, "estimate_reasons", why);
 	add_tree(rs, o, incl, a->incl[0] / 1e9 * factor);
@@ -549,6 +560,7 @@ out:
 		free(rs.a[i].excl);
 		free(rs.a[i].sin);
 		free(rs.a[i].sex);
+		free(rs.a[i].never_ran);
 		json_decref(rs.a[i].per_thread);
 	}
 	free(rs.a);

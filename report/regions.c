@@ -4,6 +4,7 @@
 #include "report/regions.h"
 #include "util/util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -208,4 +209,135 @@ void td_regions_render_json(json_t *doc, FILE *out)
 {
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	fputc('\n', out);
+}
+
+/* ---------------- HTML: one self-contained page ---------------- */
+
+static void html_tree(struct strbuf *sb, json_t *o)
+{
+	json_t *n;
+	size_t i;
+
+	strbuf_addstr(sb, "<table class=\"tree\">\n");
+	json_array_foreach(json_object_get(o, "nodes"), i, n) {
+		int level = (int)json_integer_value(json_object_get(n, "level"));
+		double v = num(n, "value");
+		int bn = json_is_true(json_object_get(n, "bottleneck"));
+
+		strbuf_addf(sb, "<tr class=\"%s\"><td style=\"padding-left:%dem\">",
+			    bn ? "bn" : json_is_true(json_object_get(n, "flagged")) ? "flag" : "", 1 + 2 * (level - 1));
+		strbuf_add_html(sb, str(n, "name"));
+		if (isnan(v)) {
+			strbuf_addstr(sb, "</td><td class=\"num\">n/a</td><td class=\"why\">");
+			strbuf_add_html(sb, str(n, "reason"));
+			strbuf_addstr(sb, "</td></tr>\n");
+			continue;
+		}
+		strbuf_addf(sb, "</td><td class=\"num\">%.1f %%</td><td><span class=\"bar\" "
+			    "style=\"width:%.0fpx\"></span>%s</td></tr>\n", 100 * v,
+			    v > 0 ? 300 * (v > 1 ? 1 : v) : 0, bn ? " bottleneck" : "");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+int td_regions_render_html(json_t *doc, const char *path, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *r, *w;
+	size_t i;
+	int ret;
+
+	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		      "<title>tdperf regions: ");
+	strbuf_add_html(&sb, str(doc, "run"));
+	strbuf_addstr(&sb, "</title>\n<style>\n"
+		      "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}\n"
+		      "table{border-collapse:collapse;margin:.5em 0 1.5em}\n"
+		      "td,th{padding:2px 10px;text-align:left}\n"
+		      ".num{text-align:right;font-variant-numeric:tabular-nums}\n"
+		      "table.regions tr:nth-child(even){background:#f3f3f3}\n"
+		      ".bar{display:inline-block;height:10px;background:#6a8fc7;margin-right:6px}\n"
+		      "tr.bn .bar{background:#d0542c} tr.bn td{font-weight:600}\n"
+		      "tr.flag .bar{background:#e3a04a}\n"
+		      ".why{color:#777;font-size:12px}\n.est{color:#a0522d}\n"
+		      "h2{margin-top:1.5em;font-size:17px}\n</style></head><body>\n<h1>Regions of ");
+	strbuf_add_html(&sb, str(doc, "run"));
+	strbuf_addstr(&sb, "</h1>\n<p>");
+	strbuf_add_html(&sb, json_is_string(json_object_get(doc, "cpu")) ? str(doc, "cpu") : "CPU unknown");
+	strbuf_addstr(&sb, ", table ");
+	strbuf_add_html(&sb, json_is_string(json_object_get(doc, "table")) ? str(doc, "table")
+			: "none (software events)");
+	strbuf_addf(&sb, "; counted by libtdperf.so in %lld process%s",
+		    (long long)json_integer_value(json_object_get(doc, "processes")),
+		    json_integer_value(json_object_get(doc, "processes")) == 1 ? "" : "es");
+	if (json_integer_value(json_object_get(doc, "sample")) > 1)
+		strbuf_addf(&sb, ", one pass in %lld of each region",
+			    (long long)json_integer_value(json_object_get(doc, "sample")));
+	strbuf_addstr(&sb, ".</p>\n<table class=\"regions\"><tr><th>region</th><th class=\"num\">calls</th>"
+		      "<th class=\"num\">threads</th><th class=\"num\">time s</th><th class=\"num\">"
+		      "exclusive s</th><th class=\"num\">CPU share</th><th>bottleneck</th></tr>\n");
+	json_array_foreach(json_object_get(doc, "regions"), i, r) {
+		struct strbuf path_sb = STRBUF_INIT;
+		double share = num(r, "share");
+
+		path_names(r, &path_sb);
+		strbuf_addf(&sb, "<tr><td style=\"padding-left:%lldem\"><a href=\"#r%zu\">",
+			    1 + 2 * (long long)json_integer_value(json_object_get(r, "depth")), i);
+		strbuf_add_html(&sb, str(r, "name"));
+		strbuf_addf(&sb, "</a>%s</td><td class=\"num\">%.0f</td><td class=\"num\">%lld</td>"
+			    "<td class=\"num\">%.4f</td><td class=\"num\">%.4f</td><td class=\"num\">",
+			    json_is_true(json_object_get(r, "estimate")) ? " <span class=\"est\" title=\"estimate\">~</span>" : "",
+			    num(r, "calls"), (long long)json_integer_value(json_object_get(r, "threads")),
+			    num(r, "time_s"), num(r, "exclusive_time_s"));
+		if (isnan(share))
+			strbuf_addstr(&sb, "-");
+		else
+			strbuf_addf(&sb, "%.1f %%", 100 * share);
+		strbuf_addstr(&sb, "</td><td>");
+		strbuf_add_html(&sb, path_sb.buf);
+		strbuf_addstr(&sb, "</td></tr>\n");
+		strbuf_release(&path_sb);
+	}
+	strbuf_addstr(&sb, "</table>\n");
+	json_array_foreach(json_object_get(doc, "regions"), i, r)
+		if (json_is_true(json_object_get(r, "estimate"))) {
+			strbuf_addstr(&sb, "<p class=\"est\">~ estimate: multiplexed or sampled counts, "
+				      "scaled (the region's section says why).</p>\n");
+			break;
+		}
+	json_array_foreach(json_object_get(doc, "regions"), i, r) {
+		json_t *x;
+		size_t k;
+
+		strbuf_addf(&sb, "<h2 id=\"r%zu\">", i);
+		strbuf_add_html(&sb, str(r, "name"));
+		strbuf_addf(&sb, "</h2>\n<p>%.0f calls, %lld thread(s), %.4f s inclusive, %.4f s exclusive; "
+			    "task-clock %.3f ms, %.0f context switches, %.0f page faults</p>\n",
+			    num(r, "calls"), (long long)json_integer_value(json_object_get(r, "threads")),
+			    num(r, "time_s"), num(r, "exclusive_time_s"),
+			    num(json_object_get(r, "counts"), "task-clock") / 1e6,
+			    num(json_object_get(r, "counts"), "context-switches"),
+			    num(json_object_get(r, "counts"), "page-faults"));
+		json_array_foreach(json_object_get(r, "estimate_reasons"), k, x) {
+			strbuf_addstr(&sb, "<p class=\"est\">estimate: ");
+			strbuf_add_html(&sb, json_string_value(x));
+			strbuf_addstr(&sb, "</p>\n");
+		}
+		if (json_array_size(json_object_get(r, "nodes")))
+			html_tree(&sb, r);
+		else
+			strbuf_addstr(&sb, "<p class=\"why\">No Top-Down tree: this run counted software "
+				      "events only (no hardware PMU, or no formula table).</p>\n");
+	}
+	json_array_foreach(json_object_get(doc, "warnings"), i, w) {
+		strbuf_addstr(&sb, i ? "<br>" : "<h2>Warnings</h2>\n<p>");
+		strbuf_add_html(&sb, json_string_value(w));
+	}
+	strbuf_addstr(&sb, json_array_size(json_object_get(doc, "warnings")) ? "</p>\n</body></html>\n"
+		      : "</body></html>\n");
+	ret = td_write_file_atomic(path, sb.buf, sb.len);
+	if (ret < 0)
+		strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
+	strbuf_release(&sb);
+	return ret;
 }

@@ -193,6 +193,11 @@ static int reg_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 	return 0;
 }
 
+static int reg_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_regions_render_html(doc, c->html, err);
+}
+
 static int hot_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 {
 	return td_hotspots_plot(doc, c->plot, c->plotfmt, c->top > 0 ? c->top : 25, err);
@@ -228,7 +233,7 @@ static const struct renderer {
 	{ KIND_REGIONS, "text", reg_text, NULL },
 	{ KIND_REGIONS, "json", reg_json, NULL },
 	{ KIND_REGIONS, "csv", reg_csv, NULL },
-	{ KIND_REGIONS, "html", NULL, "the regions of a --regions run have no HTML page yet: use --format text, json or csv" },
+	{ KIND_REGIONS, "html", reg_html, NULL },
 	{ KIND_REGIONS, "plot", NULL, "the regions of a --regions run have no charts yet" },
 };
 

@@ -69,6 +69,15 @@ test_expect_success 'nesting: exclusive is inclusive less the nested region; rec
 	within $(awk -v r=$rec -v t=$root "BEGIN { print r / t }") 0.3 0.75
 '
 
+test_expect_success 'the HTML page: the region table and a section per region' '
+	"$TDPERF" report --html=page.html nest 2>err &&
+	test_grep "^<h1>Regions of nest</h1>" page.html &&
+	for r in "(root)" outer inner rec; do
+		grep -q "<h2 id=\"r[0-9]*\">$r</h2>" page.html || { echo "no section for $r"; exit 1; }
+	done &&
+	test "$(grep -c "<tr><td style=\"padding-left" page.html)" = 4
+'
+
 test_expect_success 'unbalanced marks: a clear warning each, and nothing lost' '
 	"$TDPERF" record --regions -o unbal -- ./app unbalanced 100000 2>err &&
 	test_grep "region .never-begun. ended in thread [0-9]* without a begin: the end is ignored" err &&
