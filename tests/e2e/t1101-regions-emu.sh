@@ -1,7 +1,8 @@
 #!/bin/sh
 # record --regions on the emulated PMU (tests/pmu-emu): libtdperf.so's own
 # perf_event_open and read go through the emulator as perf's do.  The
-# oracle is the emulator's log of every event's true count: each thread's
+# spec's encodings must be those perf 6.1 opens for the same plan.  The
+# oracle of the counts is the emulator's log of every event's true count: each thread's
 # root region must equal it, event by event, also where the groups were
 # multiplexed (-l 2 on Skylake-SP takes four groups of four counters), and
 # the report's root tree must be the table's formulas (tdperf expr) on the
@@ -25,9 +26,26 @@ test_expect_success 'record two marked programs under the emulated Skylake-SP' '
 		-L"$TD_BUILDDIR" -ltdperf -Wl,-rpath,"$TD_BUILDDIR" -pthread &&
 	"$EMU/pmu-emu" --cpu skylakex --log "$PWD/emu.log" -- sh -c "
 		\"$TDPERF\" record --regions -l 1 -o ratio -- ./app ratio 3000000 &&
-		\"$TDPERF\" record --regions -l 2 -o threads -- ./app threads 3 2000000" 2>err &&
+		\"$TDPERF\" record --regions -l 2 -o threads -- ./app threads 3 2000000 &&
+		\"$TDPERF\" record -l 2 -o perfrun -- ./app ratio 1000" 2>err &&
 	jq -e ".mode == \"hardware\" and .regions.files == [\"$(cd ratio && ls regions-*.json)\"]" ratio/meta.json &&
 	grep -q "^group cpu" threads/regions-spec.txt
+'
+
+test_expect_success 'the spec encodes each event as perf 6.1 does (perf opened the same configs)' '
+	python3 -c "
+import sys
+ours = sorted((int(f[2], 0), int(f[3], 0)) for f in (l.split() for l in open(\"threads/regions-spec.txt\"))
+              if f[0] == \"event\" and f[1] != \"1\")
+perf = []
+for l in open(\"emu.log\"):
+    kv = dict(x.split(\"=\", 1) for x in l.split()[1:] if \"=\" in x)
+    if l.startswith(\"event \") and kv.get(\"comm\") == \"perf\":
+        perf.append((int(kv[\"config\"], 16), int(kv[\"config1\"], 0)))
+perf.sort()
+print(len(ours), \"events in the spec,\", len(perf), \"opened by perf\")
+sys.exit(0 if ours == perf and len(ours) >= 14 else 1)
+"
 '
 
 test_expect_success 'every thread'"'"'s counts equal the emulator'"'"'s truth (-l 1: one group)' '
