@@ -64,3 +64,4 @@ EXTRA_DIST += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e
 # phases of an interval run whose bottleneck changes (analyze/phases.c, issue 32)
 TESTS += tests/e2e/t0650-phases.sh
 EXTRA_DIST += tests/e2e/t0650-phases.sh
+libtdperf_a_SOURCES += analyze/regions.h analyze/regions.c

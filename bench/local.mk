@@ -20,3 +20,5 @@ EXTRA_DIST += bench/hotspots-bench.sh
 # perf 6.1 as the oracle of the Top-Down values: bench/perf-oracle.sh (docs/perf-oracle.md)
 EXTRA_DIST += bench/perf-oracle.sh
 EXTRA_DIST += bench/table-find-bench.sh
+# regions: ns per begin/end pair, outside and under record --regions: bench/regions-bench.sh
+EXTRA_DIST += bench/regions-bench.sh bench/regions-bench.c

@@ -55,3 +55,4 @@ libtdperf_a_SOURCES += collect/plan.c
 # record --per-core and -A on the emulated PMU (issue 32)
 TESTS += tests/e2e/t0034-per-core.sh
 EXTRA_DIST += tests/e2e/t0034-per-core.sh
+libtdperf_a_SOURCES += collect/regions.h collect/regions.c

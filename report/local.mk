@@ -63,3 +63,5 @@ EXTRA_DIST += tests/e2e/t0033-csv-separator.sh
 # the first screen: session choice, hybrid labels, partial stacks, contradictions (issue 32)
 TESTS += tests/e2e/t0651-first-screen.sh
 EXTRA_DIST += tests/e2e/t0651-first-screen.sh
+# the regions of a --regions run (analyze/regions.c builds the document)
+libtdperf_a_SOURCES += report/regions.h report/regions.c

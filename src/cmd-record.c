@@ -15,6 +15,7 @@
 #include "collect/cpu.h"
 #include "collect/job.h"
 #include "collect/plan.h"
+#include "collect/regions.h"
 #include "collect/run.h"
 #include "collect/sched.h"
 #include "collect/sweep.h"
@@ -27,6 +28,7 @@
 #include "util/parse-options.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -57,6 +59,8 @@ struct record_opts {
 	struct td_sweep sweep;   /* --sweep PARAM=V1,V2,..., or no values */
 	int assume_pmu;          /* skip the hardware PMU test (replay perf) */
 	int verbose;             /* -v, added to td_verbose */
+	int regions;             /* --regions: the marker library counts (collect/regions.h) */
+	int region_sample;       /* --region-sample N */
 	int argc;                /* the command line as typed, for meta.json */
 	char **argv;
 };
@@ -69,6 +73,7 @@ struct record {
 	json_t *files;           /* meta.json "files" */
 	json_t *run_list;        /* meta.json "runs" */
 	json_t *warnings;
+	json_t *regions;         /* meta.json "regions" (--regions) */
 	struct td_run_result last;
 	int any_run;
 	int exit_code;
@@ -350,6 +355,68 @@ static void check_comparable(struct record *r)
 	json_object_set_new(json_array_get(r->run_list, 0), "comparable", json_boolean(!bad));
 }
 
+/* ---------------- --regions (collect/regions.h) ---------------- */
+
+/* The spec of the run's groups in the run directory, named in the workload's environment. */
+static int regions_start(struct record *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *path = td_rundir_file(&r->rd, TD_REGIONS_SPEC);
+	int ret = td_regions_spec_write(&r->plan, path,
+					(unsigned long)(r->o.region_sample ? r->o.region_sample : 1), &err);
+
+	if (ret < 0)
+		error("--regions: %s", err.buf);
+	else
+		setenv(TD_REGIONS_ENV, path, 1);
+	free(path);
+	strbuf_release(&err);
+	return ret;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The regions-PID.json files the workload's processes wrote, into meta.json. */
+static json_t *regions_finish(struct record *r)
+{
+	char *spec = td_rundir_file(&r->rd, TD_REGIONS_SPEC), *slash = strrchr(spec, '/');
+	json_t *files = json_array(), *o;
+	struct strvec names = STRVEC_INIT;
+	struct dirent *d;
+	DIR *dir;
+	size_t i;
+
+	unsetenv(TD_REGIONS_ENV);
+	*slash = '\0';
+	dir = opendir(spec);
+	while (dir && (d = readdir(dir)))
+		if (!strncmp(d->d_name, "regions-", 8) && strlen(d->d_name) > 13 &&
+		    !strcmp(d->d_name + strlen(d->d_name) - 5, ".json"))
+			strvec_push(&names, d->d_name);
+	if (dir)
+		closedir(dir);
+	if (names.nr)
+		qsort(names.v, names.nr, sizeof(*names.v), cmp_names);
+	for (i = 0; i < names.nr; i++) {
+		json_array_append_new(files, json_string(names.v[i]));
+		json_array_append_new(r->files, json_pack("{s:s, s:s}", "name", names.v[i],
+							  "role", "regions"));
+	}
+	if (!names.nr)
+		add_warning(r, "--regions: the workload wrote no regions: is it linked with "
+			    "-ltdperf (pkg-config tdperf), and did it exit normally or by SIGINT/SIGTERM?");
+	json_array_append_new(r->files, json_pack("{s:s, s:s}", "name", TD_REGIONS_SPEC,
+						  "role", "regions-spec"));
+	o = json_pack("{s:s, s:i, s:o}", "spec", TD_REGIONS_SPEC, "sample",
+		      r->o.region_sample ? r->o.region_sample : 1, "files", files);
+	strvec_clear(&names);
+	free(spec);
+	return o;
+}
+
 /* ---------------- finishing ---------------- */
 
 static json_t *analysis(const char *status, const char *reason)
@@ -567,6 +634,8 @@ static int record_finish(struct record *r)
 	json_object_set_new(meta, "runs", json_incref(r->run_list));
 	json_object_set_new(meta, "files", json_incref(r->files));
 	json_object_set_new(meta, "analyses", record_analyses(r));
+	if (r->regions)
+		json_object_set_new(meta, "regions", json_incref(r->regions));
 	json_object_set_new(meta, "warnings", json_incref(r->warnings));
 
 	text = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -667,6 +736,13 @@ static int check_pid(int pid)
 /* What the options mean together, once parsed. */
 static int check_options(const struct record_opts *o)
 {
+	if (o->region_sample && !o->regions)
+		return td_usage_error(record_usage, "--region-sample goes with --regions") ? -1 : -1;
+	if (o->regions && (o->plan.pid || o->plan.system_wide || o->plan.cpu_list || o->plan.repeats > 1 ||
+			   o->plan.no_multiplex || o->plan.interval_ms > 0 || o->plan.hotspots || o->sweep.nr))
+		return td_usage_error(record_usage, "--regions counts one run of a command in the "
+				      "command's own threads: not with -p, -a, -C, -r, --no-multiplex, -I, "
+				      "--hotspots or --sweep") ? -1 : -1;
 	if (o->gather)
 		return td_usage_error(record_usage, "--gather applies only under srun or mpirun "
 				      "(no rank found in the environment)") ? -1 : -1;
@@ -708,6 +784,7 @@ static void record_release(struct record *r)
 	json_decref(r->files);
 	json_decref(r->run_list);
 	json_decref(r->warnings);
+	json_decref(r->regions);
 }
 
 /* The exit status that forwards the workload's. */
@@ -731,6 +808,10 @@ static int record_run_all(struct record *r)
 			      "wait for it or record into another -o", r->o.output, r->o.output);
 		else
 			error("cannot create the run directory next to '%s': %s", r->o.output, strerror(errno));
+		return 2;
+	}
+	if (r->o.regions && regions_start(r) < 0) {
+		td_rundir_abort(&r->rd);
 		return 2;
 	}
 	for (i = 0; i < r->plan.nr_runs; i++) {
@@ -759,6 +840,8 @@ static int record_run_all(struct record *r)
 	else if (r->last.exited && r->last.exit_status)
 		add_warning(r, "the workload exited with status %d", r->last.exit_status);
 	check_comparable(r);
+	if (r->o.regions)
+		r->regions = regions_finish(r);
 	had_previous = td_file_exists(r->o.output);
 	if (record_finish(r) < 0 || td_rundir_commit(&r->rd) < 0) {
 		error("cannot write the run directory '%s': %s", r->o.output, strerror(errno));
@@ -838,6 +921,8 @@ static int record(const struct record_opts *o)
 		record_release(&r);
 		return 2;
 	}
+	if (r.o.regions)
+		td_regions_drop_perf_jobs(&r.plan);
 	if (r.o.plan.dry_run) {
 		td_plan_print(&r.plan, stdout);
 		ret = 0;
@@ -1035,6 +1120,12 @@ int cmd_record(int argc, char **argv)
 		TD_OPT_BOOL(0, "locate", &o.plan.locate,
 			    "with --hotspots: one more run sampling the precise events the table locates "
 			    "its nodes with (locate.data)"),
+		TD_OPT_BOOL(0, "regions", &o.regions,
+			    "count the regions the program marks with <tdperf.h> (-ltdperf): the groups go "
+			    "to the program's marker library instead of perf stat (docs/regions.md)"),
+		TD_OPT_INT_RANGE(0, "region-sample", &o.region_sample, 1, INT_MAX, "N",
+				 "with --regions: count one pass in N of each region (for regions "
+				 "entered very often)"),
 		TD_OPT_CALLBACK(0, "sweep", &o.sweep, "PARAM=V1,V2,...",
 				"record once per value into DIR/PARAM-V: {PARAM} in the command is replaced, "
 				"threads also sets OMP_NUM_THREADS", parse_sweep),
@@ -1098,6 +1189,8 @@ int cmd_record(int argc, char **argv)
 	nr = td_parse_options(argc, args, options, record_usage, TD_PARSE_STOP_AT_NON_OPTION);
 	o.plan.workload = nr ? args : NULL;
 	o.plan.level_given = o.plan.req.level >= 0;
+	if (o.regions && o.plan.sched < 0)
+		o.plan.sched = 0; /* the regions are the point; --sched still adds the tracepoints */
 	if (!o.plan.level_given)
 		o.plan.req.level = 2;
 

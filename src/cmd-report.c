@@ -6,9 +6,11 @@
 #include "src/builtin.h"
 #include "analyze/report.h"
 #include "analyze/compare.h"
+#include "analyze/regions.h"
 #include "report/render.h"
 #include "report/html.h"
 #include "report/export.h"
+#include "report/regions.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -131,7 +133,7 @@ static int report_live(const char *input, const struct td_report_opts *opts)
 }
 
 /* What a loaded document is: its kind picks the renderers. */
-enum report_kind { KIND_RUN, KIND_JOB, KIND_HOTSPOTS };
+enum report_kind { KIND_RUN, KIND_JOB, KIND_HOTSPOTS, KIND_REGIONS };
 
 /* What every renderer may need: the output, and the options that shape it. */
 struct render_ctx {
@@ -205,6 +207,29 @@ static int hot_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 	return td_hotspots_render_html(doc, c->html, err);
 }
 
+static int reg_text(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_regions_render_text(doc, c->topts, c->out);
+	return 0;
+}
+
+static int reg_json(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_regions_render_json(doc, c->out);
+	return 0;
+}
+
+static int reg_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	td_regions_render_csv(doc, c->out);
+	return 0;
+}
+
+static int reg_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_regions_render_html(doc, c->html, err);
+}
+
 static int hot_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 {
 	return td_hotspots_plot(doc, c->plot, c->plotfmt, c->top > 0 ? c->top : 25, err);
@@ -270,6 +295,11 @@ static const struct renderer {
 	{ KIND_JOB, "pprof", NULL, "report one rank's directory with --hotspots" },
 	{ KIND_JOB, "speedscope", NULL, "report one rank's directory with --hotspots" },
 	{ KIND_JOB, "trace", NULL, "report one rank's directory" },
+	{ KIND_REGIONS, "text", reg_text, NULL },
+	{ KIND_REGIONS, "json", reg_json, NULL },
+	{ KIND_REGIONS, "csv", reg_csv, NULL },
+	{ KIND_REGIONS, "html", reg_html, NULL },
+	{ KIND_REGIONS, "plot", NULL, "the regions of a --regions run have no charts yet" },
 };
 
 static const struct renderer *find_renderer(enum report_kind kind, const char *format)
@@ -347,7 +377,7 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	FILE *out = stdout;
 	char *membuf = NULL;
 	size_t memlen = 0;
-	int ret = 0, format_given, hotspots = 0, top = 25, live = 0, no_demangle = 0;
+	int ret = 0, format_given, hotspots = 0, regions, top = 25, live = 0, no_demangle = 0;
 	enum report_kind kind;
 	struct render_ctx ctx = { 0 };
 	unsigned hot_flags = 0;
@@ -441,9 +471,12 @@ static int report(int argc, char **argv, const struct strvec *typed)
 		return td_usage_error(report_usage, "--format pprof is gzip'd binary: give -o FILE");
 	if (!strcmp(format, "json") || html_file || is_sample_export(format))
 		hot_flags |= TD_HOT_CALLPATHS;
+	regions = !hotspots && td_regions_is_run(input);
 	doc = hotspots ? td_hotspots_load(input, &opts, hot_flags, &err)
+	      : regions ? td_regions_load(input, &opts, &err)
 		       : td_report_open(input, &opts, &err);
-	if (doc && !hotspots && !strcmp(format, "trace") && td_report_add_thread_spans(doc, input, &err) < 0) {
+	if (doc && !hotspots && !regions && !strcmp(format, "trace") &&
+	    td_report_add_thread_spans(doc, input, &err) < 0) {
 		json_decref(doc);
 		doc = NULL;
 	}
@@ -469,6 +502,8 @@ static int report(int argc, char **argv, const struct strvec *typed)
 						   !getenv("NO_COLOR"));
 	if (hotspots)
 		kind = KIND_HOTSPOTS;
+	else if (regions) /* a --regions run: analyze/regions.c, report/regions.c */
+		kind = KIND_REGIONS;
 	else if (json_is_array(json_object_get(doc, "ranks"))) /* a job directory: report/job*.c */
 		kind = KIND_JOB;
 	else

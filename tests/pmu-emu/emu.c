@@ -73,6 +73,8 @@ static int nr_by_fd;
 static struct emu_ctx *contexts;
 static uint64_t next_id = 1ULL << 40;
 static uint64_t last_open_ns, last_enable_ns;
+static void emu_init(void);
+static int init_started;
 static const char *log_path;
 
 static long (*real_syscall)(long, ...);
@@ -771,6 +773,8 @@ long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	resolve_real();
+	if (!init_started && nr == SYS_perf_event_open)
+		emu_init();
 	if (active && nr == SYS_perf_event_open && a[0] &&
 	    is_emulated((const struct perf_event_attr *)a[0])) {
 		long fd;
@@ -873,12 +877,20 @@ static void use_nosmt_counters(void)
 			cpu.pmus[i].gp = cpu.pmus[i].gp_nosmt;
 }
 
-/* Load the CPU description once per process; without one, stay out of the way. */
+/*
+ * Load the CPU description once per process; without one, stay out of the
+ * way.  Also called by the first perf_event_open: a library's constructor
+ * (libtdperf.so opening its groups at load) may run before this one, and
+ * a kernel answers from the first instruction.
+ */
 __attribute__((constructor)) static void emu_init(void)
 {
 	const char *path = getenv("PMU_EMU_CPU_FILE");
 	char err[512];
 
+	if (init_started)
+		return;
+	init_started = 1;
 	resolve_real();
 	log_path = getenv("PMU_EMU_LOG");
 	if (!path)

@@ -1,0 +1,576 @@
+/*
+ * The report of a --regions run (analyze/regions.h).
+ */
+#include "analyze/regions.h"
+#include "metrics/table.h"
+#include "metrics/tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROOT_NAME "(root)"
+
+/* The groups of the spec, as the library wrote them. */
+struct layout {
+	size_t nr_groups, nr_events, width;
+	size_t *group_of;        /* event -> group */
+	json_t *names;           /* event names, in spec order */
+};
+
+/* One region name, summed over processes and threads. */
+struct agg {
+	const char *name, *parent;
+	double calls, measured;
+	int threads;
+	double *incl, *excl;     /* raw values, layout order */
+	double *sin, *sex;       /* scaled counts per event, summed over threads */
+	int *never_ran;          /* per group: threads whose passes it never ran in */
+	json_t *per_thread;
+	int depth;
+	int done;
+};
+
+struct regions {
+	struct layout l;
+	struct agg *a;
+	size_t nr, alloc;
+	unsigned long sample;
+	const struct td_table *table;
+	int smt;                 /* #smt_on, -1 unknown */
+	int max_level;
+	json_t *warnings;
+};
+
+static size_t enabled_at(size_t g)
+{
+	return 1 + 2 * g;
+}
+
+static size_t count_at(const struct layout *l, size_t e)
+{
+	return 1 + 2 * l->nr_groups + e;
+}
+
+/* The layout of the first file; every other must have the same groups. */
+static int read_layout(struct regions *rs, json_t *groups, const char *file, struct strbuf *err)
+{
+	struct layout *l = &rs->l;
+	size_t g, e, n = 0;
+	json_t *grp;
+
+	if (!json_is_array(groups) || !json_array_size(groups))
+		return strbuf_addf(err, "%s: no groups", file), -1;
+	if (l->names) {
+		json_t *names = json_array();
+		int same;
+
+		json_array_foreach(groups, g, grp)
+			json_array_extend(names, json_object_get(grp, "events"));
+		same = json_equal(names, l->names) && json_array_size(groups) == l->nr_groups;
+		json_decref(names);
+		if (!same)
+			return strbuf_addf(err, "%s: other groups than the run's other regions files", file), -1;
+		return 0;
+	}
+	l->names = json_array();
+	l->nr_groups = json_array_size(groups);
+	json_array_foreach(groups, g, grp)
+		n += json_array_size(json_object_get(grp, "events"));
+	l->group_of = xcalloc(n + 1, sizeof(*l->group_of));
+	json_array_foreach(groups, g, grp) {
+		json_t *ev = json_object_get(grp, "events"), *name;
+
+		json_array_foreach(ev, e, name) {
+			if (!json_is_string(name))
+				return strbuf_addf(err, "%s: an event name is not a string", file), -1;
+			l->group_of[l->nr_events++] = g;
+			json_array_append(l->names, name);
+		}
+	}
+	l->width = 1 + 2 * l->nr_groups + l->nr_events;
+	return 0;
+}
+
+/* A region's "inclusive" or "exclusive" object into w raw values. */
+static int read_values(const struct layout *l, json_t *o, double *v)
+{
+	json_t *en = json_object_get(o, "enabled_ns"), *run = json_object_get(o, "running_ns"),
+	       *counts = json_object_get(o, "counts");
+	size_t g, e;
+
+	if (!json_is_integer(json_object_get(o, "time_ns")) || json_array_size(en) != l->nr_groups ||
+	    json_array_size(run) != l->nr_groups || json_array_size(counts) != l->nr_events)
+		return -1;
+	v[0] = (double)json_integer_value(json_object_get(o, "time_ns"));
+	for (g = 0; g < l->nr_groups; g++) {
+		v[enabled_at(g)] = (double)json_integer_value(json_array_get(en, g));
+		v[enabled_at(g) + 1] = (double)json_integer_value(json_array_get(run, g));
+	}
+	for (e = 0; e < l->nr_events; e++)
+		v[count_at(l, e)] = (double)json_integer_value(json_array_get(counts, e));
+	return 0;
+}
+
+static struct agg *find_agg(struct regions *rs, const char *name, const char *parent)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++)
+		if (!strcmp(rs->a[i].name, name))
+			return &rs->a[i];
+	TD_GROW(rs->a, rs->alloc, rs->nr + 1);
+	memset(&rs->a[rs->nr], 0, sizeof(rs->a[rs->nr]));
+	rs->a[rs->nr].name = name;
+	rs->a[rs->nr].parent = parent;
+	rs->a[rs->nr].incl = xcalloc(rs->l.width, sizeof(double));
+	rs->a[rs->nr].excl = xcalloc(rs->l.width, sizeof(double));
+	rs->a[rs->nr].sin = xcalloc(rs->l.nr_events + 1, sizeof(double));
+	rs->a[rs->nr].sex = xcalloc(rs->l.nr_events + 1, sizeof(double));
+	rs->a[rs->nr].never_ran = xcalloc(rs->l.nr_groups + 1, sizeof(int));
+	rs->a[rs->nr].per_thread = json_array();
+	return &rs->a[rs->nr++];
+}
+
+/* ---------------- scaled counts and trees ---------------- */
+
+/*
+ * Event e's count over the passes v sums: the raw count times its group's
+ * enabled / running time (the kernel's multiplexing estimate), times
+ * calls / measured passes (--region-sample).  NAN when never counted.
+ */
+static double scaled(const struct layout *l, const double *v, size_t e, double factor)
+{
+	size_t g = l->group_of[e];
+	double en = v[enabled_at(g)], run = v[enabled_at(g) + 1];
+
+	if (run <= 0)
+		return NAN;
+	return v[count_at(l, e)] * (en / run) * factor;
+}
+
+static json_t *number_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+/*
+ * Counts by name.  An event in several groups (the cycles each group
+ * repeats) is counted once per group: its value is the mean of the copies
+ * that were counted, each an estimate of the same count (a short region
+ * may have seen some groups never run).
+ */
+static json_t *sums_json(const struct layout *l, const double *sums)
+{
+	json_t *o = json_object();
+	double *acc = xcalloc(l->nr_events + 1, sizeof(double));
+	size_t e, k, n;
+
+	for (e = 0; e < l->nr_events; e++) {
+		const char *name = json_string_value(json_array_get(l->names, e));
+
+		if (json_object_get(o, name))
+			continue;
+		for (k = e, n = 0, acc[e] = 0; k < l->nr_events; k++)
+			if (!isnan(sums[k]) && !strcmp(name, json_string_value(json_array_get(l->names, k)))) {
+				acc[e] += sums[k];
+				n++;
+			}
+		json_object_set_new(o, name, number_or_null(n ? acc[e] / (double)n : NAN));
+	}
+	free(acc);
+	return o;
+}
+
+static json_t *counts_json(const struct layout *l, const double *v, double factor)
+{
+	double *sums = xcalloc(l->nr_events + 1, sizeof(double));
+	json_t *o;
+	size_t e;
+
+	for (e = 0; e < l->nr_events; e++)
+		sums[e] = scaled(l, v, e, factor);
+	o = sums_json(l, sums);
+	free(sums);
+	return o;
+}
+
+/* The share of its time a region's least-counted group ran (1: never multiplexed). */
+static double min_running_share(const struct layout *l, const double *v)
+{
+	double min = 1;
+	size_t g;
+
+	for (g = 0; g < l->nr_groups; g++)
+		if (v[enabled_at(g)] > 0 && v[enabled_at(g) + 1] / v[enabled_at(g)] < min)
+			min = v[enabled_at(g) + 1] / v[enabled_at(g)];
+	return min;
+}
+
+struct lookup_ctx {
+	json_t *counts;
+	int smt;
+	double seconds;
+};
+
+static int lookup(void *vctx, const char *name, double *v)
+{
+	struct lookup_ctx *cx = vctx;
+	json_t *c;
+
+	if (!strcasecmp(name, "#smt_on")) {
+		if (cx->smt < 0)
+			return -1;
+		*v = cx->smt;
+		return 0;
+	}
+	if (!strcasecmp(name, "duration_time")) {
+		*v = cx->seconds;
+		return cx->seconds > 0 ? 0 : -1;
+	}
+	c = json_object_get(cx->counts, name);
+	if (!json_is_number(c))
+		return -1;
+	*v = json_number_value(c);
+	return 0;
+}
+
+/* The tree on one set of counts: "nodes" and "bottleneck" into o. */
+static void add_tree(const struct regions *rs, json_t *o, json_t *counts, double seconds)
+{
+	struct lookup_ctx cx = { counts, rs->smt, seconds };
+	struct td_env env = { lookup, &cx };
+	struct td_tree_opts topts = { 0 };
+	struct td_tree_result res;
+	json_t *nodes = json_array(), *path = json_array();
+	size_t i;
+
+	if (!rs->table || !td_table_has_tree(rs->table)) {
+		json_object_set_new(o, "nodes", nodes);
+		json_object_set_new(o, "bottleneck", path);
+		return;
+	}
+	topts.max_level = rs->max_level;
+	topts.no_info = 1;
+	td_tree_eval(rs->table, &env, &topts, &res);
+	for (i = 0; i < res.nr_nodes; i++) {
+		const struct td_node_value *n = &res.nodes[i];
+		json_t *node = json_pack("{s:s, s:s, s:o, s:i, s:o, s:b, s:b}", "id", n->metric->id,
+					 "name", n->metric->name,
+					 "parent", n->metric->parent ? json_string(n->metric->parent) : json_null(),
+					 "level", n->metric->level, "value", number_or_null(n->value),
+					 "flagged", n->flagged, "bottleneck", n->bottleneck);
+
+		if (n->reason)
+			json_object_set_new(node, "reason", json_string(n->reason));
+		json_array_append_new(nodes, node);
+	}
+	for (i = 0; i < res.nr_path; i++)
+		json_array_append_new(path, json_string(res.path[i]));
+	json_object_set_new(o, "nodes", nodes);
+	json_object_set_new(o, "bottleneck", path);
+	json_object_set_new(o, "ambiguous", json_boolean(res.ambiguous));
+	td_tree_result_release(&res);
+}
+
+/* ---------------- reading the files ---------------- */
+
+static int add_thread(struct regions *rs, json_t *thread, int pid, const char *file, struct strbuf *err)
+{
+	json_t *regions = json_object_get(thread, "regions"), *r;
+	double *in = xcalloc(rs->l.width, sizeof(double)), *ex = xcalloc(rs->l.width, sizeof(double));
+	size_t i, k;
+	int ret = 0;
+
+	if (!json_is_array(regions)) {
+		ret = -1;
+		strbuf_addf(err, "%s: a thread without regions", file);
+	}
+	json_array_foreach(regions, i, r) {
+		const char *name = json_string_value(json_object_get(r, "name"));
+		const char *parent = json_string_value(json_object_get(r, "parent"));
+		double calls = (double)json_integer_value(json_object_get(r, "calls"));
+		double measured = (double)json_integer_value(json_object_get(r, "measured"));
+		struct agg *a;
+		json_t *t;
+
+		if (!name || read_values(&rs->l, json_object_get(r, "inclusive"), in) < 0 ||
+		    read_values(&rs->l, json_object_get(r, "exclusive"), ex) < 0) {
+			strbuf_addf(err, "%s: region %zu of thread %lld is malformed", file, i + 1,
+				    (long long)json_integer_value(json_object_get(thread, "tid")));
+			ret = -1;
+			break;
+		}
+		a = find_agg(rs, name, parent);
+		a->calls += calls;
+		a->measured += measured;
+		a->threads++;
+		for (k = 0; k < rs->l.width; k++) {
+			a->incl[k] += in[k];
+			a->excl[k] += ex[k];
+		}
+		for (k = 0; k < rs->l.nr_groups; k++)
+			if (in[enabled_at(k)] > 0 && in[enabled_at(k) + 1] <= 0)
+				a->never_ran[k]++;
+		/* each thread scaled by its own groups' times: they multiplex apart */
+		for (k = 0; k < rs->l.nr_events; k++) {
+			a->sin[k] += scaled(&rs->l, in, k, measured > 0 ? calls / measured : 1);
+			a->sex[k] += scaled(&rs->l, ex, k, 1);
+		}
+		t = json_pack("{s:i, s:I, s:I, s:I, s:f}", "pid", pid,
+			      "tid", json_integer_value(json_object_get(thread, "tid")),
+			      "calls", (json_int_t)calls, "measured_calls", (json_int_t)measured, "time_s", in[0] / 1e9);
+		json_object_set_new(t, "counts", counts_json(&rs->l, in, measured > 0 ? calls / measured : 1));
+		json_array_append_new(a->per_thread, t);
+	}
+	free(in);
+	free(ex);
+	return ret;
+}
+
+static int read_file(struct regions *rs, const char *dir, const char *name, json_t *docs,
+		     struct strbuf *err)
+{
+	char *path = td_path_join(dir, name);
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je), *threads, *t, *w;
+	size_t i;
+	int ret = -1;
+
+	if (!doc) {
+		strbuf_addf(err, "%s: %s (line %d)", path, je.text, je.line);
+		goto out;
+	}
+	if (strcmp(json_string_value(json_object_get(doc, "format")) ?
+		   json_string_value(json_object_get(doc, "format")) : "", "tdperf-regions") ||
+	    json_integer_value(json_object_get(doc, "version")) != 1) {
+		strbuf_addf(err, "%s: not a regions file of libtdperf.so version 1", path);
+		goto out;
+	}
+	if (read_layout(rs, json_object_get(doc, "groups"), path, err) < 0)
+		goto out;
+	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+		json_array_append_new(rs->warnings, json_sprintf("process %lld: %s",
+			(long long)json_integer_value(json_object_get(doc, "pid")), json_string_value(w)));
+	threads = json_object_get(doc, "threads");
+	json_array_foreach(threads, i, t) {
+		json_t *en = json_object_get(t, "errno"), *x;
+		size_t g;
+
+		json_array_foreach(en, g, x)
+			if (json_integer_value(x))
+				json_array_append_new(rs->warnings, json_sprintf(
+					"process %lld thread %lld: group %zu (%s) could not be opened "
+					"(errno %lld): its events were not counted",
+					(long long)json_integer_value(json_object_get(doc, "pid")),
+					(long long)json_integer_value(json_object_get(t, "tid")), g + 1,
+					json_string_value(json_object_get(json_array_get(
+						json_object_get(doc, "groups"), g), "pmu")),
+					(long long)json_integer_value(x)));
+		if (add_thread(rs, t, (int)json_integer_value(json_object_get(doc, "pid")), path, err) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	/* region names point into doc: it lives as long as the aggregate */
+	if (ret < 0)
+		json_decref(doc);
+	else
+		json_array_append_new(docs, doc);
+	free(path);
+	return ret < 0 ? -1 : 0;
+}
+
+/* ---------------- the document ---------------- */
+
+static const struct agg *find_name(const struct regions *rs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++)
+		if (!strcmp(rs->a[i].name, name))
+			return &rs->a[i];
+	return NULL;
+}
+
+static double task_clock(const struct regions *rs, const double *sums)
+{
+	size_t e;
+
+	for (e = 0; e < rs->l.nr_events; e++)
+		if (!strcmp(json_string_value(json_array_get(rs->l.names, e)), "task-clock"))
+			return sums[e];
+	return NAN;
+}
+
+static json_t *region_json(struct regions *rs, struct agg *a, double root_cpu)
+{
+	double factor = a->measured > 0 ? a->calls / a->measured : 1;
+	double share = min_running_share(&rs->l, a->incl);
+	json_t *o = json_object(), *incl, *excl, *why = json_array(), *t;
+	size_t i, e;
+
+	json_object_set_new(o, "name", json_string(a->name));
+	json_object_set_new(o, "parent", a->parent ? json_string(a->parent) : json_null());
+	json_object_set_new(o, "depth", json_integer(a->depth));
+	json_object_set_new(o, "calls", json_integer((json_int_t)a->calls));
+	json_object_set_new(o, "measured_calls", json_integer((json_int_t)a->measured));
+	json_object_set_new(o, "threads", json_integer(a->threads));
+	json_object_set_new(o, "time_s", json_real(a->incl[0] / 1e9 * factor));
+	incl = sums_json(&rs->l, a->sin);
+	if (rs->sample > 1) {
+		/* unmeasured passes of nested regions are inside this one's unmeasured time */
+		excl = json_deep_copy(incl);
+		for (i = 0; i < rs->nr; i++) {
+			struct agg *c = &rs->a[i];
+
+			if (!c->parent || strcmp(c->parent, a->name) || c == a)
+				continue;
+			for (e = 0; e < rs->l.nr_events; e++) {
+				const char *n = json_string_value(json_array_get(rs->l.names, e));
+				double v = json_number_value(json_object_get(excl, n)) - c->sin[e];
+
+				json_object_set_new(excl, n, number_or_null(v));
+			}
+		}
+		json_array_append_new(why, json_sprintf("one pass in %lu counted: counts are the measured "
+							"passes' times calls / measured passes", rs->sample));
+	} else {
+		excl = sums_json(&rs->l, a->sex);
+	}
+	json_object_set_new(o, "exclusive_time_s", json_real(a->excl[0] / 1e9 * (rs->sample > 1 ? factor : 1)));
+	json_object_set_new(o, "share", number_or_null(task_clock(rs, a->sin) / root_cpu));
+	if (share < 1)
+		json_array_append_new(why, json_sprintf("multiplexed: a group counted %.1f %% of the region's "
+							"time, its counts are scaled up", 100 * share));
+	for (i = 0; i < rs->l.nr_groups; i++)
+		if (a->never_ran[i])
+			json_array_append_new(why, json_sprintf("multiplexed: group %zu never ran during it in %d "
+				"thread(s): its events are unknown there (not counted, not zero)", i + 1,
+				a->never_ran[i]));
+	json_object_set_new(o, "estimate", json_boolean(json_array_size(why) > 0));
+	json_object_set_new(o, "estimate_reasons", why);
+	add_tree(rs, o, incl, a->incl[0] / 1e9 * factor);
+	json_object_set_new(o, "counts", incl);
+	json_object_set_new(o, "exclusive_counts", excl);
+	json_array_foreach(a->per_thread, i, t)
+		add_tree(rs, t, json_object_get(t, "counts"), json_number_value(json_object_get(t, "time_s")));
+	json_object_set_new(o, "per_thread", json_incref(a->per_thread));
+	return o;
+}
+
+/* Depth first from the root, the children of a region by inclusive time. */
+static void order(struct regions *rs, const char *parent, int depth, json_t *out, double root_cpu)
+{
+	for (;;) {
+		struct agg *best = NULL;
+		size_t i;
+
+		for (i = 0; i < rs->nr; i++) {
+			struct agg *a = &rs->a[i];
+
+			if (a->done || (parent ? !a->parent || strcmp(a->parent, parent) : !!a->parent))
+				continue;
+			if (!best || a->incl[0] * (a->calls / (a->measured ? a->measured : 1)) >
+					     best->incl[0] * (best->calls / (best->measured ? best->measured : 1)))
+				best = a;
+		}
+		if (!best)
+			return;
+		best->done = 1;
+		best->depth = depth;
+		json_array_append_new(out, region_json(rs, best, root_cpu));
+		order(rs, best->name, depth + 1, out, root_cpu);
+	}
+}
+
+int td_regions_is_run(const char *dir)
+{
+	char *path = td_path_join(dir, "meta.json");
+	json_t *meta = td_is_dir(dir) ? json_load_file(path, 0, NULL) : NULL;
+	int yes = json_is_object(json_object_get(meta, "regions"));
+
+	json_decref(meta);
+	free(path);
+	return yes;
+}
+
+json_t *td_regions_load(const char *dir, const struct td_report_opts *opts, struct strbuf *err)
+{
+	char *path = td_path_join(dir, "meta.json");
+	json_t *meta = json_load_file(path, 0, NULL), *files, *f, *doc = NULL, *list, *docs = json_array();
+	struct td_table *own = NULL;
+	struct regions rs;
+	size_t i;
+	double root_cpu;
+
+	memset(&rs, 0, sizeof(rs));
+	rs.warnings = json_array();
+	/* the depth recorded (-l), unless --level says otherwise: deeper nodes were not counted */
+	rs.max_level = opts->max_level ? opts->max_level : (int)json_integer_value(json_object_get(meta, "level"));
+	rs.smt = json_is_boolean(json_object_get(json_object_get(meta, "smt"), "on"))
+		 ? json_is_true(json_object_get(json_object_get(meta, "smt"), "on")) : -1;
+	files = json_object_get(json_object_get(meta, "regions"), "files");
+	rs.sample = (unsigned long)json_integer_value(json_object_get(json_object_get(meta, "regions"), "sample"));
+	if (!rs.sample)
+		rs.sample = 1;
+	if (!json_array_size(files)) {
+		strbuf_addf(err, "%s: no regions were written: the workload is not linked with -ltdperf, "
+			    "or it ended by a crash, exec or _exit (docs/regions.md)", dir);
+		goto out;
+	}
+	if (json_is_string(json_object_get(json_object_get(meta, "table"), "file"))) {
+		char *tpath = td_path_join(dir, json_string_value(json_object_get(json_object_get(meta, "table"), "file")));
+
+		own = td_table_load(tpath, err);
+		free(tpath);
+		if (!own)
+			goto out;
+		rs.table = own;
+	}
+	json_array_foreach(files, i, f) {
+		if (!json_is_string(f)) {
+			strbuf_addf(err, "%s: meta.json: regions.files holds a non-string", dir);
+			goto out;
+		}
+		if (read_file(&rs, dir, json_string_value(f), docs, err) < 0)
+			goto out;
+	}
+	root_cpu = NAN;
+	{
+		const struct agg *root = find_name(&rs, ROOT_NAME);
+
+		if (root)
+			root_cpu = task_clock(&rs, root->sin);
+	}
+	list = json_array();
+	order(&rs, NULL, 0, list, root_cpu);
+	doc = json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:i, s:O, s:o}", "format", "tdperf-regions-report",
+			"version", 1, "run", dir,
+			"cpu", json_incref(json_object_get(json_object_get(meta, "cpu"), "name")),
+			"table", rs.table ? json_string(td_table_info(rs.table)->name) : json_null(),
+			"mode", json_string_value(json_object_get(meta, "mode")) ?
+				json_string_value(json_object_get(meta, "mode")) : "software",
+			"sample", (int)rs.sample, "events", rs.l.names, "regions", list);
+	json_object_set_new(doc, "processes", json_integer((json_int_t)json_array_size(files)));
+	json_object_set_new(doc, "warnings", json_incref(rs.warnings));
+out:
+	for (i = 0; i < rs.nr; i++) {
+		free(rs.a[i].incl);
+		free(rs.a[i].excl);
+		free(rs.a[i].sin);
+		free(rs.a[i].sex);
+		free(rs.a[i].never_ran);
+		json_decref(rs.a[i].per_thread);
+	}
+	free(rs.a);
+	free(rs.l.group_of);
+	json_decref(rs.l.names);
+	json_decref(rs.warnings);
+	if (own)
+		td_table_free(own);
+	json_decref(docs);
+	json_decref(meta);
+	free(path);
+	return doc;
+}

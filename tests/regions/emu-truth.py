@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""emu-truth.py EMU_LOG RUN_DIR: compare each thread's root region with the
+emulator's truth.
+
+libtdperf.so opens its groups disabled, enables them after a first read,
+and disables them before its last: a thread's root region is each event's
+whole life, which tests/pmu-emu logs as true=N (rate x time enabled) when
+the event is closed.  Events are matched by process and PERF_EVENT_IOC_ID
+(the ids the library wrote).  Prints one line per event compared and
+'mismatch' lines; exits 1 on a mismatch or when nothing was compared.
+"""
+import glob
+import json
+import os
+import sys
+
+truth = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if not f or f[0] != "event":
+        continue
+    kv = dict(x.split("=", 1) for x in f[1:] if "=" in x)
+    truth[(int(kv["proc"]), int(kv["id"]))] = int(kv["true"])   # the last close wins
+
+compared = bad = 0
+for path in sorted(glob.glob(os.path.join(sys.argv[2], "regions-*.json"))):
+    doc = json.load(open(path))
+    group_of, names = [], []
+    for g, grp in enumerate(doc["groups"]):
+        for e in grp["events"]:
+            group_of.append(g)
+            names.append(e)
+    for t in doc["threads"]:
+        root = [r for r in t["regions"] if r["name"] == "(root)"][0]["inclusive"]
+        for e, name in enumerate(names):
+            g = group_of[e]
+            if doc["groups"][g]["pmu"] == "software":
+                continue
+            run, en = root["running_ns"][g], root["enabled_ns"][g]
+            value = root["counts"][e] * en / run if run else float("nan")
+            want = truth.get((doc["pid"], t["ids"][e]))
+            compared += 1
+            # the emulator rounds rate x running time to a count, which the
+            # scaling multiplies by enabled / running: that much, plus one
+            ok = want is not None and abs(value - want) <= 1 + (en / run if run else 0)
+            bad += not ok
+            print("%s pid %d tid %d %s %.0f truth %s" % ("ok" if ok else "mismatch", doc["pid"],
+                  t["tid"], name, value, want))
+print("compared %d, mismatches %d" % (compared, bad))
+sys.exit(1 if bad or not compared else 0)
