@@ -1,6 +1,6 @@
 # collect/: one header per subject (docs/layout.md)
 libtdperf_a_SOURCES += collect/calibrate.h collect/cpu.h collect/sched.h collect/run.h collect/plan.h \
-	collect/sweep.h collect/job.h collect/hotspots.h
+	collect/sweep.h collect/job.h collect/hotspots.h collect/drilldown.h
 # calibration: micro-benchmarks measuring the roofline's roofs (tdperf calibrate)
 libtdperf_a_SOURCES += collect/calibrate.c collect/calibrate-kernels.c collect/calibrate-file.c
 TESTS += tests/e2e/t0900-calibrate.sh
@@ -49,6 +49,6 @@ tests_replay_perf_SOURCES = tests/replay-perf.c
 tests_replay_perf_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
 EXTRA_DIST += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
-libtdperf_a_SOURCES += collect/hotspots.c
+libtdperf_a_SOURCES += collect/hotspots.c collect/drilldown.c
 # the plan of tdperf record: runs x perf jobs, and the dry run
 libtdperf_a_SOURCES += collect/plan.c

@@ -1,0 +1,213 @@
+/*
+ * What 'tdperf record --drilldown' samples for one Top-Down node
+ * (collect/drilldown.h).
+ *
+ * Intel's Top-Down method pairs each node with a precise event that
+ * "locates" it in the code (perfmon's Locate-with column, Yasin, "A
+ * Top-Down Method for Performance Analysis and Counters Architecture",
+ * ISPASS 2014, section IV); toplev prints it as a --run-sample hint.
+ * Sampling that event as the leader of a group holding the node's own
+ * events (perf's ":S") gives both the functions where the node's events
+ * happen and the node's value in each of them.
+ */
+#include "config.h"
+#include "collect/drilldown.h"
+#include "collect/sched.h"
+#include "metrics/table.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *td_drilldown_kind_name(enum td_drilldown_kind k)
+{
+	switch (k) {
+	case TD_DRILL_LOCATE_GROUP: return "locate_group";
+	case TD_DRILL_LOCATE_ALONE: return "locate_event";
+	case TD_DRILL_CYCLES_GROUP: return "cycles_group";
+	case TD_DRILL_CPU_CLOCK: break;
+	}
+	return "cpu_clock";
+}
+
+int td_drilldown_max_precise(const char *pmu)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	int v = 0;
+
+	strbuf_addf(&path, "/sys/bus/event_source/devices/%s/caps/max_precise", pmu ? pmu : "cpu");
+	if (td_read_file(&sb, path.buf) >= 0)
+		v = atoi(sb.buf);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	return v;
+}
+
+/* The first event of the node's LocateWith list the table can encode, or NULL. */
+static const struct td_event *locate_event(const struct td_table *t, const struct td_metric *m)
+{
+	const char *p, *end;
+
+	for (p = m->locate_with; p && *p; p = *end ? end + 1 : end) {
+		struct strbuf name = STRBUF_INIT;
+		const struct td_event *ev;
+
+		end = p + strcspn(p, ";");
+		strbuf_add(&name, p, (size_t)(end - p));
+		strbuf_trim(&name);
+		ev = td_table_find_event(t, name.buf);
+		strbuf_release(&name);
+		if (ev && ev->perf_name)
+			return ev;
+	}
+	return NULL;
+}
+
+/*
+ * The events of the nodes 'ids' as one group "{a,b}" in 'group', leaving
+ * 'spare' general counters to the leader; -1 when they need more than
+ * one group.
+ */
+static int one_group(const struct td_table *t, const char *ids, const struct td_sched_budget *b,
+		     int spare, struct strbuf *group)
+{
+	struct td_sched_request req = { 0 };
+	struct td_sched_budget less = *b;
+	struct strbuf err = STRBUF_INIT;
+	struct td_sched s;
+	int ret = -1;
+
+	req.nodes = ids;
+	less.gp -= spare;
+	if (less.gp > 0 && td_sched_build(t, &req, &less, &s, &err) == 0) {
+		if (s.nr_groups == 1 && !s.nr_split) {
+			td_sched_group_spec(&s, 0, group);
+			ret = 0;
+		}
+		td_sched_release(&s);
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
+/* "ancestor,...,parent,node": the path from Level 1, whose values the node's flag needs. */
+static void node_path(const struct td_table *t, const struct td_metric *m, struct strbuf *ids)
+{
+	if (m->parent && td_table_find_metric(t, m->parent))
+		node_path(t, td_table_find_metric(t, m->parent), ids);
+	if (ids->len)
+		strbuf_addch(ids, ',');
+	strbuf_addstr(ids, m->id);
+}
+
+/* "{LEADER,a,b}:S" from the group "{a,b}", or "LEADER" without one. */
+static void leader_spec(struct strbuf *events, const char *leader, const struct strbuf *group)
+{
+	if (!group->len) {
+		strbuf_addstr(events, leader);
+		return;
+	}
+	strbuf_addf(events, "{%s,", leader);
+	strbuf_add(events, group->buf + 1, group->len - 1);
+	strbuf_addstr(events, ":S");
+}
+
+/* The node's events in one group: with its path from Level 1 where that fits, else alone. */
+static int node_group(const struct td_table *t, const struct td_metric *m, const struct td_sched_budget *b,
+		      struct strbuf *group)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	node_path(t, m, &path);
+	ret = one_group(t, path.buf, b, 1, group);
+	if (ret < 0) {
+		strbuf_reset(group);
+		ret = one_group(t, m->id, b, 1, group);
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+void td_drilldown_plan(const struct td_table *t, const char *node_id, const struct td_sched_budget *b,
+		       int max_precise, const char *why, struct td_drilldown *out)
+{
+	struct strbuf group = STRBUF_INIT, leader = STRBUF_INIT;
+	const struct td_event *ev;
+
+	memset(out, 0, sizeof(*out));
+	strbuf_init(&out->events, 0);
+	strbuf_init(&out->note, 0);
+	out->node = t && node_id ? td_table_find_metric(t, node_id) : NULL;
+	if (!out->node) {
+		out->kind = TD_DRILL_CPU_CLOCK;
+		out->leader = xstrdup("cpu-clock");
+		strbuf_addstr(&out->events, "cpu-clock");
+		strbuf_addf(&out->note, "cpu-clock samples instead of a node's events: %s",
+			    why ? why : "no Top-Down node to drill into");
+		return;
+	}
+	ev = locate_event(t, out->node);
+	if (!ev) {
+		/* no event locates it: cycles samples, each carrying the node's counts */
+		out->kind = TD_DRILL_CYCLES_GROUP;
+		out->leader = xstrdup("cycles");
+		if (node_group(t, out->node, b, &group) < 0)
+			strbuf_reset(&group);
+		leader_spec(&out->events, "cycles", &group);
+		strbuf_addf(&out->note, "%s has no locate-with event in table %s: sampled cycles%s, so "
+			    "functions are ranked by cycles, not by the node's events",
+			    out->node->id, td_table_info(t)->name,
+			    group.len ? " with its events" : " alone (its events do not fit one group)");
+		strbuf_release(&group);
+		return;
+	}
+	out->leader = xstrdup(ev->name);
+	out->precise = max_precise > 0;
+	strbuf_addstr(&leader, ev->perf_name);
+	if (out->precise)
+		strbuf_addstr(&leader, ev->perf_name[strlen(ev->perf_name) - 1] == '/' ? "pp" : ":pp");
+	else
+		strbuf_addf(&out->note, "the PMU has no precise sampling (caps/max_precise 0): %s sampled "
+			    "without :pp, so a sample's IP may lie a few instructions past the event",
+			    ev->name);
+	if (node_group(t, out->node, b, &group) == 0) {
+		out->kind = TD_DRILL_LOCATE_GROUP;
+	} else {
+		out->kind = TD_DRILL_LOCATE_ALONE;
+		strbuf_reset(&group);
+		strbuf_addf(&out->note, "%s%s's events and %s do not fit one group of counters: %s sampled "
+			    "alone, without the node's value per function", out->note.len ? "; " : "",
+			    out->node->id, ev->name, ev->name);
+	}
+	leader_spec(&out->events, leader.buf, &group);
+	strbuf_release(&group);
+	strbuf_release(&leader);
+}
+
+void td_drilldown_release(struct td_drilldown *d)
+{
+	free(d->leader);
+	strbuf_release(&d->events);
+	strbuf_release(&d->note);
+}
+
+int td_drilldown_count_nodes(const struct td_table *t, const char *node_id, struct strbuf *ids)
+{
+	const struct td_metric *node = td_table_find_metric(t, node_id);
+	size_t i;
+	int n = 0;
+
+	if (!node)
+		return 0;
+	node_path(t, node, ids);
+	for (i = 0; i < td_table_nr_metrics(t); i++) {
+		const struct td_metric *m = td_table_metric(t, i);
+
+		if (m->level < 1 || !m->parent || strcmp(m->parent, node_id))
+			continue;
+		strbuf_addf(ids, ",%s", m->id);
+		n++;
+	}
+	return n;
+}
