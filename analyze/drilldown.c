@@ -151,7 +151,6 @@ static json_t *drill_step(const char *rundir, json_t *step, const struct td_tabl
 		goto done;
 	}
 	json_object_set(out, "samples", json_object_get(json_object_get(hot, "profile"), "samples"));
-	json_object_set(out, "share_of", json_object_get(json_object_get(hot, "profile"), "event"));
 	json_array_foreach(json_object_get(hot, "hotspots"), i, fn) {
 		if (i >= DRILL_FUNCTIONS)
 			break;

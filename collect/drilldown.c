@@ -100,11 +100,20 @@ static void node_path(const struct td_table *t, const struct td_metric *m, struc
 	strbuf_addstr(ids, m->id);
 }
 
-/* "{LEADER,a,b}:S" from the group "{a,b}", or "LEADER" without one. */
+/*
+ * "{LEADER,a,b}:S" from the group "{a,b}"; without one the leader with
+ * cycles, still a group read at each sample (perf reads no group of
+ * one), so that a sample weighs what the leader counted since the
+ * previous one, as analyze/hotspots-load.c weighs group samples, and
+ * each function gets its cycles too.  A cycles leader alone is plain.
+ */
 static void leader_spec(struct strbuf *events, const char *leader, const struct strbuf *group)
 {
 	if (!group->len) {
-		strbuf_addstr(events, leader);
+		if (!strcmp(leader, "cycles"))
+			strbuf_addstr(events, leader);
+		else
+			strbuf_addf(events, "{%s,cycles}:S", leader);
 		return;
 	}
 	strbuf_addf(events, "{%s,", leader);
@@ -177,7 +186,7 @@ void td_drilldown_plan(const struct td_table *t, const char *node_id, const stru
 		out->kind = TD_DRILL_LOCATE_ALONE;
 		strbuf_reset(&group);
 		strbuf_addf(&out->note, "%s%s's events and %s do not fit one group of counters: %s sampled "
-			    "alone, without the node's value per function", out->note.len ? "; " : "",
+			    "with cycles only, without the node's value per function", out->note.len ? "; " : "",
 			    out->node->id, ev->name, ev->name);
 	}
 	leader_spec(&out->events, leader.buf, &group);
