@@ -43,6 +43,13 @@ int td_drilldown_max_precise(const char *pmu)
 	return v;
 }
 
+/* "pmu/terms/" -> "pmu/terms,name=NAME/" */
+static void add_name_term(struct strbuf *sb, const char *name)
+{
+	strbuf_setlen(sb, sb->len - 1);
+	strbuf_addf(sb, ",name=%s/", name);
+}
+
 /* The first event of the node's LocateWith list the table can encode, or NULL. */
 static const struct td_event *locate_event(const struct td_table *t, const struct td_metric *m)
 {
@@ -174,6 +181,9 @@ void td_drilldown_plan(const struct td_table *t, const char *node_id, const stru
 	out->leader = xstrdup(ev->name);
 	out->precise = max_precise > 0;
 	strbuf_addstr(&leader, ev->perf_name);
+	/* named as the table names it, as the scheduler names the members */
+	if (leader.buf[leader.len - 1] == '/' && !strstr(leader.buf, "name="))
+		add_name_term(&leader, ev->name);
 	if (out->precise)
 		strbuf_addstr(&leader, ev->perf_name[strlen(ev->perf_name) - 1] == '/' ? "pp" : ":pp");
 	else

@@ -832,13 +832,24 @@ static int sample_node(struct record *r, const char *id, int step, json_t *count
 	struct strbuf file = STRBUF_INIT;
 	json_t *j;
 	size_t run;
+	struct strbuf why = STRBUF_INIT;
 	int ret;
 
+	if (!r->plan.table)
+		strbuf_addf(&why, "no formula table for this CPU (%s)",
+			    r->ci.table_error ? r->ci.table_error : "unknown CPU");
+	else
+		strbuf_addf(&why, "no hardware PMU: %s",
+			    r->ci.cycles_why ? r->ci.cycles_why : "cycles cannot be counted");
 	td_drilldown_plan(r->plan.hardware ? r->plan.table : NULL, id, &r->plan.sched.budget,
-			  core_max_precise(r), r->ci.cycles_why ? r->ci.cycles_why : "no hardware PMU", &d);
+			  core_max_precise(r), why.buf, &d);
+	strbuf_release(&why);
 	if (d.note.len)
 		add_warning(r, "--drilldown: %s", d.note.buf);
-	strbuf_addf(&file, step > 1 ? "drilldown-%d.data" : "drilldown.data", step);
+	if (step > 1)
+		strbuf_addf(&file, "drilldown-%d.data", step);
+	else
+		strbuf_addstr(&file, "drilldown.data");
 	run = td_plan_add_sample_run(&r->plan, "drilldown", file.buf, d.events.buf);
 	j = json_pack("{s:i, s:o, s:s}", "step", step, "node", id ? json_string(id) : json_null(),
 		      "file", file.buf);
