@@ -53,6 +53,18 @@ static double function_node_value(json_t *step, json_t *fn)
 	return node ? td_json_num(json_object_get(json_object_get(fn, "topdown"), node)) : NAN;
 }
 
+/* Does any function of the step have its own value of the node?  Else the column is left out. */
+static int any_own_value(json_t *step)
+{
+	json_t *fn;
+	size_t i;
+
+	json_array_foreach(json_object_get(step, "functions"), i, fn)
+		if (isfinite(function_node_value(step, fn)))
+			return 1;
+	return 0;
+}
+
 /* "tw-hot.c:51" from a source path: the lines of one function share its file. */
 static const char *base_name(const char *path)
 {
@@ -66,6 +78,7 @@ static void text_step(json_t *step, FILE *f)
 	struct strbuf sb = STRBUF_INIT;
 	json_t *fn, *line;
 	size_t i, k;
+	int own_column;
 	double v = td_json_num(json_object_get(step, "value"));
 
 	fprintf(f, "  step %lld: %s", (long long)td_json_int(json_object_get(step, "step"), 1), step_name(step));
@@ -83,7 +96,8 @@ static void text_step(json_t *step, FILE *f)
 		strbuf_release(&sb);
 		return;
 	}
-	fprintf(f, "    %7s %8s %10s  %s\n", "share", "samples", td_json_str(step, "node") ? "own value" : "", "function (source)");
+	own_column = any_own_value(step);
+	fprintf(f, "    %7s %8s %10s  %s\n", "share", "samples", own_column ? "own value" : "", "function (source)");
 	json_array_foreach(json_object_get(step, "functions"), i, fn) {
 		double own = function_node_value(step, fn);
 		char ownbuf[32] = "";
@@ -93,7 +107,7 @@ static void text_step(json_t *step, FILE *f)
 
 		if (isfinite(own))
 			snprintf(ownbuf, sizeof(ownbuf), "%.1f %%", 100 * own);
-		else if (td_json_str(step, "node"))
+		else if (own_column)
 			snprintf(ownbuf, sizeof(ownbuf), "n/a");
 		fprintf(f, "    %5.1f %% %8lld %10s  %s", td_json_num(json_object_get(fn, "share")),
 			(long long)td_json_int(json_object_get(fn, "samples"), 0), ownbuf,
@@ -131,6 +145,7 @@ static void html_step(struct strbuf *sb, json_t *step)
 	struct strbuf s = STRBUF_INIT;
 	json_t *fn, *line;
 	size_t i, k;
+	int own_column;
 	double v = td_json_num(json_object_get(step, "value"));
 
 	strbuf_addf(sb, "<h3>Step %lld: ", (long long)td_json_int(json_object_get(step, "step"), 1));
@@ -154,20 +169,21 @@ static void html_step(struct strbuf *sb, json_t *step)
 		strbuf_release(&s);
 		return;
 	}
-	strbuf_addstr(sb, "<table class=\"data\"><thead><tr><th class=\"num\">share of the event</th>"
-		      "<th class=\"num\">samples</th><th class=\"num\">own value of the node</th>"
-		      "<th>function</th><th>hottest lines</th></tr></thead><tbody>\n");
+	own_column = any_own_value(step);
+	strbuf_addf(sb, "<table class=\"data\"><thead><tr><th class=\"num\">share of the event</th>"
+		    "<th class=\"num\">samples</th>%s<th>function</th><th>hottest lines</th></tr></thead>"
+		    "<tbody>\n", own_column ? "<th class=\"num\">own value of the node</th>" : "");
 	json_array_foreach(json_object_get(step, "functions"), i, fn) {
 		double own = function_node_value(step, fn);
 
-		strbuf_addf(sb, "<tr><td class=\"num\">%.1f %%</td><td class=\"num\">%lld</td><td class=\"num\">",
+		strbuf_addf(sb, "<tr><td class=\"num\">%.1f %%</td><td class=\"num\">%lld</td>",
 			    td_json_num(json_object_get(fn, "share")),
 			    (long long)td_json_int(json_object_get(fn, "samples"), 0));
-		if (isfinite(own))
-			strbuf_addf(sb, "%.1f %%", 100 * own);
-		else
-			strbuf_addstr(sb, "<span class=\"muted\">n/a</span>");
-		strbuf_addstr(sb, "</td><td><code>");
+		if (own_column && isfinite(own))
+			strbuf_addf(sb, "<td class=\"num\">%.1f %%</td>", 100 * own);
+		else if (own_column)
+			strbuf_addstr(sb, "<td class=\"num\"><span class=\"muted\">n/a</span></td>");
+		strbuf_addstr(sb, "<td><code>");
 		strbuf_add_html(sb, td_json_str_or(fn, "symbol", "?"));
 		strbuf_addstr(sb, "</code>");
 		if (td_json_str(fn, "source")) {
