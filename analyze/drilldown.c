@@ -126,12 +126,38 @@ static json_t *drill_function(json_t *fn, const struct td_table *t, const struct
 	return o;
 }
 
+/*
+ * A step's samples are a file of the run directory that record named
+ * (drilldown.data, drilldown-N.data): a name with a path in it would
+ * make a report read any perf.data on the machine.
+ */
+static int drill_file_ok(const char *rundir, const char *name)
+{
+	char *dir, *path, *real;
+	size_t n;
+	int ok;
+
+	if (!name || strncmp(name, "drilldown", 9) || strchr(name, '/') || strstr(name, ".."))
+		return 0;
+	/* nor a link out of it */
+	dir = realpath(rundir, NULL);
+	path = td_path_join(rundir, name);
+	real = realpath(path, NULL);
+	n = dir ? strlen(dir) : 0;
+	ok = dir && (!real || (!strncmp(real, dir, n) && real[n] == '/'));
+	free(dir);
+	free(path);
+	free(real);
+	return ok;
+}
+
 /* A step of meta.json's "drilldown" with its samples read: the report's form of it. */
 static json_t *drill_step(const char *rundir, json_t *step, const struct td_table *t, int smt_on,
 			  struct strbuf *err)
 {
 	struct td_report_opts opts = { 0 };
-	char *file = td_path_join(rundir, td_json_str_or(step, "file", "drilldown.data"));
+	const char *name = td_json_str_or(step, "file", "(none)");
+	char *file = td_path_join(rundir, name);
 	char *table = td_path_join(rundir, "table.json");
 	const struct td_metric *m = t && td_json_str(step, "node") ? td_table_find_metric(t, td_json_str(step, "node")) : NULL;
 	json_t *hot, *out, *fns = json_array(), *fn;
@@ -139,10 +165,15 @@ static json_t *drill_step(const char *rundir, json_t *step, const struct td_tabl
 
 	if (td_file_exists(table))
 		opts.table = table;
-	hot = td_hotspots_load(file, &opts, 0, err);
+	if (drill_file_ok(rundir, name))
+		hot = td_hotspots_load(file, &opts, 0, err);
+	else {
+		strbuf_addf(err, "meta.json drilldown[].file names no drill-down file of the run directory: %s",
+			    name);
+		hot = NULL;
+	}
 	out = json_deep_copy(step);
-	json_object_del(out, "file");
-	json_object_set_new(out, "file", json_string(td_json_str_or(step, "file", "drilldown.data")));
+	json_object_set_new(out, "file", json_string(name));
 	if (!hot) {
 		json_object_set_new(out, "samples", json_integer(0));
 		json_object_set_new(out, "error", json_string(err->buf));
@@ -187,7 +218,8 @@ int td_report_add_drilldown(json_t *doc, const char *rundir, struct strbuf *err)
 	smt_on = json_is_true(json_object_get(json_object_get(meta, "smt"), "on"));
 	out = json_array();
 	json_array_foreach(steps, i, step)
-		json_array_append_new(out, drill_step(rundir, step, t, smt_on, err));
+		if (json_is_object(step)) /* record writes objects: anything else is no step */
+			json_array_append_new(out, drill_step(rundir, step, t, smt_on, err));
 	json_object_set_new(doc, "drilldown", json_pack("{s:o}", "steps", out));
 	td_table_free(t);
 	json_decref(meta);

@@ -171,10 +171,14 @@ void td_drilldown_plan(const struct td_table *t, const char *node_id, const stru
 		if (node_group(t, out->node, b, &group) < 0)
 			strbuf_reset(&group);
 		leader_spec(&out->events, "cycles", &group);
-		strbuf_addf(&out->note, "%s has no locate-with event in table %s: sampled cycles%s, so "
-			    "functions are ranked by cycles, not by the node's events",
-			    out->node->id, td_table_info(t)->name,
-			    group.len ? " with its events" : " alone (its events do not fit one group)");
+		if (out->node->locate_with)
+			strbuf_addf(&out->note, "table %s cannot encode %s's locate-with events (%s)",
+				    td_table_info(t)->name, out->node->id, out->node->locate_with);
+		else
+			strbuf_addf(&out->note, "%s has no locate-with event in table %s",
+				    out->node->id, td_table_info(t)->name);
+		strbuf_addf(&out->note, ": sampled cycles%s, so functions are ranked by cycles, not by the "
+			    "node's events", group.len ? " with its events" : " alone (its events do not fit one group)");
 		strbuf_release(&group);
 		return;
 	}

@@ -65,6 +65,16 @@ else
 	'
 fi
 
+test_expect_success 'a meta.json naming a file outside the run directory: the step says so, nothing read' '
+	cp -r d hostile &&
+	ln -s "$TD_SRCDIR/README.md" hostile/drilldown-9.data &&
+	jq ".drilldown = [{\"step\": 1, \"file\": \"../d/drilldown.data\"}, 5,
+		{\"step\": 2, \"file\": \"drilldown-9.data\"}, {\"step\": 3, \"file\": 7}]" d/meta.json >hostile/meta.json &&
+	"$TDPERF" report --format json hostile >h.json &&
+	jq -e ".drilldown.steps | length == 3 and all(.samples == 0 and .functions == [] and
+		(.error | test(\"names no drill-down file of the run directory\")))" h.json
+'
+
 test_expect_success 'bad --drilldown values and options it cannot go with: one line, exit 2' '
 	test_exit_code 2 "$TDPERF" record --drilldown=0 -- true 2>err &&
 	test_line_count = 1 err && test_grep "drilldown takes a number of steps from 1 to 8, not .0." err &&
