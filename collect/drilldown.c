@@ -71,6 +71,24 @@ static const struct td_event *locate_event(const struct td_table *t, const struc
 }
 
 /*
+ * Does the group hold topdown metric events (PERF_METRICS, Ice Lake and
+ * later), which count only in a group led by slots?  Another leader,
+ * the locate event or cycles, cannot lead them.
+ */
+static int needs_slots_leader(const struct td_table *t, const struct td_sched_group *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr_events; i++) {
+		const struct td_event *ev = td_table_find_event(t, g->events[i].name);
+
+		if (ev && (ev->resource == TD_RES_PERF_METRICS || ev->group_leader))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The events of the nodes 'ids' as one group "{a,b}" in 'group', leaving
  * 'spare' general counters to the leader; -1 when they need more than
  * one group.
@@ -87,7 +105,7 @@ static int one_group(const struct td_table *t, const char *ids, const struct td_
 	req.nodes = ids;
 	less.gp -= spare;
 	if (less.gp > 0 && td_sched_build(t, &req, &less, &s, &err) == 0) {
-		if (s.nr_groups == 1 && !s.nr_split) {
+		if (s.nr_groups == 1 && !s.nr_split && !needs_slots_leader(t, &s.groups[0])) {
 			td_sched_group_spec(&s, 0, group);
 			ret = 0;
 		}
@@ -178,7 +196,7 @@ void td_drilldown_plan(const struct td_table *t, const char *node_id, const stru
 			strbuf_addf(&out->note, "%s has no locate-with event in table %s",
 				    out->node->id, td_table_info(t)->name);
 		strbuf_addf(&out->note, ": sampled cycles%s, so functions are ranked by cycles, not by the "
-			    "node's events", group.len ? " with its events" : " alone (its events do not fit one group)");
+			    "node's events", group.len ? " with its events" : " alone (its events cannot join one group behind it)");
 		strbuf_release(&group);
 		return;
 	}
@@ -194,7 +212,17 @@ void td_drilldown_plan(const struct td_table *t, const char *node_id, const stru
 		strbuf_addf(&out->note, "the PMU has no precise sampling (caps/max_precise 0): %s sampled "
 			    "without :pp, so a sample's IP may lie a few instructions past the event",
 			    ev->name);
-	if (node_group(t, out->node, b, &group) == 0) {
+	if (ev->taken_alone) {
+		/*
+		 * Intel perfmon's TakenAlone: while it is collected the other
+		 * programmable counters are unavailable, so none of the node's
+		 * events may count beside it; cycles take a fixed counter.
+		 */
+		out->kind = TD_DRILL_LOCATE_ALONE;
+		strbuf_addf(&out->note, "%sIntel marks %s TakenAlone (no other programmable counter may "
+			    "count beside it): sampled with cycles only, without the node's value per function",
+			    out->note.len ? "; " : "", ev->name);
+	} else if (node_group(t, out->node, b, &group) == 0) {
 		out->kind = TD_DRILL_LOCATE_GROUP;
 	} else {
 		out->kind = TD_DRILL_LOCATE_ALONE;

@@ -37,7 +37,7 @@ static void sampled_sentence(struct strbuf *sb, json_t *step)
 	if (!strcmp(kind, "locate_group"))
 		strbuf_addstr(sb, ", leading a group with the node's events");
 	else if (!strcmp(kind, "locate_event"))
-		strbuf_addstr(sb, ", with cycles only (the node's events did not fit)");
+		strbuf_addstr(sb, ", with cycles only, not the node's events");
 	else if (!strcmp(kind, "cycles_group"))
 		strbuf_addstr(sb, " (the table gives no event to locate the node with)");
 	else
