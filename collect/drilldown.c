@@ -89,28 +89,90 @@ static int needs_slots_leader(const struct td_table *t, const struct td_sched_gr
 }
 
 /*
- * The events of the nodes 'ids' as one group "{a,b}" in 'group', leaving
- * 'spare' general counters to the leader; -1 when they need more than
- * one group.
+ * Take a general counter among those 'mask' allows (0: any of the gp),
+ * lowest first, into 'used'; -1 when none is free.
+ */
+static int take_counter(unsigned long long mask, int gp, unsigned long long *used)
+{
+	int c;
+
+	for (c = 0; c < gp && c < 64; c++)
+		if ((!mask || (mask >> c) & 1) && !((*used >> c) & 1)) {
+			*used |= 1ULL << c;
+			return c;
+		}
+	return -1;
+}
+
+/*
+ * Place the general-counter events of the schedule (each once; restricted
+ * ones first, pass 0, then the others) beside a leader that took its
+ * counter already; append each placed event to 'group'.  -1 when one
+ * finds no counter: the scheduler checked each of its groups alone, not
+ * their union.
+ */
+static int place_events(const struct td_table *t, const struct td_sched *s, int gp,
+			unsigned long long *used, struct strvec *seen, struct strbuf *group)
+{
+	size_t g, i, k;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (g = 0; g < s->nr_groups; g++)
+			for (i = 0; i < s->groups[g].nr_events; i++) {
+				const struct td_sched_event *e = &s->groups[g].events[i];
+				const struct td_event *ev = td_table_find_event(t, e->name);
+				unsigned long long mask = ev ? ev->counters : 0;
+
+				for (k = 0; k < seen->nr && strcmp(seen->v[k], e->name); k++)
+					;
+				if (k < seen->nr || (e->fixed < 0 && (mask != 0) == pass) ||
+				    (e->fixed >= 0 && pass == 0))
+					continue;
+				if (e->fixed < 0 && take_counter(mask, gp, used) < 0)
+					return -1;
+				strvec_push(seen, e->name);
+				strbuf_addf(group, ",%s", e->perf_name);
+			}
+	return 0;
+}
+
+/*
+ * The events of the nodes 'ids' behind the leader 'lead' (a table event;
+ * NULL: cycles, given a general counter too: the group may hold the
+ * fixed cycles event already) as one
+ * group ",a,b" in 'group'.  The scheduler gives each formula a group of
+ * its own; sampled, they must all be in the leader's, so the union is
+ * placed on the counters here.  -1 when it does not fit, or when it holds
+ * topdown metric events (only a slots leader may lead those).
  */
 static int one_group(const struct td_table *t, const char *ids, const struct td_sched_budget *b,
-		     int spare, struct strbuf *group)
+		     const struct td_event *lead, struct strbuf *group)
 {
 	struct td_sched_request req = { 0 };
-	struct td_sched_budget less = *b;
 	struct strbuf err = STRBUF_INIT;
+	struct strvec seen = STRVEC_INIT;
+	unsigned long long used = 0;
 	struct td_sched s;
+	size_t g;
 	int ret = -1;
 
 	req.nodes = ids;
-	less.gp -= spare;
-	if (less.gp > 0 && td_sched_build(t, &req, &less, &s, &err) == 0) {
-		if (s.nr_groups == 1 && !s.nr_split && !needs_slots_leader(t, &s.groups[0])) {
-			td_sched_group_spec(&s, 0, group);
-			ret = 0;
-		}
-		td_sched_release(&s);
+	if (td_sched_build(t, &req, b, &s, &err) < 0) {
+		strbuf_release(&err);
+		return -1;
 	}
+	for (g = 0; g < s.nr_groups; g++)
+		if (needs_slots_leader(t, &s.groups[g]))
+			goto out;
+	if (take_counter(lead ? lead->counters : 0, b->gp, &used) < 0)
+		goto out;
+	if (lead)
+		strvec_push(&seen, lead->name); /* the leader counts itself */
+	ret = place_events(t, &s, b->gp, &used, &seen, group);
+out:
+	td_sched_release(&s);
+	strvec_clear(&seen);
 	strbuf_release(&err);
 	return ret;
 }
@@ -126,7 +188,7 @@ static void node_path(const struct td_table *t, const struct td_metric *m, struc
 }
 
 /*
- * "{LEADER,a,b}:S" from the group "{a,b}"; without one the leader with
+ * "{LEADER,a,b}:S" from the members ",a,b"; without them the leader with
  * cycles, still a group read at each sample (perf reads no group of
  * one), so that a sample weighs what the leader counted since the
  * previous one, as analyze/hotspots-load.c weighs group samples, and
@@ -141,23 +203,21 @@ static void leader_spec(struct strbuf *events, const char *leader, const struct 
 			strbuf_addf(events, "{%s,cycles}:S", leader);
 		return;
 	}
-	strbuf_addf(events, "{%s,", leader);
-	strbuf_add(events, group->buf + 1, group->len - 1);
-	strbuf_addstr(events, ":S");
+	strbuf_addf(events, "{%s%s}:S", leader, group->buf);
 }
 
 /* The node's events in one group: with its path from Level 1 where that fits, else alone. */
 static int node_group(const struct td_table *t, const struct td_metric *m, const struct td_sched_budget *b,
-		      struct strbuf *group)
+		      const struct td_event *lead, struct strbuf *group)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	node_path(t, m, &path);
-	ret = one_group(t, path.buf, b, 1, group);
+	ret = one_group(t, path.buf, b, lead, group);
 	if (ret < 0) {
 		strbuf_reset(group);
-		ret = one_group(t, m->id, b, 1, group);
+		ret = one_group(t, m->id, b, lead, group);
 	}
 	strbuf_release(&path);
 	return ret;
@@ -186,7 +246,7 @@ void td_drilldown_plan(const struct td_table *t, const char *node_id, const stru
 		/* no event locates it: cycles samples, each carrying the node's counts */
 		out->kind = TD_DRILL_CYCLES_GROUP;
 		out->leader = xstrdup("cycles");
-		if (node_group(t, out->node, b, &group) < 0)
+		if (node_group(t, out->node, b, NULL, &group) < 0)
 			strbuf_reset(&group);
 		leader_spec(&out->events, "cycles", &group);
 		if (out->node->locate_with)
@@ -222,7 +282,7 @@ void td_drilldown_plan(const struct td_table *t, const char *node_id, const stru
 		strbuf_addf(&out->note, "%sIntel marks %s TakenAlone (no other programmable counter may "
 			    "count beside it): sampled with cycles only, without the node's value per function",
 			    out->note.len ? "; " : "", ev->name);
-	} else if (node_group(t, out->node, b, &group) == 0) {
+	} else if (node_group(t, out->node, b, ev, &group) == 0) {
 		out->kind = TD_DRILL_LOCATE_GROUP;
 	} else {
 		out->kind = TD_DRILL_LOCATE_ALONE;
