@@ -2384,6 +2384,8 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		only_the_input_file(doc, run_or_file);
 	if (doc)
 		td_report_threads_or_warn(doc, run_or_file); /* threads work: analyze/threads-json.c */
+	if (doc && !on_the_fly)
+		td_report_add_drilldown(doc, run_or_file, err); /* analyze/drilldown.c */
 	/*
 	 * The roofline places the run against this CPU's calibrated roofs;
 	 * without a calibration it says so inside the document.  Only an

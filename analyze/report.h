@@ -156,6 +156,17 @@ void td_report_threads_or_warn(json_t *doc, const char *run_or_file);
  * when doc has no threads), or -1 with err set.
  */
 int td_report_add_thread_spans(json_t *doc, const char *run_or_file, struct strbuf *err);
+
+/* ---- record --drilldown (analyze/drilldown.c) ---- */
+/* The deepest flagged node of the main scope's bottleneck path (an id
+ * the document owns), or NULL when nothing on it is flagged. */
+const char *td_report_drilldown_node(json_t *doc);
+/* The flagged child of 'parent' with the largest value, or NULL. */
+const char *td_report_drilldown_child(json_t *doc, const char *parent);
+/* The "drilldown" object of a run directory whose meta.json has steps:
+ * each step's samples per function; nothing for other inputs.  A step
+ * whose samples cannot be read carries its "error".  0 always. */
+int td_report_add_drilldown(json_t *doc, const char *rundir, struct strbuf *err);
 /* True for a 'tdperf record --sweep' directory (it holds sweep.json). */
 int td_report_is_sweep(const char *path);
 /*

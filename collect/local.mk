@@ -1,6 +1,6 @@
 # collect/: one header per subject (docs/layout.md)
 libtdperf_a_SOURCES += collect/calibrate.h collect/cpu.h collect/sched.h collect/run.h collect/plan.h \
-	collect/sweep.h collect/job.h collect/hotspots.h
+	collect/sweep.h collect/job.h collect/hotspots.h collect/drilldown.h
 # calibration: micro-benchmarks measuring the roofline's roofs (tdperf calibrate)
 libtdperf_a_SOURCES += collect/calibrate.c collect/calibrate-kernels.c collect/calibrate-file.c
 TESTS += tests/e2e/t0900-calibrate.sh
@@ -10,8 +10,8 @@ TESTS += tests/e2e/t0900-calibrate.sh
 tests/e2e/t0900-calibrate.log: $(filter-out tests/e2e/t0900-calibrate.log,$(TEST_LOGS))
 EXTRA_DIST += tests/e2e/t0900-calibrate.sh
 libtdperf_a_SOURCES += collect/cpu.c collect/cpu-arm.c collect/meta.c collect/run.c collect/sched.c
-TESTS += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh
-EXTRA_DIST += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh
+TESTS += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh tests/e2e/t1311-drilldown-nopmu.sh
+EXTRA_DIST += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh tests/e2e/t1311-drilldown-nopmu.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sched
 TESTS += tests/unit/test_sched
@@ -49,7 +49,7 @@ tests_replay_perf_SOURCES = tests/replay-perf.c
 tests_replay_perf_LDADD = $(TD_LIBS)
 TESTS += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
 EXTRA_DIST += tests/e2e/t0520-record-dryrun.sh tests/e2e/t0530-record-replay.sh
-libtdperf_a_SOURCES += collect/hotspots.c
+libtdperf_a_SOURCES += collect/hotspots.c collect/drilldown.c
 # the plan of tdperf record: runs x perf jobs, and the dry run
 libtdperf_a_SOURCES += collect/plan.c
 # record --per-core and -A on the emulated PMU (issue 32)

@@ -353,6 +353,56 @@ static int plan_hotspots(struct td_plan *p, struct strbuf *err)
 	return 0;
 }
 
+size_t td_plan_add_sample_run(struct td_plan *p, const char *role, const char *file,
+			       const char *events)
+{
+	struct td_plan_run *run = new_run(p, 1, -1);
+	struct td_plan_job *j = &run->jobs[run->nr_jobs++];
+
+	j->role = role;
+	j->file = xstrdup(file);
+	j->group = -1;
+	record_common_args(p, &j->argv, j->file);
+	strvec_push(&j->argv, "-e");
+	strvec_push(&j->argv, events);
+	return p->nr_runs - 1;
+}
+
+/*
+ * The counting run of record --drilldown=2: perf stat of the nodes 'ids'
+ * alone, in groups of their own.  The run's software events come along,
+ * so the file reads as any perf stat output of the run.
+ */
+long td_plan_add_count_run(struct td_plan *p, const char *ids, const char *file, struct strbuf *err)
+{
+	struct td_sched_request req = { 0 };
+	struct td_sched s, keep = p->sched;
+	struct td_plan_run *run;
+	struct td_plan_job *j;
+	size_t k;
+
+	req.nodes = ids;
+	if (!p->hardware || td_sched_build(p->table, &req, &p->sched.budget, &s, err) < 0)
+		return -1;
+	run = new_run(p, 1, -1);
+	j = &run->jobs[run->nr_jobs++];
+	p->sched = s;            /* plan_stat_job writes the groups of p->sched */
+	plan_stat_job(p, j, -1);
+	p->sched = keep;
+	td_sched_release(&s);
+	p->nr_stat_files--;      /* not one of the tree's counting files */
+	free(j->file);
+	j->file = xstrdup(file);
+	j->role = "drilldown-count";
+	/* the -o of stat_common_args names the file: follow the rename */
+	for (k = 0; k + 1 < j->argv.nr; k++)
+		if (!strcmp(j->argv.v[k], "-o")) {
+			free(j->argv.v[k + 1]);
+			j->argv.v[k + 1] = xstrdup(file);
+		}
+	return (long)(p->nr_runs - 1);
+}
+
 /*
  * A table without a Top-Down tree (AMD Zen 1-3, Neoverse N1: their PMUs
  * count no slots) still has info metrics.  When nothing was asked for

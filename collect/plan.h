@@ -53,6 +53,7 @@ struct td_plan_opts {
 	int smt, nmi, counters;  /* -1: as detected */
 	int hotspots, callgraph, locate; /* --hotspots, -g, --locate */
 	int freq;                /* -F, 0: perf's default */
+	int drilldown;           /* --drilldown[=N]: steps down the tree, 0: none */
 	char **workload;         /* NULL-terminated, or NULL */
 };
 
@@ -105,6 +106,16 @@ struct td_plan {
 /* Plan for the options on the machine ci describes; see above for errors. */
 int td_plan_build(struct td_plan *p, const struct td_plan_opts *o, const struct td_cpu_info *ci,
 		  struct strbuf *err);
+/*
+ * record --drilldown, planned after the first runs were counted
+ * (collect/drilldown.c chooses the events): a run of perf record of
+ * 'events' into 'file' with job role 'role' (a string literal), and a
+ * counting run of the Top-Down nodes 'ids' into the CSV 'file' (role
+ * "drilldown-count").  They return the new run's index; the second -1
+ * with err set when the nodes cannot be scheduled.
+ */
+size_t td_plan_add_sample_run(struct td_plan *p, const char *role, const char *file, const char *events);
+long td_plan_add_count_run(struct td_plan *p, const char *ids, const char *file, struct strbuf *err);
 /* Frees what the plan owns (also after a failed td_plan_build). */
 void td_plan_release(struct td_plan *p);
 /* Do groups of one PMU share its counters in time (perf multiplexes them)? */

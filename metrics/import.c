@@ -2017,6 +2017,29 @@ static json_t *id_set(struct imp *im)
 	return set;
 }
 
+/*
+ * The events a node's LocateWith names are sampled, not counted (record
+ * --drilldown, --locate): encode those the event files describe, so that
+ * the table can hand them to perf.  One the files lack stays a name only.
+ */
+static void locate_events(struct imp *im, json_t *m)
+{
+	struct strbuf name = STRBUF_INIT, ignored = STRBUF_INIT;
+	const char *p = jstr(m, "locate_with"), *end;
+
+	for (; p && *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ";");
+		strbuf_reset(&name);
+		strbuf_add(&name, p, (size_t)(end - p));
+		strbuf_trim(&name);
+		if (name.len)
+			build_event(im, name.buf, &ignored);
+		strbuf_reset(&ignored);
+	}
+	strbuf_release(&name);
+	strbuf_release(&ignored);
+}
+
 /* Every formula must parse; events must be known; references must exist. */
 static int check_metric(struct imp *im, json_t *m, json_t *ids, json_t *evnames, struct strbuf *why)
 {
@@ -2050,6 +2073,7 @@ static int check_metric(struct imp *im, json_t *m, json_t *ids, json_t *evnames,
 		}
 		json_decref(names);
 	}
+	locate_events(im, m);
 	return 0;
 }
 

@@ -1002,6 +1002,11 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 	}
 	td_template_set_html(t, "intervals", sb.buf);
 	strbuf_reset(&sb);
+	td_html_drilldown(&sb, doc); /* record --drilldown: report/drilldown.c */
+	if (sb.len)
+		nav_link(&nav, "drilldown", "Drill-down");
+	td_template_set_html(t, "drilldown", sb.buf);
+	strbuf_reset(&sb);
 	threads_section(&sb, doc, &hc);
 	if (sb.len)
 		nav_link(&nav, "threads", "Threads");

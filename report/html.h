@@ -36,6 +36,8 @@ void td_html_stacks(struct strbuf *sb, json_t *stacks, const struct td_html_char
 /* report/html-threads.c: the thread analysis and sweep (charts, tables) and the roofline. */
 void td_html_threads(struct strbuf *sb, json_t *doc, const struct td_html_charts *hc);
 void td_html_roofline(struct strbuf *sb, json_t *doc);
+/* record --drilldown: the "drilldown" steps, nothing without them (report/drilldown.c). */
+void td_html_drilldown(struct strbuf *sb, json_t *doc);
 /* report/html-tree.c: the collapsible tree, raw events, scope and interval tables. */
 void td_html_tree(struct strbuf *sb, json_t *scope);
 /* "What to try" for the scope's bottleneck, under the verdict (report/html-guidance.c). */

@@ -73,6 +73,8 @@ void td_diff_render_counts_text(json_t *diff, FILE *out);
 void td_report_text_threads(json_t *doc, struct strbuf *out);
 /* The same, written to a stream (for the text renderer). */
 void td_report_text_threads_file(json_t *doc, FILE *f);
+/* record --drilldown: the "drilldown" steps, nothing without them (report/drilldown.c). */
+void td_report_text_drilldown(json_t *doc, FILE *f);
 
 /* ---- stacks ---- */
 /*

@@ -607,6 +607,7 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 			td_report_each_scope_rows(doc, idx, print_folded_scope, &o);
 	}
 	td_report_text_threads_file(doc, f); /* threads work: report/text-threads.c */
+	td_report_text_drilldown(doc, f); /* record --drilldown: report/drilldown.c */
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"
 		   " ? not decided (the error bar spans the threshold), x out of range (see the line below it),"
 		   " n/a not computable, p the value perf printed, taken where the counts do not give it"

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "collect/cpu.h"
+#include "collect/drilldown.h"
 #include "collect/job.h"
 #include "collect/plan.h"
 #include "collect/regions.h"
@@ -74,6 +75,7 @@ struct record {
 	json_t *run_list;        /* meta.json "runs" */
 	json_t *warnings;
 	json_t *regions;         /* meta.json "regions" (--regions) */
+	json_t *drilldown;       /* meta.json "drilldown": the steps sampled, or NULL */
 	struct td_run_result last;
 	int any_run;
 	int exit_code;
@@ -272,7 +274,7 @@ static int record_one_run(struct record *r, struct td_plan_run *run, size_t inde
 			continue;
 		}
 		f = json_pack("{s:s, s:s, s:s, s:o, s:i, s:o}", "name", j->file, "role", j->role,
-			      "format", strcmp(j->role, "perf-stat") ? "perf.data" : "csv",
+			      "format", strstr(j->file, ".csv") ? "csv" : "perf.data",
 			      "perf_command", argv_json(a.v), "run", (int)index + 1,
 			      "group", j->group < 0 ? json_null() : json_integer(j->group + 1));
 		json_object_set_new(f, "stderr", json_string(stderr_name));
@@ -637,6 +639,8 @@ static int record_finish(struct record *r)
 	if (r->regions)
 		json_object_set_new(meta, "regions", json_incref(r->regions));
 	json_object_set_new(meta, "warnings", json_incref(r->warnings));
+	if (r->drilldown)
+		json_object_set_new(meta, "drilldown", json_incref(r->drilldown));
 
 	text = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	path = td_rundir_file(&r->rd, "meta.json");
@@ -687,6 +691,24 @@ static int parse_on_off(const struct td_option *opt, const char *arg, struct str
 		*out = 0;
 	else
 		return strbuf_addf(err, "--%s takes on or off, not '%s'", opt->long_name, arg), -1;
+	return 0;
+}
+
+/* --drilldown[=N]: how many levels below the flagged node to go (1 without a value). */
+static int parse_drilldown(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	int *out = opt->value;
+	char *end;
+	long v;
+
+	if (!arg) {
+		*out = 1;
+		return 0;
+	}
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || v < 1 || v > 8)
+		return strbuf_addf(err, "--drilldown takes a number of steps from 1 to 8, not '%s'", arg), -1;
+	*out = (int)v;
 	return 0;
 }
 
@@ -748,8 +770,16 @@ static int check_options(const struct record_opts *o)
 				      "(no rank found in the environment)") ? -1 : -1;
 	if (o->live && o->plan.interval_ms <= 0)
 		return td_usage_error(record_usage, "--live needs -I MS (it draws each interval)") ? -1 : -1;
-	if ((o->plan.callgraph || o->plan.freq || o->plan.locate) && !o->plan.hotspots)
-		return td_usage_error(record_usage, "-g, -F and --locate go with --hotspots") ? -1 : -1;
+	if (o->plan.locate && !o->plan.hotspots)
+		return td_usage_error(record_usage, "--locate goes with --hotspots") ? -1 : -1;
+	if ((o->plan.callgraph || o->plan.freq) && !o->plan.hotspots && !o->plan.drilldown)
+		return td_usage_error(record_usage, "-g and -F go with --hotspots or --drilldown") ? -1 : -1;
+	if (o->plan.drilldown && (o->plan.dry_run || o->plan.no_multiplex || o->plan.repeats > 1 ||
+				  o->plan.interval_ms > 0 || o->plan.pid))
+		return td_usage_error(record_usage, "--drilldown chooses its second run from the first: "
+				      "it cannot be used with %s", o->plan.dry_run ? "--dry-run"
+				      : o->plan.no_multiplex ? "--no-multiplex" : o->plan.repeats > 1 ? "-r"
+				      : o->plan.interval_ms > 0 ? "-I" : "-p") ? -1 : -1;
 	if (o->sweep.nr && (o->plan.pid || o->plan.system_wide))
 		return td_usage_error(record_usage, "--sweep runs a command once per value: "
 				      "it cannot be used with %s", o->plan.pid ? "-p" : "-a") ? -1 : -1;
@@ -785,6 +815,7 @@ static void record_release(struct record *r)
 	json_decref(r->run_list);
 	json_decref(r->warnings);
 	json_decref(r->regions);
+	json_decref(r->drilldown);
 }
 
 /* The exit status that forwards the workload's. */
@@ -794,6 +825,172 @@ static int forwarded_status(const struct td_run_result *res)
 		return res->exit_status;
 	if (res->signo)
 		return 128 + res->signo;
+	return 0;
+}
+
+/* ---------------- --drilldown: sample the node the counts point at ---------------- */
+
+/* The report of one counting file of this run, read before the run is committed. */
+static json_t *counted_report(struct record *r, const char *file)
+{
+	struct td_report_opts opts = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char *path = td_rundir_file(&r->rd, file);
+	json_t *doc;
+
+	opts.cpu = td_table_info(r->plan.table)->name;
+	opts.smt = r->plan.sched.budget.smt ? "on" : "off";
+	doc = td_report_load(path, &opts, &err);
+	if (!doc)
+		add_warning(r, "--drilldown: %s: %s", file, err.buf);
+	free(path);
+	strbuf_release(&err);
+	return doc;
+}
+
+/* The node's value and name in a report, into the step. */
+static void step_node(json_t *step, json_t *doc, const char *id)
+{
+	json_t *nodes = json_object_get(td_report_main_scope(doc), "nodes"), *n;
+	size_t i;
+
+	json_array_foreach(nodes, i, n)
+		if (!strcmp(td_json_str_or(n, "id", ""), id)) {
+			json_object_set(step, "name", json_object_get(n, "name"));
+			json_object_set(step, "level", json_object_get(n, "level"));
+			json_object_set(step, "value", json_object_get(n, "value"));
+		}
+}
+
+/*
+ * --drilldown=2 and further: count the node's children (with its path,
+ * whose values their flags need) in a run of their own, and return the
+ * flagged child with the largest value (a string of the document kept in
+ * *doc), or NULL with a warning.
+ */
+static const char *count_children(struct record *r, const char *node, int step, json_t **doc)
+{
+	struct strbuf ids = STRBUF_INIT, err = STRBUF_INIT, file = STRBUF_INIT;
+	const char *child = NULL;
+	long run;
+
+	if (!td_drilldown_count_nodes(r->plan.table, node, &ids)) {
+		add_warning(r, "--drilldown: step %d: %s has no child nodes in table %s: the drill-down "
+			    "stops at it", step, node, td_table_info(r->plan.table)->name);
+		goto out;
+	}
+	strbuf_addf(&file, "drilldown-count-%d.csv", step);
+	run = td_plan_add_count_run(&r->plan, ids.buf, file.buf, &err);
+	if (run < 0) {
+		add_warning(r, "--drilldown: step %d: cannot count the children of %s: %s", step, node, err.buf);
+		goto out;
+	}
+	if (record_one_run(r, &r->plan.runs[run], (size_t)run) < 0 || !(*doc = counted_report(r, file.buf)))
+		goto out;
+	child = td_report_drilldown_child(*doc, node);
+	if (!child)
+		add_warning(r, "--drilldown: step %d: no child of %s is flagged: the drill-down stops at it",
+			    step, node);
+out:
+	strbuf_release(&ids);
+	strbuf_release(&err);
+	strbuf_release(&file);
+	return child;
+}
+
+/* The core PMU's caps/max_precise: precise sampling (PEBS) or not. */
+static int core_max_precise(const struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ci.nr_pmus; i++)
+		if (r->ci.pmus[i].core)
+			return td_drilldown_max_precise(r->ci.pmus[i].name);
+	return 0;
+}
+
+/* Sample node 'id' (NULL: no hardware counters) in a run of its own; the step goes into meta.json. */
+static int sample_node(struct record *r, const char *id, int step, json_t *counted)
+{
+	struct td_drilldown d;
+	struct strbuf file = STRBUF_INIT;
+	json_t *j;
+	size_t run;
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	if (!r->plan.table)
+		strbuf_addf(&why, "no formula table for this CPU (%s)",
+			    r->ci.table_error ? r->ci.table_error : "unknown CPU");
+	else
+		strbuf_addf(&why, "no hardware PMU: %s",
+			    r->ci.cycles_why ? r->ci.cycles_why : "cycles cannot be counted");
+	td_drilldown_plan(r->plan.hardware ? r->plan.table : NULL, id, &r->plan.sched.budget,
+			  core_max_precise(r), why.buf, &d);
+	strbuf_release(&why);
+	if (d.note.len)
+		add_warning(r, "--drilldown: %s", d.note.buf);
+	if (step > 1)
+		strbuf_addf(&file, "drilldown-%d.data", step);
+	else
+		strbuf_addstr(&file, "drilldown.data");
+	run = td_plan_add_sample_run(&r->plan, "drilldown", file.buf, d.events.buf);
+	j = json_pack("{s:i, s:o, s:s}", "step", step, "node", id ? json_string(id) : json_null(),
+		      "file", file.buf);
+	if (counted && id)
+		step_node(j, counted, id);
+	json_object_set_new(j, "sampled", json_pack("{s:s, s:s, s:b, s:s, s:o}",
+		"kind", td_drilldown_kind_name(d.kind), "event", d.leader, "precise", d.precise,
+		"events", d.events.buf, "note", d.note.len ? json_string(d.note.buf) : json_null()));
+	json_array_append_new(r->drilldown, j);
+	ret = record_one_run(r, &r->plan.runs[run], run);
+	td_drilldown_release(&d);
+	strbuf_release(&file);
+	return ret;
+}
+
+/*
+ * record --drilldown[=N], after the counting runs: the report of the
+ * first run names the deepest flagged node of its bottleneck path
+ * (analyze/drilldown.c), whose locate-with event is sampled in one more
+ * run (collect/drilldown.c); each further step counts that node's
+ * children and samples the flagged one.  Without hardware counters the
+ * step samples cpu-clock and says why.  A failed step is a warning: the
+ * counts stand.  Returns 0, or the exit status of a run that failed.
+ */
+static int record_drilldown(struct record *r)
+{
+	json_t *doc = NULL, *more = NULL;
+	const char *node = NULL;
+	int step;
+
+	r->drilldown = json_array();
+	if (!r->plan.hardware)
+		return sample_node(r, NULL, 1, NULL) < 0 ? (r->exit_code ? r->exit_code : 2) : 0;
+	if (!td_table_has_tree(r->plan.table)) {
+		add_warning(r, "--drilldown: table %s has no Top-Down tree: nothing to drill into",
+			    td_table_info(r->plan.table)->name);
+		return 0;
+	}
+	doc = counted_report(r, r->plan.runs[0].jobs[0].file);
+	node = doc ? td_report_drilldown_node(doc) : NULL;
+	if (doc && !node)
+		add_warning(r, "--drilldown: no node of the bottleneck path is flagged: nothing to drill into");
+	for (step = 1; node && step <= r->o.plan.drilldown; step++) {
+		if (step > 1) {
+			json_t *next = NULL;
+
+			node = count_children(r, node, step, &next);
+			json_decref(more);
+			more = next;
+			if (!node)
+				break;
+		}
+		if (sample_node(r, node, step, step > 1 ? more : doc) < 0)
+			break;
+	}
+	json_decref(doc);
+	json_decref(more);
 	return 0;
 }
 
@@ -839,6 +1036,8 @@ static int record_run_all(struct record *r)
 		add_warning(r, "the workload was killed by %s", td_signal_name(r->last.signo));
 	else if (r->last.exited && r->last.exit_status)
 		add_warning(r, "the workload exited with status %d", r->last.exit_status);
+	if (!ret && r->o.plan.drilldown)
+		ret = record_drilldown(r);
 	check_comparable(r);
 	if (r->o.regions)
 		r->regions = regions_finish(r);
@@ -1126,6 +1325,12 @@ int cmd_record(int argc, char **argv)
 		TD_OPT_INT_RANGE(0, "region-sample", &o.region_sample, 1, INT_MAX, "N",
 				 "with --regions: count one pass in N of each region (for regions "
 				 "entered very often)"),
+		TD_OPT_CALLBACK_F(0, "drilldown", &o.plan.drilldown, "N",
+				  "after counting, sample the deepest flagged node of the bottleneck path "
+				  "by its locate-with event in one more run (drilldown.data): the functions "
+				  "and lines that carry it; =N goes N-1 levels further down, counting the "
+				  "children of each node and sampling the flagged one",
+				  TD_OPTION_OPTARG, parse_drilldown),
 		TD_OPT_CALLBACK(0, "sweep", &o.sweep, "PARAM=V1,V2,...",
 				"record once per value into DIR/PARAM-V: {PARAM} in the command is replaced, "
 				"threads also sets OMP_NUM_THREADS", parse_sweep),

@@ -32,3 +32,5 @@ TESTS += tests/e2e/t0546-perf-metric-oracle.sh
 TESTS += tests/e2e/t0547-perf-formula-notes.sh
 EXTRA_DIST += tests/e2e/t0546-perf-metric-oracle.sh tests/pmu-emu/perf-oracle
 EXTRA_DIST += tests/e2e/t0547-perf-formula-notes.sh
+TESTS += tests/e2e/t1310-drilldown-emu.sh
+EXTRA_DIST += tests/e2e/t1310-drilldown-emu.sh
