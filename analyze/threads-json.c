@@ -80,6 +80,8 @@ static char *dominant_sentence(const struct td_threads_result *r)
 			    "of the workload's own components %s is largest, %.1f %%",
 			    td_thread_comp_id(r->dominant_own),
 			    100.0 * r->aggregate[r->dominant_own] / total);
+	if (r->dominant_own == TD_TC_SYNC)
+		strbuf_addstr(&sb, "; the threads wait for each other: a contended lock or a barrier");
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -112,6 +114,7 @@ json_t *td_threads_json(const struct td_threads_result *r, const char *oncpu_rea
 		json_object_set_new(jt, "start", num(t->start - t0));
 		json_object_set_new(jt, "end", num(t->end - t0));
 		json_object_set_new(jt, "sync_fraction", num(t->sync_fraction));
+		json_object_set_new(jt, "created_threads", json_integer(t->nr_created));
 		json_object_set_new(jt, "excluded", json_boolean(t->excluded));
 		json_object_set_new(jt, "switch_ins", json_integer((json_int_t)t->nr_switch_in));
 		json_object_set_new(jt, "inferred_switch_ins", json_integer((json_int_t)t->nr_inferred_in));

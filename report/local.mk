@@ -5,7 +5,7 @@ libtdperf_a_SOURCES += report/csv.c report/diff-charts.c report/diff-counts.c \
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
 	report/job-html.c report/job-text.c report/json.c report/live.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
-	report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
+	report/plot-job.c report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
 	report/chart.h report/html.h report/render.h
 # the live view of perf stat -I output (report/live.c)
 TESTS += tests/e2e/t0305-live.sh
@@ -45,3 +45,5 @@ TESTS += tests/e2e/t0642-hotspots-html.sh
 EXTRA_DIST += tests/e2e/t0642-hotspots-html.sh
 TESTS += tests/e2e/t0643-hotspots-diff.sh
 EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh
+TESTS += tests/e2e/t0670-job-page.sh
+EXTRA_DIST += tests/e2e/t0670-job-page.sh
