@@ -67,6 +67,7 @@ struct tstate {
 	size_t nr_iv, alloc_iv;
 	unsigned long nr_switch_in, nr_inferred_in;
 	unsigned nr_created;     /* threads it forked */
+	int creator;             /* the tid that forked it, 0 unknown */
 };
 
 struct td_threads {
@@ -403,9 +404,13 @@ static void replay(struct td_threads *b, const struct td_thread_event *e)
 			current_task(b, e->pid, e->tid, e->time);
 		if (e->target_tid <= 0)
 			break;
-		if (e->tid > 0 && e->tid != e->target_tid)
-			thread(b, e->tid, 1)->nr_created++;
 		t = thread(b, e->target_tid, 1);
+		/* perf may give both the tracepoint and its FORK record: count a child once */
+		if (!t->creator && e->tid > 0 && e->tid != e->target_tid) {
+			t->creator = e->tid;
+			thread(b, e->tid, 1)->nr_created++;
+			t = thread(b, e->target_tid, 0); /* the array may have moved */
+		}
 		if (e->target_pid > 0)
 			t->pid = e->target_pid;
 		set_comm(t, e->comm);

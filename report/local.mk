@@ -47,3 +47,5 @@ TESTS += tests/e2e/t0643-hotspots-diff.sh
 EXTRA_DIST += tests/e2e/t0643-hotspots-diff.sh
 TESTS += tests/e2e/t0670-job-page.sh
 EXTRA_DIST += tests/e2e/t0670-job-page.sh
+TESTS += tests/e2e/t0671-sweep-report.sh
+EXTRA_DIST += tests/e2e/t0671-sweep-report.sh
