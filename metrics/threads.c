@@ -539,14 +539,17 @@ static void collect_threads(struct td_threads *b, struct td_threads_result *r)
  */
 static void build_region(struct td_threads *b, struct td_threads_result *r)
 {
-	size_t i, j, n_in = 0;
+	size_t i, j, n_in = 0, n_half = 0;
 	double r0 = INFINITY, r1 = -INFINITY, span;
 	int c;
 
-	for (i = 0; i < r->nr_threads; i++)
+	for (i = 0; i < r->nr_threads; i++) {
 		if (!r->threads[i].excluded && r->threads[i].end > r->threads[i].start)
 			n_in++;
-	if (!n_in && r->nr_threads) {
+		n_half += r->threads[i].sync_fraction > 0.5;
+	}
+	/* every thread over half in sync, the creator too: they all wait for each other */
+	if ((!n_in || n_half == r->nr_threads) && r->nr_threads) {
 		r->all_sync_fallback = 1;
 		for (i = 0; i < r->nr_threads; i++)
 			r->threads[i].excluded = 0;

@@ -355,10 +355,10 @@ static void heat_map(struct strbuf *sb, json_t *doc, int by_node)
 			heat_cell(sb, heat_value(x, by_node, json_string_value(c)), median[i]);
 		strbuf_addstr(sb, "</tr>\n");
 	}
-	strbuf_addstr(sb, "<tr class=\"median\"><th>median</th>");
+	strbuf_addstr(sb, "</tbody><tfoot><tr class=\"median\"><th>median</th>");
 	for (i = 0; i < json_array_size(cols); i++)
 		cell(sb, median[i]);
-	strbuf_addstr(sb, "</tr>\n</tbody></table></div>\n");
+	strbuf_addstr(sb, "</tr></tfoot></table></div>\n");
 	free(median);
 	json_decref(cols);
 }
