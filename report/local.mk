@@ -49,3 +49,5 @@ TESTS += tests/e2e/t0670-job-page.sh
 EXTRA_DIST += tests/e2e/t0670-job-page.sh
 TESTS += tests/e2e/t0671-sweep-report.sh
 EXTRA_DIST += tests/e2e/t0671-sweep-report.sh
+TESTS += tests/e2e/t0672-hotspots-page.sh
+EXTRA_DIST += tests/e2e/t0672-hotspots-page.sh
