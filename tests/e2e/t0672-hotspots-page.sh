@@ -66,6 +66,24 @@ test_expect_success 'the page: the report style sheet, a CSP, no empty Top-Down 
 	test "$(grep -c "<script" inl.html)" = 2
 '
 
+# The -O0 build of the same program, where hot_kernel is a function of its own:
+# diff --hotspots compares loop with loop (the samples perf's source lines put
+# in hot_kernel, test 2), not "main faster".
+test_expect_success 'diff --hotspots -O2 vs -O0: hot_kernel against hot_kernel, main not faster' '
+	mkdir -p o0 && "$CC" -O0 -g -fno-omit-frame-pointer -o o0/inl inl.c &&
+	"$PERF" record -q -e cpu-clock -g -o o0.data -- o0/inl 400000000 >rec0.log 2>&1 &&
+	"$TDPERF" diff --hotspots --format json inl.data o0.data >d.json &&
+	"$TDPERF" diff --hotspots inl.data o0.data >d.txt && cat d.txt | head -n 8 &&
+	read n k <perf.inl &&
+	jq -e --argjson k "$k" ".functions[] | select(.symbol == \"hot_kernel\") |
+		.a.samples == \$k and .b.samples > 0 and .inlined_in_a == [\"main\"] and .approximate" d.json &&
+	# main keeps only what was not in hot_kernel: its change is small beside hot_kernel weight
+	jq -e "(.functions[] | select(.symbol == \"hot_kernel\") | .b.period) as \$h |
+		.functions[] | select(.symbol == \"main\") | (.change | fabs) < 0.1 * \$h" d.json &&
+	! grep " main (inl) .*faster" d.txt &&
+	grep "~ inlined in A into main: its share of their samples, by debug info" d.txt
+'
+
 if test -x "$CHROMIUM" && have_prog node; then
 	test_expect_success 'in Chromium: hot_kernel drawn inlined over main, with perf share; the table as said' '
 		share=$(printf "%.1f" "$(jq -r ".hotspots[] | select(.symbol == \"main\") | 100 * .inlined[0].samples / .samples" inl.json)") &&
