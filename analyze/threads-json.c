@@ -433,6 +433,28 @@ static int looks_like_perf_data(const char *path)
 	return td_pd_is_perf_data(head, n);
 }
 
+/*
+ * 'record -r N' runs the workload N times but records the scheduler in
+ * one of them only (meta.json: the "sched" file's "run"): say which, so
+ * that the threads section is not read as the runs' mean
+ * ("recorded_run", "runs").
+ */
+static void add_recorded_run(json_t *threads, json_t *meta)
+{
+	size_t runs = json_array_size(json_object_get(meta, "runs")), i;
+	json_t *f;
+
+	if (runs < 2)
+		return;
+	json_array_foreach(json_object_get(meta, "files"), i, f)
+		if (td_json_str(f, "role") && !strcmp(td_json_str(f, "role"), "sched") &&
+		    json_is_integer(json_object_get(f, "run"))) {
+			json_object_set(threads, "recorded_run", json_object_get(f, "run"));
+			json_object_set_new(threads, "runs", json_integer((json_int_t)runs));
+			return;
+		}
+}
+
 int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *err)
 {
 	struct td_threads_result r;
@@ -469,6 +491,7 @@ int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *e
 	if (got > 0) {
 		json_object_set_new(doc, "threads", td_threads_json(&r, oncpu_reason_of(doc)));
 		td_threads_result_release(&r);
+		add_recorded_run(json_object_get(doc, "threads"), json_object_get(doc, "run"));
 	}
 	return 0;
 }
