@@ -6,6 +6,15 @@
  * A and B and the change, so the functions that got slower or faster come
  * first; and, where both sides have Top-Down per function, how each node
  * moved.
+ *
+ * Functions are compared by the innermost function a sample fell in: the
+ * self samples debug info puts in an inlined function ("inlined") move out
+ * of their caller into an entry of that function's own, so that an -O2
+ * build whose hot loop was inlined into main compares with an -O0 build
+ * where the loop is a function of its own, loop with loop, rather than
+ * saying "main faster".  The weight moved is the caller's self weight in
+ * proportion to the samples (each sample's own weight is not kept per
+ * inlined function), so such a row is marked approximate.
  */
 #include "analyze/analyze-int.h"
 #include "util/util.h"
@@ -84,6 +93,17 @@ static json_t *topdown_change(json_t *fa, json_t *fb)
 	return out;
 }
 
+/* Say in a row where a side's weight was moved out of callers it was inlined in. */
+static void mark_inlined(json_t *row, json_t *fa, json_t *fb)
+{
+	if (fa && json_object_get(fa, "inlined_in"))
+		json_object_set(row, "inlined_in_a", json_object_get(fa, "inlined_in"));
+	if (fb && json_object_get(fb, "inlined_in"))
+		json_object_set(row, "inlined_in_b", json_object_get(fb, "inlined_in"));
+	if (json_object_get(row, "inlined_in_a") || json_object_get(row, "inlined_in_b"))
+		json_object_set_new(row, "approximate", json_true());
+}
+
 static double period_of(json_t *fn, const char *key)
 {
 	return fn ? (double)json_integer_value(json_object_get(fn, key)) : 0;
@@ -97,9 +117,89 @@ static int by_change(const void *x, const void *y)
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
+/* Add 'n' x the integer field 'key' of 'from' to that of 'to'. */
+static void add_int(json_t *to, const char *key, double v)
+{
+	json_object_set_new(to, key, json_integer(json_integer_value(json_object_get(to, key)) + (json_int_t)llround(v)));
+}
+
+/*
+ * The functions of a hotspots document by innermost function: each
+ * inlined function's share of its caller's self samples and weight moved
+ * into an entry of its own (same DSO), merged with the function of that
+ * name if the document has one.  Percentages follow the weights.
+ */
+static json_t *by_innermost(json_t *hot, double total)
+{
+	json_t *out = json_array(), *index = json_object(), *fn, *e;
+	struct strbuf key = STRBUF_INIT;
+	size_t i, k;
+
+	json_array_foreach(hot, i, fn) {
+		json_t *c = json_deep_copy(fn);
+
+		json_object_del(c, "inlined");
+		function_key(c, &key);
+		json_object_set(index, key.buf, c);
+		json_array_append_new(out, c);
+	}
+	json_array_foreach(hot, i, fn) {
+		double samples = td_json_num(json_object_get(fn, "samples"));
+		double period = (double)json_integer_value(json_object_get(fn, "period"));
+		json_t *self;
+
+		if (!json_array_size(json_object_get(fn, "inlined")) || !(samples > 0))
+			continue;
+		function_key(fn, &key);
+		self = json_object_get(index, key.buf);
+		json_array_foreach(json_object_get(fn, "inlined"), k, e) {
+			double share = td_json_num(json_object_get(e, "samples")) / samples;
+			json_t *to, *probe = json_pack("{s:s, s:s}", "symbol", td_json_str_or(e, "symbol", "?"),
+						       "dso", td_json_str_or(fn, "dso", "?"));
+
+			if (!(share > 0)) {
+				json_decref(probe);
+				continue;
+			}
+			function_key(probe, &key);
+			to = json_object_get(index, key.buf);
+			if (!to) { /* the array takes the reference */
+				to = probe;
+				json_object_set_new(to, "samples", json_integer(0));
+				json_object_set_new(to, "period", json_integer(0));
+				json_object_set_new(to, "children_period", json_integer(0));
+				json_object_set(index, key.buf, to);
+				json_array_append_new(out, to);
+			} else {
+				json_decref(probe);
+			}
+			add_int(to, "samples", share * samples);
+			add_int(to, "period", share * period);
+			add_int(to, "children_period", share * period);
+			add_int(self, "samples", -share * samples);
+			add_int(self, "period", -share * period);
+			json_object_set_new(to, "approximate", json_true());
+			if (!json_is_array(json_object_get(to, "inlined_in")))
+				json_object_set_new(to, "inlined_in", json_array());
+			json_array_append_new(json_object_get(to, "inlined_in"),
+					      json_string(td_json_str_or(fn, "symbol", "?")));
+		}
+	}
+	json_array_foreach(out, i, fn)
+		if (total > 0) {
+			json_object_set_new(fn, "percent", json_real(100.0 * (double)json_integer_value(
+				json_object_get(fn, "period")) / total));
+			json_object_set_new(fn, "children_percent", json_real(100.0 * (double)json_integer_value(
+				json_object_get(fn, "children_period")) / total));
+		}
+	json_decref(index);
+	strbuf_release(&key);
+	return out;
+}
+
 json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *name_b, struct strbuf *err)
 {
-	json_t *index = json_object(), *fn, *rows = json_array(), *out, **sorted;
+	json_t *index = json_object(), *fn, *rows = json_array(), *out, **sorted, *ha, *hb;
 	json_t *pa = json_object_get(a, "profile"), *pb = json_object_get(b, "profile");
 	const char *ea = td_json_str(pa, "event"), *eb = td_json_str(pb, "event");
 	struct strbuf key = STRBUF_INIT;
@@ -111,11 +211,13 @@ json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *n
 		json_decref(rows);
 		return NULL;
 	}
-	json_array_foreach(json_object_get(b, "hotspots"), i, fn) {
+	ha = by_innermost(json_object_get(a, "hotspots"), (double)json_integer_value(json_object_get(pa, "period")));
+	hb = by_innermost(json_object_get(b, "hotspots"), (double)json_integer_value(json_object_get(pb, "period")));
+	json_array_foreach(hb, i, fn) {
 		function_key(fn, &key);
 		json_object_set(index, key.buf, fn);
 	}
-	json_array_foreach(json_object_get(a, "hotspots"), i, fn) {
+	json_array_foreach(ha, i, fn) {
 		json_t *fb, *row, *td;
 
 		function_key(fn, &key);
@@ -126,18 +228,25 @@ json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *n
 				"children_change", period_of(fb, "children_period") - period_of(fn, "children_period"));
 		if ((td = topdown_change(fn, fb)))
 			json_object_set_new(row, "topdown", td);
+		mark_inlined(row, fn, fb);
 		json_array_append_new(rows, row);
 		json_object_del(index, key.buf);
 	}
-	json_array_foreach(json_object_get(b, "hotspots"), i, fn) { /* in B only */
+	json_array_foreach(hb, i, fn) { /* in B only */
+		json_t *row;
+
 		function_key(fn, &key);
 		if (!json_object_get(index, key.buf))
 			continue;
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:n, s:o, s:f, s:f}", "symbol",
-						      td_json_str_or(fn, "symbol", "?"), "dso", base_name(td_json_str(fn, "dso")),
-						      "a", "b", side(fn), "change", period_of(fn, "period"),
-						      "children_change", period_of(fn, "children_period")));
+		row = json_pack("{s:s, s:s, s:n, s:o, s:f, s:f}", "symbol",
+				td_json_str_or(fn, "symbol", "?"), "dso", base_name(td_json_str(fn, "dso")),
+				"a", "b", side(fn), "change", period_of(fn, "period"),
+				"children_change", period_of(fn, "children_period"));
+		mark_inlined(row, NULL, fn);
+		json_array_append_new(rows, row);
 	}
+	json_decref(ha);
+	json_decref(hb);
 	n = json_array_size(rows);
 	sorted = xmalloc((n + 1) * sizeof(*sorted));
 	for (i = 0; i < n; i++)
@@ -151,6 +260,8 @@ json_t *td_hotspots_diff(json_t *a, const char *name_a, json_t *b, const char *n
 			"event_a", ea ? ea : "?", "event_b", eb ? eb : "?",
 			"period_a", json_object_get(pa, "period"), "period_b", json_object_get(pb, "period"),
 			"same_event", ea && eb && !strcmp(ea, eb), "functions", rows);
+	json_object_set_new(out, "by", json_string("innermost function: the samples debug info puts in an "
+						   "inlined function are that function's, not its caller's"));
 	json_decref(index);
 	strbuf_release(&key);
 	return out;

@@ -80,6 +80,8 @@ static char *dominant_sentence(const struct td_threads_result *r)
 			    "of the workload's own components %s is largest, %.1f %%",
 			    td_thread_comp_id(r->dominant_own),
 			    100.0 * r->aggregate[r->dominant_own] / total);
+	if (r->dominant_own == TD_TC_SYNC)
+		strbuf_addstr(&sb, "; the threads wait for each other: a contended lock or a barrier");
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -112,6 +114,7 @@ json_t *td_threads_json(const struct td_threads_result *r, const char *oncpu_rea
 		json_object_set_new(jt, "start", num(t->start - t0));
 		json_object_set_new(jt, "end", num(t->end - t0));
 		json_object_set_new(jt, "sync_fraction", num(t->sync_fraction));
+		json_object_set_new(jt, "created_threads", json_integer(t->nr_created));
 		json_object_set_new(jt, "excluded", json_boolean(t->excluded));
 		json_object_set_new(jt, "switch_ins", json_integer((json_int_t)t->nr_switch_in));
 		json_object_set_new(jt, "inferred_switch_ins", json_integer((json_int_t)t->nr_inferred_in));
@@ -184,7 +187,83 @@ struct sweep_run {
 	char *dir;
 	struct td_threads_result r;
 	int loaded;
+	long nr_cpus;            /* online CPUs when it was recorded (its meta.json), 0 unknown */
 };
+
+/*
+ * A sweep point's share of runnable time (waiting for a CPU) above which,
+ * with no more threads than CPUs, the machine was busy with other work
+ * while it was recorded: the workload alone would find a CPU free.
+ */
+#define BUSY_RUNNABLE 0.20
+
+/* The number of online CPUs a run directory's meta.json states, 0 when it says none. */
+static long run_nr_cpus(const char *rundir)
+{
+	char *path = td_path_join(rundir, "meta.json");
+	json_t *meta = json_load_file(path, 0, NULL);
+	json_t *n = json_object_get(meta, "nr_cpus_online");
+	long nr = json_is_integer(n) && json_integer_value(n) > 0 ? (long)json_integer_value(n) : 0;
+
+	json_decref(meta);
+	free(path);
+	return nr;
+}
+
+/*
+ * What the CPUs say about each point: a point with more threads than
+ * CPUs waits for a CPU by construction (its speedup says so more than any
+ * component's growth); a point with no more threads than CPUs that still
+ * waited for one ran on a busy machine.  Notes for the sweep, the busy
+ * ones also as warnings of the document.
+ */
+static void cpu_notes(json_t *doc, json_t *notes, json_t *jruns, const struct sweep_run *sr, size_t n,
+		      const char *param)
+{
+	struct strbuf sb = STRBUF_INIT, busy = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_t *o = json_array_get(jruns, i);
+		double runq = td_json_num(json_object_get(json_object_get(o, "fractions"), "runnable"));
+		json_int_t threads = json_integer_value(json_object_get(o, "aggregated_threads"));
+
+		json_object_set_new(o, "cpus", sr[i].nr_cpus ? json_integer(sr[i].nr_cpus) : json_null());
+		if (!sr[i].loaded || !sr[i].nr_cpus) {
+			json_object_set_new(o, "oversubscribed", json_null());
+			continue;
+		}
+		json_object_set_new(o, "oversubscribed", json_boolean(threads > sr[i].nr_cpus));
+		if (threads > sr[i].nr_cpus) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s=%g runs %lld threads on %ld CPUs: more threads than CPUs take "
+				    "turns, so its runnable time (waiting for a CPU)", param, sr[i].value,
+				    (long long)threads, sr[i].nr_cpus);
+			if (isfinite(td_json_num(json_object_get(o, "speedup"))))
+				strbuf_addf(&sb, " and its speedup of %.2f", td_json_num(json_object_get(o, "speedup")));
+			strbuf_addf(&sb, " reflect the %ld CPUs more than the program's scaling", sr[i].nr_cpus);
+			json_array_append_new(notes, json_string(sb.buf));
+		} else if (runq >= BUSY_RUNNABLE) {
+			strbuf_addf(&busy, "%s%.0f %% at %s=%g (%lld thread%s on %ld CPUs)", busy.len ? ", " : "",
+				    100 * runq, param, sr[i].value, (long long)threads, threads == 1 ? "" : "s",
+				    sr[i].nr_cpus);
+		}
+	}
+	if (busy.len) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "the machine was busy during the sweep: with no more threads than CPUs the "
+			    "threads still spent this share of their time waiting for a CPU (runnable): %s; "
+			    "other load took the CPUs, so the speedups and components are not the program's alone (record the "
+			    "sweep on a quiet machine)", busy.buf);
+		json_array_insert_new(notes, 0, json_string(sb.buf));
+		if (!json_is_array(json_object_get(doc, "warnings")))
+			json_object_set_new(doc, "warnings", json_array());
+		json_array_append_new(json_object_get(doc, "warnings"),
+				      json_pack("{s:s, s:s}", "severity", "warning", "text", sb.buf));
+	}
+	strbuf_release(&sb);
+	strbuf_release(&busy);
+}
 
 static int load_json_file(const char *path, json_t **out, struct strbuf *err)
 {
@@ -238,6 +317,7 @@ static int add_sweep(json_t *doc, const char *dir, const char *sweep_path, struc
 		sr[i].value = json_number_value(json_object_get(jr, "value"));
 		sr[i].dir = xstrdup(sub);
 		subdir = td_path_join(dir, sub);
+		sr[i].nr_cpus = run_nr_cpus(subdir);
 		pd = td_path_join(subdir, "perf.data");
 		free(subdir);
 		got = td_threads_load(pd, &sr[i].r, err);
@@ -319,6 +399,7 @@ static int add_sweep(json_t *doc, const char *dir, const char *sweep_path, struc
 		json_object_set_new(o, "growing", json_null());
 		json_array_append_new(notes, json_string("fewer than two analysable runs: nothing to compare"));
 	}
+	cpu_notes(doc, notes, jruns, sr, n, param);
 	json_object_set_new(o, "notes", notes);
 	json_object_set_new(doc, "sweep", o);
 	if (sr[last].loaded) {
@@ -350,6 +431,28 @@ static int looks_like_perf_data(const char *path)
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
 	return td_pd_is_perf_data(head, n);
+}
+
+/*
+ * 'record -r N' runs the workload N times but records the scheduler in
+ * one of them only (meta.json: the "sched" file's "run"): say which, so
+ * that the threads section is not read as the runs' mean
+ * ("recorded_run", "runs").
+ */
+static void add_recorded_run(json_t *threads, json_t *meta)
+{
+	size_t runs = json_array_size(json_object_get(meta, "runs")), i;
+	json_t *f;
+
+	if (runs < 2)
+		return;
+	json_array_foreach(json_object_get(meta, "files"), i, f)
+		if (td_json_str(f, "role") && !strcmp(td_json_str(f, "role"), "sched") &&
+		    json_is_integer(json_object_get(f, "run"))) {
+			json_object_set(threads, "recorded_run", json_object_get(f, "run"));
+			json_object_set_new(threads, "runs", json_integer((json_int_t)runs));
+			return;
+		}
 }
 
 int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *err)
@@ -388,6 +491,7 @@ int td_report_add_threads(json_t *doc, const char *run_or_file, struct strbuf *e
 	if (got > 0) {
 		json_object_set_new(doc, "threads", td_threads_json(&r, oncpu_reason_of(doc)));
 		td_threads_result_release(&r);
+		add_recorded_run(json_object_get(doc, "threads"), json_object_get(doc, "run"));
 	}
 	return 0;
 }
@@ -422,6 +526,71 @@ int td_report_is_sweep(const char *path)
 	return yes;
 }
 
+/*
+ * The sweep's meta.json says what was typed; the machine it ran on (CPU,
+ * SMT, host, online CPUs) is in each value's own meta.json: take the first
+ * value's, so that the report knows the CPU.
+ */
+static void add_machine(json_t *run, const char *dir)
+{
+	static const char *const keys[] = { "cpu", "smt", "host", "cpus_online", "nr_cpus_online" };
+	char *sp = td_path_join(dir, "sweep.json"), *sub, *mp;
+	json_t *sw = json_load_file(sp, 0, NULL), *meta;
+	const char *first = td_json_str(json_array_get(json_object_get(sw, "runs"), 0), "dir");
+	size_t i;
+
+	free(sp);
+	if (!json_is_object(run) || !first || strstr(first, "..") || first[0] == '/') {
+		json_decref(sw);
+		return;
+	}
+	sub = td_path_join(dir, first);
+	mp = td_path_join(sub, "meta.json");
+	meta = json_load_file(mp, 0, NULL);
+	for (i = 0; i < TD_ARRAY_SIZE(keys); i++)
+		if (!json_object_get(run, keys[i]) && json_object_get(meta, keys[i]))
+			json_object_set(run, keys[i], json_object_get(meta, keys[i]));
+	json_decref(meta);
+	json_decref(sw);
+	free(mp);
+	free(sub);
+}
+
+/*
+ * The page title of a sweep: its workload with the swept "{PARAM}" words
+ * left out and the values said, "tw-lock (threads = 1, 2, 4)", rather than
+ * the workload as typed with its placeholder.
+ */
+static void add_title(json_t *doc)
+{
+	json_t *run = json_object_get(doc, "run"), *sweep = json_object_get(doc, "sweep"), *w, *r;
+	const char *param = td_json_str(sweep, "parameter");
+	struct strbuf sb = STRBUF_INIT, key = STRBUF_INIT;
+	size_t i;
+
+	if (!json_is_object(run) || !param)
+		return;
+	strbuf_addf(&key, "{%s}", param);
+	json_array_foreach(json_object_get(run, "workload"), i, w) {
+		const char *word = json_string_value(w);
+
+		if (!word || !strcmp(word, key.buf))
+			continue;
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		if (!i && strrchr(word, '/') && strrchr(word, '/')[1])
+			word = strrchr(word, '/') + 1;
+		strbuf_addstr(&sb, word);
+	}
+	strbuf_addf(&sb, "%s(%s = ", sb.len ? " " : "", param);
+	json_array_foreach(json_object_get(sweep, "runs"), i, r)
+		strbuf_addf(&sb, "%s%g", i ? ", " : "", td_json_num(json_object_get(r, "value")));
+	strbuf_addch(&sb, ')');
+	json_object_set_new(run, "title", json_string(sb.buf));
+	strbuf_release(&sb);
+	strbuf_release(&key);
+}
+
 json_t *td_report_sweep_doc(const char *dir, struct strbuf *err)
 {
 	json_t *doc = json_object(), *meta = NULL;
@@ -440,10 +609,12 @@ json_t *td_report_sweep_doc(const char *dir, struct strbuf *err)
 	json_object_set_new(doc, "scopes", json_array());
 	json_object_set_new(doc, "roofline", json_null());
 	json_object_set_new(doc, "warnings", json_array());
+	add_machine(meta, dir);
 	if (td_report_add_threads(doc, dir, err) < 0) {
 		json_decref(doc);
 		return NULL;
 	}
+	add_title(doc);
 	return doc;
 }
 

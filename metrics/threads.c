@@ -19,9 +19,12 @@
  * Imbalance is the part of the "region" a thread was not alive for: the
  * region spans the threads that do the work (first start to last end), so
  * a thread starting late or ending early is charged the difference, as in
- * Heirman et al. 2011.  Following them, threads that spent more than half of
- * their life in sync (typically a main thread waiting in pthread_join) are
- * shown but left out of the aggregate and of the region.
+ * Heirman et al. 2011.  Following them, a thread that spent more than half of
+ * its life in sync and created threads (a main thread waiting in
+ * pthread_join for its workers) is shown but left out of the aggregate and
+ * of the region.  A worker over half in sync, which created no thread, is
+ * kept: it waits for other workers (a contended lock, a barrier), and
+ * leaving it out would hide exactly that.
  *
  * The module is written against struct td_thread_event (metrics/threads.h),
  * not against perf.data, so that tests/unit/test_threads.c can drive it
@@ -63,6 +66,8 @@ struct tstate {
 	struct interval *iv;
 	size_t nr_iv, alloc_iv;
 	unsigned long nr_switch_in, nr_inferred_in;
+	unsigned nr_created;     /* threads it forked */
+	int creator;             /* the tid that forked it, 0 unknown */
 };
 
 struct td_threads {
@@ -400,6 +405,12 @@ static void replay(struct td_threads *b, const struct td_thread_event *e)
 		if (e->target_tid <= 0)
 			break;
 		t = thread(b, e->target_tid, 1);
+		/* perf may give both the tracepoint and its FORK record: count a child once */
+		if (!t->creator && e->tid > 0 && e->tid != e->target_tid) {
+			t->creator = e->tid;
+			thread(b, e->tid, 1)->nr_created++;
+			t = thread(b, e->target_tid, 0); /* the array may have moved */
+		}
 		if (e->target_pid > 0)
 			t->pid = e->target_pid;
 		set_comm(t, e->comm);
@@ -520,7 +531,8 @@ static void collect_threads(struct td_threads *b, struct td_threads_result *r)
 		for (c = 0; c < TD_TC_NR; c++)
 			lifetime += t->life[c];
 		t->sync_fraction = lifetime > 0 ? t->life[TD_TC_SYNC] / lifetime : NAN;
-		t->excluded = lifetime > 0 && t->sync_fraction > 0.5;
+		t->nr_created = s->nr_created;
+		t->excluded = lifetime > 0 && t->sync_fraction > 0.5 && s->nr_created > 0;
 	}
 	r->nr_threads = n;
 }
@@ -533,14 +545,17 @@ static void collect_threads(struct td_threads *b, struct td_threads_result *r)
  */
 static void build_region(struct td_threads *b, struct td_threads_result *r)
 {
-	size_t i, j, n_in = 0;
+	size_t i, j, n_in = 0, n_half = 0;
 	double r0 = INFINITY, r1 = -INFINITY, span;
 	int c;
 
-	for (i = 0; i < r->nr_threads; i++)
+	for (i = 0; i < r->nr_threads; i++) {
 		if (!r->threads[i].excluded && r->threads[i].end > r->threads[i].start)
 			n_in++;
-	if (!n_in && r->nr_threads) {
+		n_half += r->threads[i].sync_fraction > 0.5;
+	}
+	/* every thread over half in sync, the creator too: they all wait for each other */
+	if ((!n_in || n_half == r->nr_threads) && r->nr_threads) {
 		r->all_sync_fallback = 1;
 		for (i = 0; i < r->nr_threads; i++)
 			r->threads[i].excluded = 0;
@@ -615,12 +630,14 @@ static void build_groups(struct td_threads_result *r)
 static void add_notes(struct td_threads *b, struct td_threads_result *r)
 {
 	unsigned long inferred = 0, switch_in = 0;
-	size_t i, excluded = 0;
+	size_t i, excluded = 0, waiting_workers = 0;
 
 	for (i = 0; i < r->nr_threads; i++) {
 		inferred += r->threads[i].nr_inferred_in;
 		switch_in += r->threads[i].nr_switch_in;
 		excluded += r->threads[i].excluded;
+		waiting_workers += !r->threads[i].excluded && !r->threads[i].nr_created &&
+				   r->threads[i].sync_fraction > 0.5;
 	}
 	if (inferred)
 		add_note(r, "%lu of %lu switch-ins were not recorded and were placed at the thread's "
@@ -635,10 +652,16 @@ static void add_notes(struct td_threads *b, struct td_threads_result *r)
 		add_note(r, "every thread spent more than half of its time in sync, so none was "
 			 "left out of the aggregate");
 	else if (excluded)
-		add_note(r, "%zu thread%s spent more than half of %s time in sync and %s left out "
-			 "of the aggregate and the region (as in Heirman et al. 2011)", excluded,
+		add_note(r, "%zu thread%s that created the others spent more than half of %s time in "
+			 "sync, waiting for them, and %s left out of the aggregate and the region (as in "
+			 "Heirman et al. 2011)", excluded,
 			 excluded == 1 ? "" : "s", excluded == 1 ? "its" : "their",
 			 excluded == 1 ? "is" : "are");
+	if (waiting_workers && !r->all_sync_fallback)
+		add_note(r, "%zu worker%s spent more than half of %s time in sync, waiting for other "
+			 "workers (a contended lock or a barrier): kept in the aggregate, where that "
+			 "waiting shows as sync", waiting_workers, waiting_workers == 1 ? "" : "s",
+			 waiting_workers == 1 ? "its" : "their");
 }
 
 void td_threads_finish(struct td_threads *b, struct td_threads_result *r)

@@ -109,7 +109,9 @@ struct td_thread {
 	double comp[TD_TC_NR];   /* the same clipped to the region, plus imbalance:
 	                            sums to the region's span */
 	double sync_fraction;    /* life[SYNC] / (end - start); NAN for a zero life */
-	int excluded;            /* sync_fraction > 0.5: shown, not aggregated */
+	unsigned nr_created;     /* threads it created (fork events it made) */
+	int excluded;            /* sync_fraction > 0.5 and it created threads: the
+	                            parent waiting for its workers, shown, not aggregated */
 	unsigned long nr_switch_in;   /* recorded switch-ins */
 	unsigned long nr_inferred_in; /* switch-ins inferred from a later event */
 	struct td_thread_span *spans; /* its life in time order, as 'life' was summed:

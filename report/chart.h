@@ -130,6 +130,18 @@ json_t *td_diff_deepest_cpi(json_t *diff);
 void td_charts_threads(json_t *doc, struct td_chart_list *out);
 /* "#rrggbb" of a thread-stack component id (running, runnable, sync, ...). */
 const char *td_thread_colour(const char *id);
+/* What a reader calls a thread-stack component ("sync (waiting for another thread)"). */
+const char *td_thread_component_name(const char *id);
+/*
+ * Charts of a job (report/plot-job.c): CPU time ("job-cpu"), the thread
+ * components ("job-sched", seconds) and Top-Down Level 1 ("job-topdown")
+ * of each rank, or of each node (its ranks' mean) past
+ * TD_JOB_CHART_MAX_RANKS ranks; a chart only when some rank has its values.
+ */
+#define TD_JOB_CHART_MAX_RANKS 256
+void td_charts_job(json_t *doc, struct td_chart_list *out);
+/* Whether the job's charts and heat map have one row per node rather than per rank. */
+int td_job_chart_by_node(json_t *doc);
 /*
  * Charts of the main scope's stacks (report/plot-stacks.c): the multi-stage
  * CPI stacks side by side ("multistage-stack") and the IPC and FLOPS stacks

@@ -25,6 +25,20 @@ static void weight(FILE *out, double v, int clock)
 		fprintf(out, "%13.4g", v);
 }
 
+/* "~ inlined in A into main, bar": the row's weight on that side is its share of those callers'. */
+static void inlined_line(FILE *out, json_t *row, const char *key, const char *side_name)
+{
+	json_t *w;
+	size_t i;
+
+	if (!json_array_size(json_object_get(row, key)))
+		return;
+	fprintf(out, "%45s ~ inlined in %s into ", "", side_name);
+	json_array_foreach(json_object_get(row, key), i, w)
+		fprintf(out, "%s%s", i ? ", " : "", td_printable(json_string_value(w)));
+	fprintf(out, ": its share of their samples, by debug info\n");
+}
+
 void td_hotspots_diff_render_text(json_t *d, int top, FILE *out)
 {
 	const char *ev = td_json_str_or(d, "event_a", "?");
@@ -55,6 +69,8 @@ void td_hotspots_diff_render_text(json_t *d, int top, FILE *out)
 			td_printable(td_json_str(row, "symbol")), td_printable(td_json_str(row, "dso")),
 			json_is_null(a) ? "[B only]" : json_is_null(b) ? "[A only]" :
 			ch > 0 ? "slower" : ch < 0 ? "faster" : "");
+		inlined_line(out, row, "inlined_in_a", "A");
+		inlined_line(out, row, "inlined_in_b", "B");
 		json_array_foreach(json_object_get(row, "topdown"), k, n) {
 			double va = td_json_num(json_object_get(n, "a")), vb = td_json_num(json_object_get(n, "b"));
 

@@ -11,8 +11,10 @@
  * \u003c, so no input can end the element); the script builds every
  * element through the DOM, never from strings of input.
  */
+#include "config.h"
 #include "report/render.h"
 #include "report/chart.h"
+#include "report/html.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -22,28 +24,6 @@
 
 /* Call paths below this share of the samples are left out of the page. */
 #define HTML_MIN_SHARE 1e-4
-
-static const char page_head[] =
-	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	"script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
-	"<title>tdperf hotspots</title>\n<style>\n"
-	"body{font:14px sans-serif;margin:1em 2em;color:#222}\n"
-	"#controls{margin:.5em 0}#controls input{width:24em}\n"
-	"#flame svg{display:block;border:1px solid #ccc}\n"
-	"#flame g{cursor:pointer}#flame text{font:11px monospace;pointer-events:none}\n"
-	"#flame g.match rect{fill:#e040e0!important}\n"
-	"#tip{position:fixed;display:none;background:#fffbe6;border:1px solid #999;padding:4px 6px;"
-	"font-size:12px;pointer-events:none;max-width:40em}\n"
-	"table{border-collapse:collapse;margin-top:.5em}th,td{padding:2px 8px;border-bottom:1px solid #ddd;"
-	"text-align:left}th{cursor:pointer;background:#f3f3f3}td.n{text-align:right}\n"
-	".legend span{display:inline-block;width:1em;height:1em;margin:0 .3em 0 1em;vertical-align:middle}\n"
-	"</style></head><body>\n"
-	"<h1>Hotspots</h1>\n<p id=\"summary\"></p>\n<p id=\"note\"></p>\n<div class=\"legend\" id=\"legend\"></div>\n"
-	"<div id=\"controls\"><input id=\"search\" type=\"search\" placeholder=\"search functions "
-	"(regular expression)\"> <button id=\"reset\" type=\"button\">reset zoom</button> "
-	"<span id=\"matched\"></span></div>\n<div id=\"flame\"></div>\n<div id=\"tip\"></div>\n"
-	"<h2>Functions</h2>\n<table id=\"hot\"><thead><tr></tr></thead><tbody></tbody></table>\n";
 
 static const char page_script[] =
 	"<script>\n'use strict';\n"
@@ -66,20 +46,41 @@ static const char page_script[] =
 	"  return 'rgb(' + (205 + v % 50) + ',' + (80 + 2 * v) + ',50)';\n"
 	"}\n"
 	"function label(f) { return F[f].symbol + ' (' + F[f].dso + ')'; }\n"
+	/*
+	 * Inlined functions (the function's "inlined": its own samples by the
+	 * innermost inlined function, from debug info) are drawn as frames on
+	 * top of the part of a call path's box that is the function's own
+	 * samples, in the function's proportions: a call path's own split is
+	 * not known, so the frames are dashed and their tooltip says so.
+	 */
+	"const hotOf = new Map();\n"
+	"D.hotspots.forEach((h) => hotOf.set(h.symbol + '\\u0000' + h.dso, h));\n"
+	"function inlineRows(i, x, w, d, out) {\n"
+	"  const fr = F[N[i].frame], h = hotOf.get(fr.symbol + '\\u0000' + fr.dso), n = N[i];\n"
+	"  if (!h || !h.inlined || !h.samples || !n.samples || !n.children_samples) return;\n"
+	"  const selfW = w * n.samples / n.children_samples;\n"
+	"  let cx = x + w - selfW;\n"
+	"  for (const e of h.inlined) {\n"
+	"    const ew = selfW * e.samples / h.samples;\n"
+	"    if (ew >= 0.3) out.push([i, cx, ew, d + 1, e.symbol, 100 * e.samples / h.samples]);\n"
+	"    cx += ew;\n"
+	"  }\n"
+	"}\n"
 	"let root = 0, query = null;\n"
 	"function path(i) { const p = []; for (; i > 0; i = N[i].parent) p.unshift(i); return p; }\n"
 	"function render() {\n"
 	"  const box = document.getElementById('flame'); box.textContent = '';\n"
-	"  const rows = [], total = N[root].children_samples || 1, up = path(root);\n"
+	"  const rows = [], inl = [], total = N[root].children_samples || 1, up = path(root);\n"
 	"  let depth = 0;\n"
 	"  up.slice(0, -1).forEach((i, d) => rows.push([i, 0, W, d]));\n"
 	"  (function walk(i, x, d) {\n"
 	"    const w = W * N[i].children_samples / total;\n"
 	"    if (w < 0.3) return;\n"
-	"    if (i > 0) { rows.push([i, x, w, d]); depth = Math.max(depth, d); }\n"
+	"    if (i > 0) { rows.push([i, x, w, d]); depth = Math.max(depth, d); inlineRows(i, x, w, d, inl); }\n"
 	"    let cx = x;\n"
 	"    for (const k of kids[i]) { walk(k, cx, i > 0 ? d + 1 : d); cx += W * N[k].children_samples / total; }\n"
 	"  })(root, 0, Math.max(up.length - 1, 0));\n"
+	"  for (const r of inl) depth = Math.max(depth, r[3]);\n"
 	"  const svg = document.createElementNS(SVG, 'svg');\n"
 	"  const height = (Math.max(depth, up.length) + 2) * RH;\n"
 	"  svg.setAttribute('width', W); svg.setAttribute('height', height);\n"
@@ -105,6 +106,25 @@ static const char page_script[] =
 	"    g.addEventListener('mouseout', () => { document.getElementById('tip').style.display = 'none'; });\n"
 	"    svg.append(g);\n"
 	"  }\n"
+	"  for (const [i, x, w, d, name, pct] of inl) {\n"
+	"    const g = document.createElementNS(SVG, 'g'), r = document.createElementNS(SVG, 'rect');\n"
+	"    const y = height - (d + 1) * RH, t = document.createElementNS(SVG, 'title');\n"
+	"    g.classList.add('inl'); g.dataset.node = i;\n"
+	"    if (query && query.test(name)) g.classList.add('match');\n"
+	"    r.setAttribute('x', x); r.setAttribute('y', y); r.setAttribute('width', Math.max(w - 0.5, 0.5));\n"
+	"    r.setAttribute('height', RH - 1);\n"
+	"    t.textContent = name + ' (inlined into ' + F[N[i].frame].symbol + ': ' + pct.toFixed(1)\n"
+	"      + '% of its own samples by debug info; drawn over each call path in that proportion)';\n"
+	"    g.append(t, r);\n"
+	"    if (w > 30) {\n"
+	"      const tx = document.createElementNS(SVG, 'text'), fit = Math.floor((w - 6) / 6.7);\n"
+	"      tx.setAttribute('x', x + 3); tx.setAttribute('y', y + RH - 5);\n"
+	"      tx.textContent = name.length > fit ? name.slice(0, Math.max(fit - 2, 0)) + '..' : name;\n"
+	"      g.append(tx);\n"
+	"    }\n"
+	"    g.addEventListener('click', () => { root = i; render(); });\n"
+	"    svg.append(g);\n"
+	"  }\n"
 	"  box.append(svg);\n"
 	"}\n"
 	"function tip(e, i) {\n"
@@ -128,7 +148,19 @@ static const char page_script[] =
 	"}\n"
 	"window.tdSearch = search;\n"
 	"const cols = [['symbol', 'function'], ['dso', 'DSO'], ['percent', 'self %'],\n"
-	"  ['children_percent', 'children %'], ['samples', 'samples'], ['bottleneck', 'Top-Down bottleneck']];\n"
+	"  ['children_percent', 'children %'], ['samples', 'samples']];\n"
+	/* the Top-Down column only when some function has something in it */
+	"if (D.hotspots.some((h) => h.bottleneck || h.topdown_note)) cols.push(['bottleneck', 'Top-Down bottleneck']);\n"
+	/* the table lists the functions samples fell in; callers alone are in the flame graph */
+	"const listed = D.hotspots.filter((h) => h.samples > 0);\n"
+	"function detail(h) {\n"
+	"  const parts = [];\n"
+	"  if (h.inlined && h.inlined.length) parts.push('inlined: ' + h.inlined.map((e) => e.symbol + ' '\n"
+	"    + (100 * e.samples / h.samples).toFixed(1) + '%').join(', '));\n"
+	"  if (h.lines && h.lines.length) parts.push('lines: ' + h.lines.map((e) => e.source + ' '\n"
+	"    + (100 * e.samples / h.samples).toFixed(1) + '%').join(', '));\n"
+	"  return parts.join('; ') + (parts.length ? ' (shares of the function\\'s own samples)' : '');\n"
+	"}\n"
 	"let sortKey = 'percent', sortDown = true;\n"
 	"function table() {\n"
 	"  const head = document.querySelector('#hot thead tr'), body = document.querySelector('#hot tbody');\n"
@@ -139,7 +171,7 @@ static const char page_script[] =
 	"    th.addEventListener('click', () => { sortDown = k === sortKey ? !sortDown : true; sortKey = k; table(); });\n"
 	"    head.append(th);\n"
 	"  }\n"
-	"  const rows = D.hotspots.slice().sort((a, b) => {\n"
+	"  const rows = listed.slice().sort((a, b) => {\n"
 	"    const x = a[sortKey] ?? '', y = b[sortKey] ?? '';\n"
 	"    return (x < y ? -1 : x > y ? 1 : 0) * (sortDown ? -1 : 1);\n"
 	"  });\n"
@@ -153,7 +185,18 @@ static const char page_script[] =
 	"      tr.append(td);\n"
 	"    }\n"
 	"    body.append(tr);\n"
+	"    const more = detail(h);\n"
+	"    if (more) {\n"
+	"      const dr = document.createElement('tr'), dd = document.createElement('td');\n"
+	"      dr.className = 'detail'; dr.hidden = true; dd.colSpan = cols.length; dd.textContent = more;\n"
+	"      dr.append(dd); body.append(dr);\n"
+	"      tr.classList.add('has-detail'); tr.title = 'click for its inlined functions and source lines';\n"
+	"      tr.addEventListener('click', () => { dr.hidden = !dr.hidden; });\n"
+	"    }\n"
 	"  }\n"
+	"  const hidden = D.hotspots.length - listed.length;\n"
+	"  document.getElementById('hidden').textContent = hidden ? hidden + ' function' + (hidden > 1 ? 's' : '')\n"
+	"    + ' with no sample of their own (callers only) are not listed; they are in the flame graph.' : '';\n"
 	"}\n"
 	"document.getElementById('summary').textContent = P.samples + ' samples of ' + P.event + ' in ' + P.source\n"
 	"  + (P.callchains ? ', with call chains' : ', no call chains');\n"
@@ -162,10 +205,14 @@ static const char page_script[] =
 	"  const s = document.createElement('span'); s.style.background = colour;\n"
 	"  document.getElementById('legend').append(s, name);\n"
 	"}\n"
+	"if (D.hotspots.some((h) => h.inlined && h.inlined.length)) {\n"
+	"  const s = document.createElement('span'); s.className = 'inl';\n"
+	"  document.getElementById('legend').append(s, 'inlined function (dashed): its share of its caller\\'s own samples');\n"
+	"}\n"
 	"document.getElementById('search').addEventListener('input', (e) => search(e.target.value));\n"
 	"document.getElementById('reset').addEventListener('click', () => { root = 0; render(); });\n"
 	"render(); table();\n"
-	"</script>\n</body></html>\n";
+	"</script>\n";
 
 /* The Level 1 node a function's Top-Down names as its bottleneck, or NULL. */
 static json_t *bottleneck_node(json_t *fn)
@@ -267,9 +314,10 @@ int td_hotspots_render_html(json_t *doc, const char *path, struct strbuf *err)
 	json_t *prof = json_object_get(doc, "profile"), *data = json_object(), *p = json_object();
 	json_t *legend = json_array();
 	struct strbuf sb = STRBUF_INIT;
+	struct td_template *t = td_template_new();
 	double total = td_json_num(json_object_get(prof, "samples"));
 	const char *note = td_json_str(prof, "topdown_note");
-	int ret = 0;
+	int ret;
 
 	json_object_set_new(data, "hotspots", page_functions(doc, legend));
 	json_object_set(p, "source", json_object_get(prof, "source"));
@@ -286,15 +334,22 @@ int td_hotspots_render_html(json_t *doc, const char *path, struct strbuf *err)
 	else
 		json_object_set_new(data, "note", json_string("Frames are coloured by their function's Top-Down "
 			"Level 1 bottleneck (legend); functions without enough samples by where the code lives."));
-	strbuf_addstr(&sb, page_head);
 	strbuf_addstr(&sb, "<script id=\"data\" type=\"application/json\">");
 	add_script_json(&sb, data);
 	strbuf_addstr(&sb, "</script>\n");
-	strbuf_addstr(&sb, page_script);
-	if (td_write_file_atomic(path, sb.buf, sb.len) < 0) {
-		strbuf_addf(err, "%s: cannot write: %s", path, strerror(errno));
-		ret = -1;
-	}
+	td_template_set_html(t, "data", sb.buf);
+	td_template_set_html(t, "script", page_script);
+	/* the page runs its own script, and nothing else */
+	td_template_set_html(t, "head_meta", "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+			     "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "Hotspots: ");
+	strbuf_addstr(&sb, td_json_str_or(prof, "source", "samples"));
+	td_template_set_text(t, "title", sb.buf);
+	td_template_set_text(t, "footer", "Generated by tdperf " PACKAGE_VERSION " from a hotspots document. One "
+			     "self-contained file: its one script draws the flame graph; nothing is loaded from the network.");
+	ret = td_template_write(t, "hotspots.html", path, err);
+	td_template_free(t);
 	strbuf_release(&sb);
 	json_decref(data);
 	return ret;

@@ -34,6 +34,7 @@ struct td_template *td_template_new(void)
 
 	/* every page's head (templates/page-head.html) names its maker */
 	td_template_set_text(t, "generator", "tdperf " PACKAGE_VERSION);
+	td_template_set_html(t, "head_meta", ""); /* a page's own meta elements (the hotspots page's CSP) */
 	return t;
 }
 

@@ -105,6 +105,10 @@ static void threads_part(struct strbuf *sb, json_t *threads, const struct td_htm
 		strbuf_add_html(sb, td_json_str(threads, "run"));
 		strbuf_addstr(sb, "</code>.</p>");
 	}
+	if (json_is_integer(json_object_get(threads, "recorded_run")))
+		strbuf_addf(sb, "<p class=\"muted recorded-run\">From run %lld of %lld: the scheduler was recorded "
+			    "in that run only.</p>", (long long)json_integer_value(json_object_get(threads, "recorded_run")),
+			    (long long)json_integer_value(json_object_get(threads, "runs")));
 	if (!td_html_figure(sb, hc, "threads"))
 		td_html_figure(sb, hc, "thread-groups");
 

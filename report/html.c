@@ -31,6 +31,10 @@ static void report_title(struct strbuf *sb, json_t *run)
 	json_t *workload = json_object_get(run, "workload"), *w, *files, *f;
 	size_t i;
 
+	if (td_json_str(run, "title")) { /* a sweep's: analyze/threads-json.c */
+		strbuf_addstr(sb, td_json_str(run, "title"));
+		return;
+	}
 	if (json_array_size(workload)) {
 		json_array_foreach(workload, i, w) {
 			if (!json_is_string(w))
@@ -575,6 +579,27 @@ static void hybrid_column(struct strbuf *sb, json_t *doc, json_t *scope)
 	strbuf_addstr(sb, "</div>");
 }
 
+/*
+ * Without Top-Down values (no hardware PMU) but with a thread analysis, the
+ * thread finding is what the run says: it heads the summary, and why there
+ * is no tree follows it in one line.  Returns 1 when it did.
+ */
+static int thread_headline(struct strbuf *sb, json_t *doc, json_t *scope)
+{
+	json_t *agg = json_object_get(json_object_get(doc, "threads"), "aggregate");
+	const char *finding = td_json_str(agg, "sentence"), *why;
+
+	if (!finding || !json_array_size(json_object_get(doc, "sessions")) || td_html_scope_has_values(scope))
+		return 0;
+	strbuf_addstr(sb, "<div class=\"verdict threads\"><div class=\"sentence\">Threads: ");
+	strbuf_add_html(sb, finding);
+	strbuf_addstr(sb, " (<a href=\"#threads\">per thread</a>)</div></div>\n<p class=\"muted\">");
+	why = td_json_str(json_object_get(scope, "bottleneck"), "sentence");
+	strbuf_add_html(sb, why ? why : "No Top-Down values: the events of the Top-Down tree were not counted.");
+	strbuf_addstr(sb, "</p>\n");
+	return 1;
+}
+
 static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 {
 	json_t *all = json_array(), *sibling = hybrid_sibling(doc, main_scope);
@@ -591,7 +616,8 @@ static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 		strbuf_addstr(sb, "</div>");
 	} else {
 		td_html_phases(sb, main_scope);
-		verdict(sb, main_scope);
+		if (!thread_headline(sb, doc, main_scope))
+			verdict(sb, main_scope);
 		td_html_guidance(sb, main_scope);
 		summary_bars(sb, main_scope);
 	}
@@ -957,25 +983,26 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 	td_template_set_html(t, "chips", sb.buf);
 
 	nav_link(&nav, "summary", "Summary");
-	nav_link(&nav, "tree", "Tree");
 	strbuf_reset(&sb);
 	summary(&sb, doc, main_scope);
+	/* a sweep has no counts of its own: no tree, chart or event cards, one line saying where they are */
+	if (placeholder)
+		strbuf_addstr(&sb, "<p class=\"muted\">This sweep has no counts of its own: "
+			      "<code>tdperf report DIR/PARAM-V</code> shows the Top-Down tree of one value; "
+			      "the charts of the threads and of the sweep are in <a href=\"#threads\">Threads</a>.</p>");
 	td_template_set_html(t, "summary", sb.buf);
 	strbuf_reset(&sb);
-	if (placeholder)
-		strbuf_addstr(&sb, "<p class=\"muted\">This report has no counts of its own (a sweep: "
-			      "<code>tdperf report DIR/PARAM-V</code> shows the Top-Down tree of one value).</p>");
-	else
+	if (!placeholder) {
+		nav_link(&nav, "tree", "Tree");
 		per_scope(&sb, doc, main_scope, td_html_tree);
+	}
 	td_template_set_html(t, "tree", sb.buf);
 	strbuf_reset(&sb);
-	if (placeholder)
-		strbuf_addstr(&sb, "<p class=\"muted\">The charts of the threads and of the sweep are in "
-			      "<a href=\"#threads\">Threads</a>.</p>");
-	else
+	if (!placeholder) {
 		charts_section(&sb, doc, main_scope, &hc);
+		nav_link(&nav, "charts", "Charts");
+	}
 	td_template_set_html(t, "charts", sb.buf);
-	nav_link(&nav, "charts", "Charts");
 
 	strbuf_reset(&sb);
 	l1 = td_chart_topdown(json_object_get(doc, "scopes"), 1, "scopes", "scopes");
@@ -1017,9 +1044,11 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 		nav_link(&nav, "analyses", "More");
 	td_template_set_html(t, "extra", sb.buf);
 	strbuf_reset(&sb);
-	per_scope(&sb, doc, main_scope, td_html_events);
+	if (!placeholder) {
+		per_scope(&sb, doc, main_scope, td_html_events);
+		nav_link(&nav, "events", "Events");
+	}
 	td_template_set_html(t, "events", sb.buf);
-	nav_link(&nav, "events", "Events");
 	strbuf_reset(&sb);
 	meta_section(&sb, doc);
 	td_template_set_html(t, "meta", sb.buf);

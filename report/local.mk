@@ -7,7 +7,7 @@ libtdperf_a_SOURCES += report/csv.c report/drilldown.c report/diff-charts.c repo
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
 	report/job-html.c report/job-text.c report/json.c report/live.c report/phases.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
-	report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
+	report/plot-job.c report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
 	report/export-folded.c report/export-paths.c report/export-pprof.c \
 	report/export-speedscope.c report/export-trace.c \
 	report/chart.h report/export.h report/html.h report/render.h
@@ -67,3 +67,11 @@ TESTS += tests/e2e/t0651-first-screen.sh
 EXTRA_DIST += tests/e2e/t0651-first-screen.sh
 # the regions of a --regions run (analyze/regions.c builds the document)
 libtdperf_a_SOURCES += report/regions.h report/regions.c
+TESTS += tests/e2e/t0670-job-page.sh
+EXTRA_DIST += tests/e2e/t0670-job-page.sh
+TESTS += tests/e2e/t0671-sweep-report.sh
+EXTRA_DIST += tests/e2e/t0671-sweep-report.sh
+TESTS += tests/e2e/t0672-hotspots-page.sh
+EXTRA_DIST += tests/e2e/t0672-hotspots-page.sh
+TESTS += tests/e2e/t0673-repeat-threads.sh
+EXTRA_DIST += tests/e2e/t0673-repeat-threads.sh

@@ -60,6 +60,13 @@ const char *td_thread_colour(const char *id)
 	return c >= 0 ? thread_components[c].colour : "#888888";
 }
 
+const char *td_thread_component_name(const char *id)
+{
+	int c = component_entry(id);
+
+	return c >= 0 ? thread_components[c].name : id;
+}
+
 static void add_component_series(struct td_chart *c)
 {
 	int k;

@@ -110,6 +110,8 @@ int td_report_plot_roofline(json_t *doc, const char *dir, const char *format, st
 void td_report_job_text(json_t *doc, FILE *out);
 void td_report_job_csv(json_t *doc, FILE *out);
 int td_report_job_html(json_t *doc, const char *path, struct strbuf *err);
+/* 'report JOB --plot DIR': the job's charts (report/plot-job.c) as gnuplot files and images. */
+int td_report_job_plot(json_t *doc, const char *dir, const char *format, struct strbuf *err);
 /* The text of a job diff (report/job-diff-text.c) and its self-contained page (templates/job-diff.html). */
 void td_report_job_diff_text(json_t *diff, FILE *out);
 int td_report_job_diff_html(json_t *diff, const char *path, struct strbuf *err);

@@ -118,6 +118,10 @@ static void text_threads(json_t *t, struct strbuf *out)
 	strbuf_addstr(out, "\nThreads (per-thread stacks from sched tracepoints");
 	if (json_is_string(json_object_get(t, "run")))
 		strbuf_addf(out, ", run %s", td_printable(get_str(t, "run")));
+	if (json_is_integer(json_object_get(t, "recorded_run")))
+		strbuf_addf(out, ", run %lld of %lld: the scheduler was recorded in that run only",
+			    (long long)json_integer_value(json_object_get(t, "recorded_run")),
+			    (long long)json_integer_value(json_object_get(t, "runs")));
 	strbuf_addstr(out, ")\n");
 	strbuf_addf(out, "  region %.6f .. %.6f s (span %.6f s), %zu thread%s, %lld aggregated\n",
 		    get_num(region, "start"), get_num(region, "end"), get_num(region, "span"),

@@ -58,6 +58,7 @@ struct record_opts {
 	const char *output;
 	const char *gather;      /* --gather DIR, under a launcher */
 	struct td_sweep sweep;   /* --sweep PARAM=V1,V2,..., or no values */
+	const char *sweep_value; /* recording one value of a sweep: "threads=4" */
 	int assume_pmu;          /* skip the hardware PMU test (replay perf) */
 	int verbose;             /* -v, added to td_verbose */
 	int regions;             /* --regions: the marker library counts (collect/regions.h) */
@@ -1049,7 +1050,16 @@ static int record_run_all(struct record *r)
 	}
 	if (!ret)
 		ret = forwarded_status(&r->last);
-	/* always said: where the run went, and that the previous one was kept */
+	/*
+	 * always said: where the run went, and that the previous one was kept;
+	 * a sweep's value is in a directory published only with the whole
+	 * sweep, so its temporary name is not given to the user
+	 */
+	if (r->o.sweep_value) {
+		note("sweep: %s recorded (%zu run%s)", r->o.sweep_value, r->plan.nr_runs,
+		     r->plan.nr_runs > 1 ? "s" : "");
+		return ret;
+	}
 	note("wrote %s (%zu run%s)%s%s%s; see it with: tdperf report%s%s", r->o.output, r->plan.nr_runs,
 	     r->plan.nr_runs > 1 ? "s" : "", had_previous ? "; the previous run is kept as " : "",
 	     had_previous ? r->o.output : "", had_previous ? ".old" : "",
@@ -1154,6 +1164,8 @@ static int record_value(struct record_opts *o, const struct td_option *options,
 	struct record_opts one = *o;
 	struct strvec cl = STRVEC_INIT, wl = STRVEC_INIT;
 	char *dir = td_sweep_dirname(sw, i), *path = td_rundir_file(rd, dir);
+	char *final = td_path_join(o->output, dir);
+	struct strbuf value = STRBUF_INIT;
 	char **w;
 	int ret;
 
@@ -1161,7 +1173,7 @@ static int record_value(struct record_opts *o, const struct td_option *options,
 	td_options_filter(o->argc, o->argv, options, TD_PARSE_STOP_AT_NON_OPTION, sweep_drops, o, &cl);
 	strvec_push(&cl, "--sched"); /* the thread analysis needs the tracepoints */
 	strvec_push(&cl, "-o");
-	strvec_push(&cl, path);
+	strvec_push(&cl, final); /* where the value is once the sweep is published */
 	strvec_push(&cl, "--");
 	for (w = o->plan.workload; *w; w++) {
 		char *arg = td_sweep_substitute(*w, sw->param, sw->labels[i]);
@@ -1175,6 +1187,8 @@ static int record_value(struct record_opts *o, const struct td_option *options,
 	one.plan.workload = wl.v;
 	one.argc = (int)cl.nr;
 	one.argv = cl.v;
+	strbuf_addf(&value, "%s=%s", sw->param, sw->labels[i]);
+	one.sweep_value = value.buf;
 	if (!strcmp(sw->param, "threads"))
 		setenv("OMP_NUM_THREADS", sw->labels[i], 1);
 	note("sweep: %s=%s", sw->param, sw->labels[i]);
@@ -1187,6 +1201,8 @@ static int record_value(struct record_opts *o, const struct td_option *options,
 	}
 	strvec_clear(&cl);
 	strvec_clear(&wl);
+	strbuf_release(&value);
+	free(final);
 	free(path);
 	free(dir);
 	return ret;
@@ -1200,7 +1216,7 @@ static int record_value(struct record_opts *o, const struct td_option *options,
  */
 static int record_sweep(struct record_opts *o, const struct td_option *options)
 {
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, values = STRBUF_INIT;
 	struct td_rundir rd;
 	char *start_time;
 	size_t i;
@@ -1229,6 +1245,10 @@ static int record_sweep(struct record_opts *o, const struct td_option *options)
 		error("%s: cannot publish the run directory: %s", o->output, strerror(errno));
 		goto fail;
 	}
+	for (i = 0; i < o->sweep.nr; i++)
+		strbuf_addf(&values, "%s%s", i ? "," : "", o->sweep.labels[i]);
+	note("wrote %s (%s=%s); see it with: tdperf report %s", o->output, o->sweep.param, values.buf,
+	     o->output);
 	goto out;
 fail:
 	td_rundir_abort(&rd);
@@ -1236,6 +1256,7 @@ fail:
 out:
 	free(start_time);
 	strbuf_release(&err);
+	strbuf_release(&values);
 	return ret;
 }
 

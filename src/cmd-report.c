@@ -185,6 +185,11 @@ static int job_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 	return 0;
 }
 
+static int job_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_report_job_plot(doc, c->plot, c->plotfmt, err);
+}
+
 static int job_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 {
 	return td_report_job_html(doc, c->html, err);
@@ -275,8 +280,7 @@ static const struct renderer {
 	{ KIND_JOB, "json", any_json, NULL },
 	{ KIND_JOB, "csv", job_csv, NULL },
 	{ KIND_JOB, "html", job_html, NULL },
-	{ KIND_JOB, "plot", NULL, "a job has no charts of its own yet: use --html, or report one "
-				  "rank's directory" },
+	{ KIND_JOB, "plot", job_plot, NULL },
 	{ KIND_HOTSPOTS, "text", hot_text, NULL },
 	{ KIND_HOTSPOTS, "json", any_json, NULL },
 	{ KIND_HOTSPOTS, "csv", hot_csv, NULL },

@@ -53,10 +53,12 @@ test_expect_success 'record and analyse the lock-contended workload' '
 '
 verdict 'lock-contended workload: sync is named' lock.data sync
 
-# Main waits in pthread_join: more than half sync, so left out of the
-# aggregate (Heirman et al. 2011), as is any worker over half sync - unless all are
-# (how much of their waiting shows as sync rather than runnable depends on
-# the machine's load), when every thread is aggregated and that is said.
+# Main waits in pthread_join: more than half sync, and it created the
+# workers, so it is left out of the aggregate (Heirman et al. 2011); a
+# worker over half sync waits for the lock and is kept - unless every thread
+# is over half sync (how much of their waiting shows as sync rather than
+# runnable depends on the machine's load), when every thread is aggregated
+# and that is said.
 test_expect_success 'lock workload: main thread waiting in join is sync, workers grouped by name' '
 	jq -e ".threads.threads[] | select(.tid == .pid) | .name == \"tw-lock\" and .sync_fraction > 0.5" lock.data.json &&
 	jq -e ".threads.groups[] | select(.name == \"tw-worker\") | .threads == 4" lock.data.json &&
@@ -67,7 +69,7 @@ test_expect_success 'lock workload: main thread waiting in join is sync, workers
 		jq -e ".threads.threads[] | select(.tid == .pid) | .excluded" lock.data.json &&
 		jq -e ".threads.aggregate.threads as \$a |
 			[.threads.threads[] | select(.excluded | not)] | length | . == \$a and . >= 1" lock.data.json &&
-		jq -e "[.threads.threads[] | .excluded == (.sync_fraction > 0.5)] | all" lock.data.json
+		jq -e "[.threads.threads[] | .excluded == (.sync_fraction > 0.5 and .created_threads > 0)] | all" lock.data.json
 	fi
 '
 
@@ -167,7 +169,8 @@ test_expect_success 'text report names the dominant component and says on-CPU ti
 	"$TOOL" text lock.data >lock.txt &&
 	test_grep "^  Dominant: " lock.txt &&
 	test_grep "tw-worker (4)" lock.txt &&
-	test_grep "^  [0-9]* tw-lock  *[0-9.]* *[0-9.]* *\(9[0-9]\|100\)\.[0-9] " lock.txt &&
+	# main waits in join: over half sync (88 % on a loaded 2-CPU machine, where it also waits for a CPU)
+	test_grep "^  [0-9]* tw-lock  *[0-9.]* *[0-9.]* *\([5-9][0-9]\|100\)\.[0-9] " lock.txt &&
 	test_grep "not split" lock.txt
 '
 
