@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const report_usage[] = {
@@ -42,19 +43,24 @@ static int parse_html(const struct td_option *opt, const char *arg, struct strbu
 /*
  * Is the word after --html its file ("--html out.html RUN", "RUN --html
  * out.html")?  Yes when it is named like a page, is an HTML page already
- * (a report written again), or is no file at all, so cannot be the input;
- * a run directory or a perf output is the input ("--html RUN").
+ * (a report written again), is no file at all, so cannot be the input, or
+ * is a device or a FIFO ("--html /dev/stdout", a pipe to a browser), which
+ * no run lives in; a run directory or a perf output is the input ("--html
+ * RUN").  "--html=FILE" is never in doubt.
  */
 static int html_file_word(const char *word)
 {
 	size_t n = strlen(word);
 	char head[64];
+	struct stat st;
 	ssize_t got;
 	int fd;
 
 	if ((n > 5 && !strcmp(word + n - 5, ".html")) || (n > 4 && !strcmp(word + n - 4, ".htm")))
 		return 1;
 	if (!td_file_exists(word))
+		return 1;
+	if (!stat(word, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
 		return 1;
 	if (!td_is_regular_file(word) || (fd = open(word, O_RDONLY | O_NONBLOCK)) < 0)
 		return 0;
