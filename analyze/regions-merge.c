@@ -217,6 +217,7 @@ static json_t *merged_region(json_t *ranks, const char *name)
 	json_t *ids = json_object();
 	const char *id;
 	size_t i, have = 0;
+	int estimate = 0;
 
 	json_array_foreach(ranks, i, rank) {
 		if (!(r = rank_region(rank, name))) {
@@ -224,6 +225,7 @@ static json_t *merged_region(json_t *ranks, const char *name)
 			continue;
 		}
 		have++;
+		estimate |= json_is_true(json_object_get(r, "estimate"));
 		if (!parent)
 			parent = json_object_get(r, "parent");
 		json_object_update(ids, json_object_get(r, "level1"));
@@ -240,6 +242,7 @@ static json_t *merged_region(json_t *ranks, const char *name)
 	json_decref(ids);
 	out = json_pack("{s:s, s:O, s:I, s:o, s:o}", "name", name, "parent", parent ? parent : json_null(),
 			"ranks", (json_int_t)have, "missing_in", missing, "stats", stats);
+	json_object_set_new(out, "estimate", json_boolean(estimate)); /* multiplexed or sampled in some rank */
 	json_object_set_new(out, "outlier", region_outlier(ranks, name, stats));
 	return out;
 }

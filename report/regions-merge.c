@@ -39,14 +39,27 @@ static void ratio_cell(FILE *out, double v)
 		fprintf(out, "  %-7s", "-");
 }
 
-static void diff_row(json_t *r, FILE *out)
+/* The region's name, "~" after it when its counts are an estimate (multiplexed or sampled). */
+static const char *estimate_name(const char *name, int estimate)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s", td_printable(name), estimate ? " ~" : "");
+	return sb.buf;
+}
+
+/* One region's row; whether it is an estimate. */
+static int diff_row(json_t *r, FILE *out)
 {
 	json_t *a = json_object_get(r, "a"), *b = json_object_get(r, "b"), *ratio = json_object_get(r, "ratio");
 
-	fprintf(out, "%-24s", td_printable(str(r, "name")));
+	int est = json_is_true(json_object_get(a, "estimate")) || json_is_true(json_object_get(b, "estimate"));
+
+	fprintf(out, "%-24s", estimate_name(str(r, "name"), est));
 	if (!json_is_object(a) || !json_is_object(b)) {
 		fprintf(out, " only in %s\n", json_is_object(a) ? "A" : "B");
-		return;
+		return est;
 	}
 	cell(out, 8, 0, num(a, "calls"));
 	cell(out, 8, 0, num(b, "calls"));
@@ -59,6 +72,7 @@ static void diff_row(json_t *r, FILE *out)
 	cell(out, 6, 1, 100 * num(a, "share"));
 	cell(out, 6, 1, 100 * num(b, "share"));
 	fputc('\n', out);
+	return est;
 }
 
 /* Each region's Level 1 in A and B, where the runs computed it. */
@@ -89,6 +103,7 @@ void td_regions_diff_text(json_t *diff, FILE *out)
 	json_t *a = json_object_get(diff, "a"), *b = json_object_get(diff, "b");
 	json_t *big = json_object_get(diff, "largest_change"), *r;
 	size_t i;
+	int any_estimate = 0;
 
 	fprintf(out, "Regions: A = %s (%s), B = %s (%s)\n", td_printable(str(a, "name")),
 		json_is_string(json_object_get(a, "cpu")) ? td_printable(str(a, "cpu")) : "CPU unknown",
@@ -97,12 +112,14 @@ void td_regions_diff_text(json_t *diff, FILE *out)
 	fprintf(out, "\n%-24s %8s %8s %9s %9s  %-7s %9s %9s  %-7s %6s %6s\n", "region", "calls A", "calls B",
 		"time A s", "time B s", "B/A", "cpu A s", "cpu B s", "B/A", "%A", "%B");
 	json_array_foreach(json_object_get(diff, "regions"), i, r)
-		diff_row(r, out);
+		any_estimate |= diff_row(r, out);
 	if (json_is_object(big))
 		fprintf(out, "\nLargest change: region %s, %s x%.2f (B over A)\n", td_printable(str(big, "region")),
 			!strcmp(str(big, "metric"), "cpu_s") ? "CPU time" : "wall time", num(big, "ratio"));
 	else
 		fputs("\nLargest change: none (no region other than the root in both runs)\n", out);
+	if (any_estimate)
+		fputs("~ estimate: multiplexed or sampled counts, scaled (each run's region report says why)\n", out);
 	diff_level1(json_object_get(diff, "regions"), out);
 }
 
@@ -117,6 +134,7 @@ void td_job_regions_text(json_t *doc, FILE *out)
 {
 	json_t *regions = json_object_get(json_object_get(doc, "job"), "regions"), *r;
 	size_t i;
+	int any_estimate = 0;
 
 	if (!json_array_size(regions))
 		return;
@@ -126,7 +144,8 @@ void td_job_regions_text(json_t *doc, FILE *out)
 	json_array_foreach(regions, i, r) {
 		json_t *st = json_object_get(r, "stats"), *o = json_object_get(r, "outlier");
 
-		fprintf(out, "%-24s %5lld", td_printable(str(r, "name")),
+		any_estimate |= json_is_true(json_object_get(r, "estimate"));
+		fprintf(out, "%-24s %5lld", estimate_name(str(r, "name"), json_is_true(json_object_get(r, "estimate"))),
 			(long long)json_integer_value(json_object_get(r, "ranks")));
 		stat_cells(json_object_get(st, "cpu_s"), 4, out);
 		stat_cells(json_object_get(st, "time_s"), 4, out);
@@ -147,4 +166,6 @@ void td_job_regions_text(json_t *doc, FILE *out)
 			fputc('\n', out);
 		}
 	}
+	if (any_estimate)
+		fputs("~ estimate: multiplexed or sampled counts in some rank, scaled (the rank's region report says why)\n", out);
 }
