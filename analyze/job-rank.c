@@ -14,6 +14,7 @@
  */
 #include "config.h"
 #include "analyze/analyze-int.h"
+#include "analyze/regions.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -158,14 +159,18 @@ static json_t *rank_summary_of(json_t *doc, const char *rankdir, const struct td
 int td_report_rank_summary_write(const char *rankdir, const struct td_report_opts *opts,
 				 struct strbuf *err)
 {
-	json_t *doc = td_report_load(rankdir, opts, err), *sum;
+	json_t *doc, *sum;
 	char *path, *text;
 	int ret;
 
-	if (!doc)
-		return -1;
-	sum = rank_summary_of(doc, rankdir, opts, err);
-	json_decref(doc);
+	if (td_regions_is_run(rankdir)) {
+		sum = td_regions_rank_summary(rankdir, opts, err);
+	} else {
+		if (!(doc = td_report_load(rankdir, opts, err)))
+			return -1;
+		sum = rank_summary_of(doc, rankdir, opts, err);
+		json_decref(doc);
+	}
 	if (!sum)
 		return -1;
 	text = json_dumps(sum, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
@@ -315,6 +320,22 @@ static int check_dsos(json_t *sum, const char *file, struct strbuf *err)
 	return -1;
 }
 
+/* A --regions rank's regions (analyze/regions-merge.c): named objects, when present. */
+static int check_regions(json_t *regions, const char *file, struct strbuf *err)
+{
+	json_t *r;
+	size_t i;
+
+	if (!regions)
+		return 0;
+	if (!json_is_array(regions))
+		return strbuf_addf(err, "%s: regions: not an array", file), -1;
+	json_array_foreach(regions, i, r)
+		if (!json_is_object(r) || !json_is_string(json_object_get(r, "name")))
+			return strbuf_addf(err, "%s: regions[%zu]: not a named region", file, i), -1;
+	return 0;
+}
+
 int td_rank_summary_check(json_t *sum, const char *file, struct strbuf *err)
 {
 	static const char *const strings[] = { "tdperf_version", "job_id", "launcher", "host", "scope",
@@ -347,6 +368,8 @@ int td_rank_summary_check(json_t *sum, const char *file, struct strbuf *err)
 		strbuf_addf(err, "%s: interrupted: not true or false", file);
 		return -1;
 	}
+	if (check_regions(json_object_get(sum, "regions"), file, err) < 0)
+		return -1;
 	if (json_is_integer(json_object_get(sum, "rank")) && json_is_integer(json_object_get(sum, "size")) &&
 	    json_integer_value(json_object_get(sum, "rank")) >= json_integer_value(json_object_get(sum, "size"))) {
 		strbuf_addf(err, "%s: rank: %lld is not below the size %lld", file,
@@ -522,11 +545,14 @@ json_t *td_report_rank_summary_load(const char *rankdir, const struct td_report_
 	}
 	free(path);
 	json_decref(sum);
-	doc = td_report_load(rankdir, opts, err);
-	if (!doc)
-		return NULL;
-	sum = rank_summary_of(doc, rankdir, opts, err);
-	json_decref(doc);
+	if (td_regions_is_run(rankdir)) { /* the library's counts, no perf stat (analyze/regions-merge.c) */
+		sum = td_regions_rank_summary(rankdir, opts, err);
+	} else {
+		if (!(doc = td_report_load(rankdir, opts, err)))
+			return NULL;
+		sum = rank_summary_of(doc, rankdir, opts, err);
+		json_decref(doc);
+	}
 	strbuf_addstr(&rd->origin, rankdir);
 	if (sum && td_rank_summary_check(sum, rd->origin.buf, err) < 0) {
 		rd->bad = 1;

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "analyze/analyze-int.h"
+#include "analyze/regions.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1017,5 +1018,6 @@ json_t *td_report_job_doc(const char *dir, const struct td_report_opts *opts, st
 	node_means(doc, pos);
 	free(pos);
 	mpi_share(doc);
+	td_job_regions(doc); /* analyze/regions-merge.c: ranks recorded with --regions */
 	return doc;
 }

@@ -67,3 +67,5 @@ EXTRA_DIST += tests/e2e/t1210-gate-stats.sh tests/e2e/t1211-gate-runs.sh tests/e
 TESTS += tests/e2e/t0650-phases.sh
 EXTRA_DIST += tests/e2e/t0650-phases.sh
 libtdperf_a_SOURCES += analyze/regions.h analyze/regions.c
+# regions over the ranks of a job, and two --regions runs compared
+libtdperf_a_SOURCES += analyze/regions-merge.c

@@ -30,4 +30,15 @@ int td_regions_is_run(const char *dir);
 /* The regions document of run directory dir (opts: --level). */
 json_t *td_regions_load(const char *dir, const struct td_report_opts *opts, struct strbuf *err);
 
+/*
+ * analyze/regions-merge.c.  A --regions rank's summary for its job's merge
+ * (the run's meta.json, the root region's counts, and "regions": each
+ * region's calls, threads, time_s, cpu_s, share, estimate, level1).
+ */
+json_t *td_regions_rank_summary(const char *rankdir, const struct td_report_opts *opts, struct strbuf *err);
+/* The job document's job.regions: per region name, min/mean/median/max over the ranks and the outlier rank. */
+void td_job_regions(json_t *doc);
+/* Two region reports compared by region name (format "tdperf-regions-diff"). */
+json_t *td_regions_diff(json_t *a, const char *name_a, json_t *b, const char *name_b);
+
 #endif /* TD_ANALYZE_REGIONS_H */

@@ -32,10 +32,13 @@ uninstall-local:
 
 # tests: the marker library under record --regions
 TESTS += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
-	tests/e2e/t1102-regions-fortran-python.sh
+	tests/e2e/t1102-regions-fortran-python.sh tests/e2e/t1103-regions-diff.sh \
+	tests/e2e/t1104-regions-job.sh tests/e2e/t1105-regions-diff-emu.sh
 EXTRA_DIST += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
-	tests/e2e/t1102-regions-fortran-python.sh tests/regions/regions-app.c \
+	tests/e2e/t1102-regions-fortran-python.sh tests/e2e/t1103-regions-diff.sh \
+	tests/e2e/t1104-regions-job.sh tests/e2e/t1105-regions-diff-emu.sh tests/regions/regions-app.c \
 	tests/regions/regions-app.f90 tests/regions/regions-app.py tests/regions/emu-truth.py \
 	regions/python/tdperf.py
 tests/e2e/t1100-regions-software.log tests/e2e/t1101-regions-emu.log \
-tests/e2e/t1102-regions-fortran-python.log: libtdperf.so
+tests/e2e/t1102-regions-fortran-python.log tests/e2e/t1103-regions-diff.log \
+tests/e2e/t1104-regions-job.log tests/e2e/t1105-regions-diff-emu.log: libtdperf.so

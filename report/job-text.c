@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "report/render.h"
+#include "report/regions.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -304,6 +305,7 @@ void td_report_job_text(json_t *doc, FILE *out)
 			td_printable(td_json_str_or(json_object_get(doc, "job"), "tree_reason", "no counts")));
 	}
 	per_node_and_rank(doc, out);
+	td_job_regions_text(doc, out); /* report/regions-merge.c */
 }
 
 /* A CSV text cell then its separator (util/message.c: quoting, formulas neutralised). */

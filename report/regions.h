@@ -24,4 +24,8 @@ void td_regions_render_json(json_t *doc, FILE *out);
 /* One self-contained page at path: the table, a tree per region; -1 with err. */
 int td_regions_render_html(json_t *doc, const char *path, struct strbuf *err);
 
+/* report/regions-merge.c: two region reports compared (td_regions_diff), and a job's regions over its ranks. */
+void td_regions_diff_text(json_t *diff, FILE *out);
+void td_job_regions_text(json_t *doc, FILE *out);
+
 #endif /* TD_REPORT_REGIONS_H */

@@ -8,11 +8,14 @@
 #include "analyze/gate.h"
 #include "report/render.h"
 #include "report/html.h"
+#include "report/regions.h"
+#include "analyze/regions.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const diff_usage[] = {
 	"tdperf diff [options] A B",
@@ -28,6 +31,10 @@ static const char *const diff_usage[] = {
 	"",
 	"Two job directories (srun/mpirun ranks) are compared metric by metric across",
 	"their ranks: mean, max and max over mean in each (text, JSON, --html).",
+	"",
+	"Two runs recorded with --regions (or their saved JSON reports) are compared",
+	"region by region, by name: calls, wall and CPU time, share, Level 1, B over A",
+	"(text or JSON).",
 	"",
 	"--check is a regression gate for CI: A and B are runs recorded with -r N, or",
 	"sets of runs (A1 A2 A3 -- B1 B2 B3).  Each metric (counts, IPC, wall time,",
@@ -120,6 +127,58 @@ static char *side_name(const char *path)
 		return name;
 	}
 	return copy;
+}
+
+/*
+ * A --regions side: a run recorded with --regions, or its saved 'report
+ * --format json' document; NULL (err empty) when path is neither.
+ */
+static json_t *load_regions_side(const char *path, struct strbuf *err)
+{
+	struct td_report_opts opts = { 0 };
+	struct stat st;
+	json_t *doc;
+
+	if (td_is_dir(path))
+		return td_regions_is_run(path) ? td_regions_load(path, &opts, err) : NULL;
+	/* a regular file only: a pipe is read once, by load_side */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !(doc = json_load_file(path, 0, NULL)))
+		return NULL;
+	if (td_json_str(doc, "format") && !strcmp(td_json_str(doc, "format"), "tdperf-regions-report"))
+		return doc;
+	json_decref(doc);
+	return NULL;
+}
+
+/* Two --regions runs, region by region (analyze/regions-merge.c); the exit status. */
+static int diff_regions(json_t *a, json_t *b, char **argv, const char *format, const char *output)
+{
+	char *name_a = side_name(argv[0]), *name_b = side_name(argv[1]), *text = NULL;
+	json_t *diff = td_regions_diff(a, name_a, b, name_b);
+	FILE *out = stdout;
+	size_t len = 0;
+	int ret = 0;
+
+	if (output)
+		out = open_memstream(&text, &len);
+	if (!strcmp(format, "json")) {
+		json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		fputc('\n', out);
+	} else {
+		td_regions_diff_text(diff, out);
+	}
+	if (output) {
+		fclose(out);
+		if (td_write_file_atomic(output, text, len) < 0) {
+			error("%s: cannot write: %s", output, strerror(errno));
+			ret = 2;
+		}
+		free(text);
+	}
+	json_decref(diff);
+	free(name_a);
+	free(name_b);
+	return ret;
 }
 
 static int write_plots(json_t *diff, const char *dir)
@@ -378,6 +437,27 @@ int cmd_diff(int argc, char **argv)
 		if (td_refuse_input_as_output(output, argv[c]) ||
 		    td_refuse_input_as_output(html, argv[c]))
 			return 2;
+	if (!hotspots) {
+		json_t *ra = load_regions_side(argv[0], &err), *rb = err.len ? NULL : load_regions_side(argv[1], &err);
+
+		if (err.len) {
+			error("%s", err.buf);
+			json_decref(ra);
+			goto out;
+		}
+		if (ra || rb) {
+			if (!ra || !rb)
+				error("%s is a --regions run and %s is not: diff compares regions of two --regions runs",
+				      ra ? argv[0] : argv[1], ra ? argv[1] : argv[0]);
+			else if (html || plot || scope_a || scope_b || cpu_a || cpu_b)
+				error("diff of two --regions runs: text or JSON, no --html, --plot, --scope or --cpu");
+			else
+				ret = diff_regions(ra, rb, argv, format, output);
+			json_decref(ra);
+			json_decref(rb);
+			goto out;
+		}
+	}
 	a = hotspots ? load_hotspots_side(argv[0], &err) : load_side(argv[0], cpu_a, &err);
 	if (!a) {
 		error("%s", err.buf);

@@ -8,6 +8,7 @@
  *   regions-app threads K N   K threads, each region "T" { "T.inner" }
  *   regions-app fork N        a child process marks "child" and exits
  *   regions-app sample N      "hot" entered 40 times
+ *   regions-app work NA NB    10 passes of A (NA iterations) and B (NB)
  */
 #include <tdperf.h>
 #include <pthread.h>
@@ -57,7 +58,16 @@ int main(int argc, char **argv)
 	int i;
 
 	n = argc > 2 ? atol(argv[argc - 1]) : 1000000;
-	if (!strcmp(mode, "ratio")) {
+	if (!strcmp(mode, "work") && argc > 3) {
+		for (i = 0; i < 10; i++) {
+			tdperf_region_begin("A");
+			work(atol(argv[2]));
+			tdperf_region_end("A");
+			tdperf_region_begin("B");
+			work(atol(argv[3]));
+			tdperf_region_end("B");
+		}
+	} else if (!strcmp(mode, "ratio")) {
 		for (i = 0; i < 10; i++) {
 			tdperf_region_begin("A");
 			work(3 * n);
