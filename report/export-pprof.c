@@ -13,9 +13,12 @@
  * count, the sampled event's period (CPU time in nanoseconds for
  * cpu-clock and task-clock) and, for a leader-sampled group, what each
  * member counted on the path.  One Location and Function per frame of
- * the document; one Mapping per DSO, with its build-id.  The document
- * knows a function's first line, not each sample's: Line.line is 0 and
- * Function.start_line carries it.
+ * the document; one Mapping per DSO, with its build-id.  A frame's
+ * Location has Line.line 0 (Function.start_line carries the function's
+ * first line); a sampled instruction with debug info ("details") has its
+ * own Location whose Lines are its inline chain, innermost first, as
+ * pprof's profile.proto asks ("the last entry is the caller into which
+ * the preceding entries were inlined") and addr2line -i prints it.
  */
 #include "report/export.h"
 
@@ -207,6 +210,96 @@ static void put_frames(struct strbuf *out, struct strings *s, json_t *frames, js
 	strbuf_release(&file);
 }
 
+/* The Location id of details[d] (after the frames'), or 0 for none. */
+static uint64_t detail_location(const struct td_export_tree *t, json_int_t d)
+{
+	return d >= 0 ? json_array_size(t->frames) + 1 + (uint64_t)d : 0;
+}
+
+/* One Line of a Location: function id and line. */
+static void put_line(struct strbuf *loc, int64_t function, int64_t line)
+{
+	struct strbuf m = STRBUF_INIT;
+
+	put_int(&m, LINE_FUNCTION_ID, function);
+	put_int(&m, LINE_LINE, line);
+	put_message(loc, LOCATION_LINE, &m);
+	strbuf_release(&m);
+}
+
+/* The Functions of inlined functions, by name and file, with ids after the frames'. */
+struct inlined_functions {
+	json_t *ids;
+	int64_t next;
+};
+
+static int64_t inlined_function(struct strbuf *out, struct strings *s, struct inlined_functions *fns,
+				const char *name, const char *file)
+{
+	struct strbuf key = STRBUF_INIT, m = STRBUF_INIT;
+	json_t *v;
+	int64_t id;
+
+	strbuf_addf(&key, "%s\t%s", name, file);
+	if ((v = json_object_get(fns->ids, key.buf))) {
+		id = json_integer_value(v);
+	} else {
+		id = fns->next++;
+		json_object_set_new(fns->ids, key.buf, json_integer(id));
+		put_int(&m, FUNCTION_ID, id);
+		put_int(&m, FUNCTION_NAME, str_id(s, name));
+		put_int(&m, FUNCTION_SYSTEM_NAME, str_id(s, name));
+		put_int(&m, FUNCTION_FILENAME, str_id(s, file));
+		put_message(out, PROFILE_FUNCTION, &m);
+	}
+	strbuf_release(&key);
+	strbuf_release(&m);
+	return id;
+}
+
+/*
+ * A Location per sampled instruction with a source line (profile.details,
+ * ids after the frames'): its Lines innermost first, the last one in the
+ * frame's own Function.
+ */
+static void put_detail_locations(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
+				 json_t *details, json_t *mappings)
+{
+	struct strbuf m = STRBUF_INIT, file = STRBUF_INIT;
+	struct inlined_functions fns = { json_object(), (int64_t)json_array_size(t->frames) + 1 };
+	json_t *d, *lvl, *f;
+	size_t i, k, nr_levels;
+
+	json_array_foreach(details, i, d) {
+		const char *source = json_string_value(json_object_get(d, "source"));
+		json_t *chain = json_object_get(d, "inline");
+		json_int_t frame = json_integer_value(json_object_get(d, "frame"));
+		const char *dso;
+
+		f = json_array_get(t->frames, (size_t)frame);
+		dso = json_string_value(json_object_get(f, "dso"));
+		put_int(&m, LOCATION_ID, (int64_t)detail_location(t, (json_int_t)i));
+		if (dso)
+			put_int(&m, LOCATION_MAPPING_ID, json_integer_value(json_object_get(mappings, dso)));
+		nr_levels = json_array_size(chain);
+		json_array_foreach(chain, k, lvl) {
+			const char *name = json_string_value(json_array_get(lvl, 0));
+			int64_t line = split_source(json_string_value(json_array_get(lvl, 1)), &file);
+
+			if (k + 1 < nr_levels && name && *name)
+				put_line(&m, inlined_function(out, s, &fns, name, file.buf), line);
+			else
+				put_line(&m, frame + 1, line);
+		}
+		if (!nr_levels)
+			put_line(&m, frame + 1, source ? split_source(source, &file) : 0);
+		put_message(out, PROFILE_LOCATION, &m);
+	}
+	json_decref(fns.ids);
+	strbuf_release(&m);
+	strbuf_release(&file);
+}
+
 /* The sample types, in value order: samples, the event, each member after the leader. */
 static void put_sample_types(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
 			     const char *event)
@@ -226,7 +319,7 @@ struct path_buf {
 };
 
 static void put_sample(struct strbuf *out, const struct td_export_tree *t, size_t i, struct path_buf *pb,
-		       const uint64_t *values, size_t nr_values, const struct strbuf *labels)
+		       const uint64_t *values, size_t nr_values, const struct strbuf *labels, uint64_t leaf)
 {
 	struct strbuf m = STRBUF_INIT, packed = STRBUF_INIT;
 	size_t n = td_export_path(t, i, &pb->path, &pb->alloc), k;
@@ -236,7 +329,7 @@ static void put_sample(struct strbuf *out, const struct td_export_tree *t, size_
 		return;
 	/* repeated scalars packed, as proto3 writes them */
 	for (k = n; k-- > 0;)
-		put_varint(&packed, (uint64_t)path[k] + 1);
+		put_varint(&packed, k == n - 1 && leaf ? leaf : (uint64_t)path[k] + 1);
 	put_message(&m, SAMPLE_LOCATION_ID, &packed);
 	for (k = 0; k < nr_values; k++)
 		put_varint(&packed, values[k]);
@@ -262,7 +355,7 @@ static void put_samples(struct strbuf *out, const struct td_export_tree *t)
 		v[1] = (uint64_t)td_export_weight(t, i, "period");
 		for (k = 1; k < t->nr_names; k++)
 			v[k + 1] = (uint64_t)td_export_weight(t, i, t->names[k]);
-		put_sample(out, t, i, &pb, v, t->nr_names > 1 ? t->nr_names + 1 : 2, &none);
+		put_sample(out, t, i, &pb, v, t->nr_names > 1 ? t->nr_names + 1 : 2, &none, 0);
 	}
 	free(pb.path);
 	free(v);
@@ -308,7 +401,9 @@ static void put_thread_samples(struct strbuf *out, struct strings *s, const stru
 				v[k + 1] = c > 0 ? (uint64_t)(c + 0.5) : 0;
 			}
 			put_sample(out, t, (size_t)json_integer_value(json_array_get(p, 0)), &pb, v,
-				   t->nr_names > 1 ? t->nr_names + 1 : 2, &labels);
+				   t->nr_names > 1 ? t->nr_names + 1 : 2, &labels,
+				   detail_location(t, json_is_integer(json_array_get(p, 4)) ?
+						   json_integer_value(json_array_get(p, 4)) : -1));
 		}
 	}
 	free(pb.path);
@@ -382,6 +477,7 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 		put_samples(&body, &t);
 	mappings = put_mappings(&body, &s, profile);
 	put_frames(&body, &s, t.frames, mappings);
+	put_detail_locations(&body, &s, &t, json_object_get(profile, "details"), mappings);
 	put_int(&body, PROFILE_DURATION_NANOS, json_integer_value(json_object_get(profile, "duration_ns")));
 	put_value_type(&body, PROFILE_PERIOD_TYPE, &s, event, event_is_time(event) ? "nanoseconds" : "count");
 	put_comments(&body, &s, profile);
