@@ -296,6 +296,8 @@ static json_t *topdown_json(const struct hot_load *l, size_t i)
 		}
 		json_object_set_new(o, "nodes", nodes);
 		json_object_set_new(o, "interval", json_string("95% batch means"));
+		json_object_set_new(o, "slots", num(td_hot_slots(l->table, l->count_names, l->nr_counts,
+								 td_hot_func_counts(l->hot, i), l->smt_on)));
 	}
 	td_hot_topdown_release(&td);
 	return o;

@@ -22,7 +22,10 @@
  */
 #include "report/export.h"
 
+#include "analyze/doc.h"
+
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -300,9 +303,93 @@ static void put_detail_locations(struct strbuf *out, struct strings *s, const st
 	strbuf_release(&file);
 }
 
+/*
+ * Top-Down Level 1 in slots, one sample type per Level 1 node ("tma_" and
+ * its id, as perf names the metric), for a leader-sampled group whose
+ * functions have an estimate: a function's fractions times the slots its
+ * own counts cover (hotspots[].topdown), split over its call paths by the
+ * leader's count on each.  pprof's per-function values (-top) are then
+ * the function's; the split between call paths of one function assumes
+ * they behave alike (said in the profile's comments).
+ */
+#define MAX_L1 16
+struct l1_slots {
+	const char *ids[MAX_L1];
+	struct strbuf names[MAX_L1];
+	size_t n;
+	json_t *funcs;          /* "symbol\tdso" -> its hotspots[] entry */
+};
+
+static void l1_slots_init(struct l1_slots *ls, json_t *doc, const struct td_export_tree *t)
+{
+	json_t *fn, *node;
+	size_t i, k;
+
+	memset(ls, 0, sizeof(*ls));
+	ls->funcs = json_object();
+	if (!t->nr_names)
+		return;
+	json_array_foreach(json_object_get(doc, "hotspots"), i, fn) {
+		json_t *td = json_object_get(fn, "topdown");
+		struct strbuf key = STRBUF_INIT;
+
+		if (!json_is_number(json_object_get(td, "slots")))
+			continue;
+		if (!json_object_size(ls->funcs))
+			json_array_foreach(json_object_get(td, "nodes"), k, node)
+				if (json_integer_value(json_object_get(node, "level")) == 1 && ls->n < MAX_L1)
+					ls->ids[ls->n++] = json_string_value(json_object_get(node, "id"));
+		strbuf_addf(&key, "%s\t%s", td_json_str_or(fn, "symbol", "?"), td_json_str_or(fn, "dso", "?"));
+		json_object_set(ls->funcs, key.buf, fn);
+		strbuf_release(&key);
+	}
+	for (k = 0; k < ls->n; k++) {
+		strbuf_init(&ls->names[k], 0);
+		strbuf_addf(&ls->names[k], "tma_%s", ls->ids[k]);
+	}
+}
+
+static void l1_slots_release(struct l1_slots *ls)
+{
+	size_t k;
+
+	for (k = 0; k < ls->n; k++)
+		strbuf_release(&ls->names[k]);
+	json_decref(ls->funcs);
+}
+
+/* The Level 1 slots of a path of node i whose leader counted 'leader'. */
+static void l1_slots_values(const struct l1_slots *ls, const struct td_export_tree *t, size_t i, double leader,
+			    uint64_t *out)
+{
+	json_int_t frame = json_integer_value(json_object_get(json_array_get(t->nodes, i), "frame"));
+	json_t *f = json_array_get(t->frames, (size_t)frame), *fn, *td, *node;
+	struct strbuf key = STRBUF_INIT;
+	double slots, own, v;
+	size_t k, j;
+
+	for (k = 0; k < ls->n; k++)
+		out[k] = 0;
+	if (!ls->n || !f)
+		return;
+	strbuf_addf(&key, "%s\t%s", td_json_str_or(f, "symbol", "?"), td_json_str_or(f, "dso", "?"));
+	fn = json_object_get(ls->funcs, key.buf);
+	strbuf_release(&key);
+	td = json_object_get(fn, "topdown");
+	slots = json_number_value(json_object_get(td, "slots"));
+	own = json_number_value(json_object_get(json_object_get(fn, "counts"), t->names[0]));
+	if (!fn || !(own > 0) || !(leader > 0))
+		return;
+	for (k = 0; k < ls->n; k++)
+		json_array_foreach(json_object_get(td, "nodes"), j, node)
+			if (!strcmp(td_json_str_or(node, "id", ""), ls->ids[k]) &&
+			    isfinite(v = json_number_value(json_object_get(node, "value"))) && v > 0)
+				out[k] = (uint64_t)llround(v * slots * leader / own);
+}
+
 /* The sample types, in value order: samples, the event, each member after the leader. */
 static void put_sample_types(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
-			     const char *event)
+			     const char *event, const struct l1_slots *ls)
 {
 	size_t k;
 
@@ -310,6 +397,8 @@ static void put_sample_types(struct strbuf *out, struct strings *s, const struct
 	put_value_type(out, PROFILE_SAMPLE_TYPE, s, event, event_is_time(event) ? "nanoseconds" : "count");
 	for (k = 1; k < t->nr_names; k++)
 		put_value_type(out, PROFILE_SAMPLE_TYPE, s, t->names[k], "count");
+	for (k = 0; k < ls->n; k++)
+		put_value_type(out, PROFILE_SAMPLE_TYPE, s, ls->names[k].buf, "slots");
 }
 
 /* One Sample: the path of node i (leaf first) and its values. */
@@ -341,9 +430,10 @@ static void put_sample(struct strbuf *out, const struct td_export_tree *t, size_
 }
 
 /* Samples per call path of the whole recording. */
-static void put_samples(struct strbuf *out, const struct td_export_tree *t)
+static void put_samples(struct strbuf *out, const struct td_export_tree *t, const struct l1_slots *ls)
 {
-	uint64_t *v = xcalloc(t->nr_names + 2, sizeof(*v));
+	uint64_t *v = xcalloc(t->nr_names + 2 + ls->n, sizeof(*v));
+	size_t nr_values = (t->nr_names > 1 ? t->nr_names + 1 : 2) + ls->n;
 	struct strbuf none = STRBUF_INIT;
 	struct path_buf pb = { NULL, 0 };
 	size_t i, k;
@@ -355,7 +445,9 @@ static void put_samples(struct strbuf *out, const struct td_export_tree *t)
 		v[1] = (uint64_t)td_export_weight(t, i, "period");
 		for (k = 1; k < t->nr_names; k++)
 			v[k + 1] = (uint64_t)td_export_weight(t, i, t->names[k]);
-		put_sample(out, t, i, &pb, v, t->nr_names > 1 ? t->nr_names + 1 : 2, &none, 0);
+		if (ls->n)
+			l1_slots_values(ls, t, i, td_export_weight(t, i, t->names[0]), v + nr_values - ls->n);
+		put_sample(out, t, i, &pb, v, nr_values, &none, 0);
 	}
 	free(pb.path);
 	free(v);
@@ -376,9 +468,10 @@ static void put_label(struct strbuf *out, struct strings *s, const char *key, co
 
 /* Samples per thread and call path (profile.threads: [node, samples, period, counts]). */
 static void put_thread_samples(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
-			       json_t *threads)
+			       json_t *threads, const struct l1_slots *ls)
 {
-	uint64_t *v = xcalloc(t->nr_names + 2, sizeof(*v));
+	uint64_t *v = xcalloc(t->nr_names + 2 + ls->n, sizeof(*v));
+	size_t nr_values = (t->nr_names > 1 ? t->nr_names + 1 : 2) + ls->n;
 	struct strbuf labels = STRBUF_INIT;
 	struct path_buf pb = { NULL, 0 };
 	json_t *th, *p;
@@ -400,8 +493,10 @@ static void put_thread_samples(struct strbuf *out, struct strings *s, const stru
 				c = json_number_value(json_array_get(counts, k));
 				v[k + 1] = c > 0 ? (uint64_t)(c + 0.5) : 0;
 			}
-			put_sample(out, t, (size_t)json_integer_value(json_array_get(p, 0)), &pb, v,
-				   t->nr_names > 1 ? t->nr_names + 1 : 2, &labels,
+			if (ls->n)
+				l1_slots_values(ls, t, (size_t)json_integer_value(json_array_get(p, 0)),
+						json_number_value(json_array_get(counts, 0)), v + nr_values - ls->n);
+			put_sample(out, t, (size_t)json_integer_value(json_array_get(p, 0)), &pb, v, nr_values, &labels,
 				   detail_location(t, json_is_integer(json_array_get(p, 4)) ?
 						   json_integer_value(json_array_get(p, 4)) : -1));
 		}
@@ -458,6 +553,7 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 {
 	json_t *profile = json_object_get(doc, "profile"), *mappings;
 	struct td_export_tree t;
+	struct l1_slots ls;
 	struct strings s = { json_object(), STRBUF_INIT };
 	struct strbuf body = STRBUF_INIT, all = STRBUF_INIT;
 	const char *event = json_string_value(json_object_get(profile, "event"));
@@ -470,17 +566,22 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 	if (!event)
 		event = "samples";
 	str_id(&s, "");
-	put_sample_types(&body, &s, &t, event);
+	l1_slots_init(&ls, doc, &t);
+	put_sample_types(&body, &s, &t, event, &ls);
 	if (json_array_size(json_object_get(profile, "threads")))
-		put_thread_samples(&body, &s, &t, json_object_get(profile, "threads"));
+		put_thread_samples(&body, &s, &t, json_object_get(profile, "threads"), &ls);
 	else
-		put_samples(&body, &t);
+		put_samples(&body, &t, &ls);
 	mappings = put_mappings(&body, &s, profile);
 	put_frames(&body, &s, t.frames, mappings);
 	put_detail_locations(&body, &s, &t, json_object_get(profile, "details"), mappings);
 	put_int(&body, PROFILE_DURATION_NANOS, json_integer_value(json_object_get(profile, "duration_ns")));
 	put_value_type(&body, PROFILE_PERIOD_TYPE, &s, event, event_is_time(event) ? "nanoseconds" : "count");
 	put_comments(&body, &s, profile);
+	if (ls.n)
+		put_int(&body, PROFILE_COMMENT, str_id(&s, "tma_* sample types: each function's Top-Down Level 1 "
+			"fractions times the slots of its own counts; split over its call paths by the leader's "
+			"count, approximate per call path; functions without an estimate (too few samples) have none"));
 	put_int(&body, PROFILE_DEFAULT_SAMPLE_TYPE, str_id(&s, event));
 	/* the string table last: every index is known by then */
 	strbuf_add(&all, body.buf, body.len);
@@ -491,6 +592,7 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 	strbuf_release(&s.table);
 	strbuf_release(&body);
 	strbuf_release(&all);
+	l1_slots_release(&ls);
 	td_export_tree_release(&t);
 	return ret;
 }
