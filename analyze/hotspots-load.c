@@ -51,24 +51,26 @@ struct hot_load {
 	int leaf_kernel;                /* set by sample_frames: the leaf's mode */
 	uint64_t leaf_ip;
 	uint64_t first_time, last_time; /* of the leader's samples, when timed */
-	/* per thread: samples and period on each call-path node, an open
-	 * addressing table keyed by tid << 32 | node, + 1 (0 is empty) */
-	struct thread_path { uint64_t key, samples, period; double *counts; } *tpaths;
+	/* per thread: samples and period on each call-path node and leaf
+	 * detail (source line and inline chain, or -1), an open addressing
+	 * table keyed by tid << 32 | node, + 1 (0 is empty), and detail */
+	struct thread_path { uint64_t key, samples, period; double *counts; int detail; } *tpaths;
 	size_t tpaths_size, tpaths_used;
 	json_t *comms;                  /* "tid" -> {"name", "pid"} from COMM records */
 	int per_thread;                 /* TD_HOT_CALLPATHS: keep the per-thread paths */
 };
 
-static size_t tpath_slot(const struct thread_path *t, size_t size, uint64_t key)
+static size_t tpath_slot(const struct thread_path *t, size_t size, uint64_t key, int detail)
 {
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (size - 1);
+	size_t i = (size_t)(((key ^ (uint64_t)(detail + 1) << 40) * 0x9e3779b97f4a7c15ull) >> 20) & (size - 1);
 
-	while (t[i].key && t[i].key != key)
+	while (t[i].key && (t[i].key != key || t[i].detail != detail))
 		i = (i + 1) & (size - 1);
 	return i;
 }
 
-static void tpath_add(struct hot_load *l, uint32_t tid, uint32_t node, uint64_t weight, const double *counts)
+static void tpath_add(struct hot_load *l, uint32_t tid, uint32_t node, int detail, uint64_t weight,
+		      const double *counts)
 {
 	uint64_t key = ((uint64_t)tid << 32 | node) + 1;
 	size_t i, k;
@@ -79,14 +81,15 @@ static void tpath_add(struct hot_load *l, uint32_t tid, uint32_t node, uint64_t 
 
 		for (i = 0; i < l->tpaths_size; i++)
 			if (l->tpaths[i].key)
-				t[tpath_slot(t, size, l->tpaths[i].key)] = l->tpaths[i];
+				t[tpath_slot(t, size, l->tpaths[i].key, l->tpaths[i].detail)] = l->tpaths[i];
 		free(l->tpaths);
 		l->tpaths = t;
 		l->tpaths_size = size;
 	}
-	i = tpath_slot(l->tpaths, l->tpaths_size, key);
+	i = tpath_slot(l->tpaths, l->tpaths_size, key, detail);
 	if (!l->tpaths[i].key) {
 		l->tpaths[i].key = key;
+		l->tpaths[i].detail = detail;
 		if (l->nr_counts)
 			l->tpaths[i].counts = xcalloc(l->nr_counts, sizeof(double));
 		l->tpaths_used++;
@@ -221,7 +224,7 @@ static void feed_sample(struct hot_load *l, const struct td_pd_record *r)
 	node = sample_node(l, r, &detail);
 	td_hot_add_at(l->hot, node, weight, counts);
 	if (l->per_thread && (s->fields & TD_PD_S_TID))
-		tpath_add(l, s->tid, node, weight, counts);
+		tpath_add(l, s->tid, node, detail, weight, counts);
 	if (detail >= 0) {
 		if ((size_t)detail >= l->alloc_detail) {
 			size_t old = l->alloc_detail, want = 2 * (size_t)detail + 16;
@@ -293,6 +296,8 @@ static json_t *topdown_json(const struct hot_load *l, size_t i)
 		}
 		json_object_set_new(o, "nodes", nodes);
 		json_object_set_new(o, "interval", json_string("95% batch means"));
+		json_object_set_new(o, "slots", num(td_hot_slots(l->table, l->count_names, l->nr_counts,
+								 td_hot_func_counts(l->hot, i), l->smt_on)));
 	}
 	td_hot_topdown_release(&td);
 	return o;
@@ -490,9 +495,44 @@ static json_t *callpaths_json(const struct hot_load *l, json_t **frames_out)
 
 static int by_key(const void *x, const void *y)
 {
-	uint64_t a = ((const struct thread_path *)x)->key, b = ((const struct thread_path *)y)->key;
+	const struct thread_path *p = x, *q = y;
 
-	return a < b ? -1 : a > b;
+	if (p->key != q->key)
+		return p->key < q->key ? -1 : 1;
+	return p->detail < q->detail ? -1 : p->detail > q->detail;
+}
+
+/*
+ * The index in "details" of a leaf detail that has a source line, added
+ * at its first use (ids maps the symbolizer's id to it); -1 without.
+ */
+static json_int_t detail_index(const struct hot_load *l, int id, json_t *details, json_t *ids)
+{
+	const struct td_sym_detail *d = td_sym_detail(l->sym, id);
+	char key[16];
+	json_t *v, *o, *chain;
+	const char *line, *end;
+
+	if (!d || !d->source)
+		return -1;
+	snprintf(key, sizeof(key), "%d", id);
+	if ((v = json_object_get(ids, key)))
+		return json_integer_value(v);
+	o = json_pack("{s:i, s:s}", "frame", d->frame, "source", d->source);
+	if (d->inline_chain) {
+		chain = json_array();
+		for (line = d->inline_chain; (end = strchr(line, '\n')); line = end + 1) {
+			const char *tab = memchr(line, '\t', (size_t)(end - line));
+
+			if (tab)
+				json_array_append_new(chain, json_pack("[s%, s%]", line, (size_t)(tab - line),
+								       tab + 1, (size_t)(end - tab - 1)));
+		}
+		json_object_set_new(o, "inline", chain);
+	}
+	json_object_set_new(ids, key, json_integer((json_int_t)json_array_size(details)));
+	json_array_append_new(details, o);
+	return (json_int_t)json_array_size(details) - 1;
 }
 
 static int by_period_desc(const void *x, const void *y)
@@ -507,8 +547,10 @@ static int by_period_desc(const void *x, const void *y)
  * Per thread, the samples and period of each call-path node it sampled
  * ("threads": the exports' one profile per thread), most period first.
  */
-static json_t *threads_json(const struct hot_load *l)
+static json_t *threads_json(const struct hot_load *l, json_t *details)
 {
+	json_t *ids = json_object();
+	json_int_t di;
 	struct thread_path *t = xcalloc(l->tpaths_used + 1, sizeof(*t));
 	json_t **th = xcalloc(l->tpaths_used + 1, sizeof(*th)), *a = json_array(), *cur = NULL, *p;
 	size_t i, n = 0, nr_th = 0;
@@ -543,6 +585,12 @@ static json_t *threads_json(const struct hot_load *l)
 				json_array_append_new(c, num(t[i].counts[k]));
 			json_array_append_new(p, c);
 		}
+		di = detail_index(l, t[i].detail, details, ids);
+		if (di >= 0) {
+			if (!t[i].counts)
+				json_array_append_new(p, json_null());
+			json_array_append_new(p, json_integer(di));
+		}
 		json_array_append_new(json_object_get(cur, "paths"), p);
 		json_object_set_new(cur, "samples", json_integer(json_integer_value(json_object_get(cur, "samples")) +
 								  (json_int_t)t[i].samples));
@@ -554,6 +602,7 @@ static json_t *threads_json(const struct hot_load *l)
 		json_array_append_new(a, th[i]);
 	free(th);
 	free(t);
+	json_decref(ids);
 	return a;
 }
 
@@ -679,8 +728,12 @@ static json_t *build_doc(const struct hot_load *l, const char *path, unsigned fl
 		paths = callpaths_json(l, &frames);
 		json_object_set_new(h, "frames", frames);
 		json_object_set_new(h, "callpaths", paths);
-		if (l->tpaths_used)
-			json_object_set_new(h, "threads", threads_json(l));
+		if (l->tpaths_used) {
+			json_t *details = json_array();
+
+			json_object_set_new(h, "threads", threads_json(l, details));
+			json_object_set_new(h, "details", details);
+		}
 	}
 	json_object_set_new(doc, "profile", h);
 	json_object_set_new(doc, "hotspots", functions_json(l));

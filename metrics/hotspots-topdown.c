@@ -127,3 +127,21 @@ void td_hot_topdown_release(struct td_hot_topdown *td)
 	free(td->why);
 	memset(td, 0, sizeof(*td));
 }
+
+/*
+ * The pipeline slots the counts cover: the table's info_thread_slots
+ * (Intel's "SLOTS", the denominator of the slots-domain nodes; perfmon's
+ * TMA metrics), NAN when the table has none (AMD, Arm) or it cannot be
+ * evaluated on the group.
+ */
+double td_hot_slots(const struct td_table *t, const char *const *names, size_t nr_names,
+		    const double *counts, int smt_on)
+{
+	struct group_env g = { t, names, nr_names, counts, smt_on };
+	struct td_env env = { group_lookup, &g };
+	struct td_expr *e = td_expr_parse("info_thread_slots", NULL);
+	double v = e ? td_table_eval_expr(t, e, &env, NULL, NULL) : NAN;
+
+	td_expr_free(e);
+	return v > 0 ? v : NAN;
+}

@@ -96,5 +96,8 @@ void td_hot_topdown(const struct td_table *t, const char *const *names, size_t n
 		    const double *counts, const double *batches, uint64_t samples, int max_level,
 		    int smt_on, struct td_hot_topdown *out);
 void td_hot_topdown_release(struct td_hot_topdown *td);
+/* The slots the counts cover (the table's info_thread_slots), or NAN. */
+double td_hot_slots(const struct td_table *t, const char *const *names, size_t nr_names,
+		    const double *counts, int smt_on);
 
 #endif /* TD_METRICS_HOTSPOTS_H */

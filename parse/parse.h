@@ -610,6 +610,10 @@ struct td_sym_detail {
 	int frame;              /* the function's frame id */
 	const char *inlined;    /* innermost inlined function, or NULL */
 	const char *source;     /* "file.c:LINE", or NULL */
+	/* with 'inlined': per level, innermost first, "NAME\tFILE:LINE\n"
+	 * (addr2line -i's lines; the last, the function itself, has an empty
+	 * NAME), or NULL */
+	const char *inline_chain;
 };
 int td_sym_leaf_detail(struct td_symbolizer *s, uint32_t pid, uint64_t ip, int kernel);
 const struct td_sym_detail *td_sym_detail(const struct td_symbolizer *s, int id);

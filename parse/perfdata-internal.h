@@ -188,7 +188,7 @@ void pd_free_features(struct td_pd *pd);
 struct Dwfl_Module;
 struct pd_func_scope;
 void pd_addr_detail(struct Dwfl_Module *mod, uint64_t addr, struct pd_func_scope **fs,
-		    char **inlined, char **source);
+		    char **inlined, char **source, char **chain);
 
 /*
  * perfdata-open.c: files a perf.data names (binaries, the build-id cache,

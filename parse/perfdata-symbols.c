@@ -275,6 +275,7 @@ void td_sym_free(struct td_symbolizer *s)
 	for (i = 0; i < s->nr_details; i++) {
 		free((char *)s->details[i].inlined);
 		free((char *)s->details[i].source);
+		free((char *)s->details[i].inline_chain);
 	}
 	free(s->details);
 	free(s->detail_slots);
@@ -1402,7 +1403,7 @@ static Dwfl_Module *locate(struct td_symbolizer *s, uint32_t pid, uint64_t ip, u
 
 static int new_detail(struct td_symbolizer *s, int frame, Dwfl_Module *mod, uint64_t addr)
 {
-	char *inl, *src;
+	char *inl, *src, *chain;
 
 	if ((size_t)frame >= s->alloc_func_scopes) {
 		size_t old = s->alloc_func_scopes;
@@ -1411,13 +1412,14 @@ static int new_detail(struct td_symbolizer *s, int frame, Dwfl_Module *mod, uint
 			sizeof(*s->func_scopes));
 		memset(s->func_scopes + old, 0, (s->alloc_func_scopes - old) * sizeof(*s->func_scopes));
 	}
-	pd_addr_detail(mod, addr, &s->func_scopes[frame], &inl, &src);
+	pd_addr_detail(mod, addr, &s->func_scopes[frame], &inl, &src, &chain);
 	if (!inl && !src)
 		return -1;
 	td_grow((void **)&s->details, &s->alloc_details, s->nr_details + 1, sizeof(*s->details));
 	s->details[s->nr_details].frame = frame;
 	s->details[s->nr_details].inlined = inl;
 	s->details[s->nr_details].source = src;
+	s->details[s->nr_details].inline_chain = chain;
 	return (int)s->nr_details++;
 }
 

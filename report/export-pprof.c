@@ -13,13 +13,19 @@
  * count, the sampled event's period (CPU time in nanoseconds for
  * cpu-clock and task-clock) and, for a leader-sampled group, what each
  * member counted on the path.  One Location and Function per frame of
- * the document; one Mapping per DSO, with its build-id.  The document
- * knows a function's first line, not each sample's: Line.line is 0 and
- * Function.start_line carries it.
+ * the document; one Mapping per DSO, with its build-id.  A frame's
+ * Location has Line.line 0 (Function.start_line carries the function's
+ * first line); a sampled instruction with debug info ("details") has its
+ * own Location whose Lines are its inline chain, innermost first, as
+ * pprof's profile.proto asks ("the last entry is the caller into which
+ * the preceding entries were inlined") and addr2line -i prints it.
  */
 #include "report/export.h"
 
+#include "analyze/doc.h"
+
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -207,9 +213,183 @@ static void put_frames(struct strbuf *out, struct strings *s, json_t *frames, js
 	strbuf_release(&file);
 }
 
+/* The Location id of details[d] (after the frames'), or 0 for none. */
+static uint64_t detail_location(const struct td_export_tree *t, json_int_t d)
+{
+	return d >= 0 ? json_array_size(t->frames) + 1 + (uint64_t)d : 0;
+}
+
+/* One Line of a Location: function id and line. */
+static void put_line(struct strbuf *loc, int64_t function, int64_t line)
+{
+	struct strbuf m = STRBUF_INIT;
+
+	put_int(&m, LINE_FUNCTION_ID, function);
+	put_int(&m, LINE_LINE, line);
+	put_message(loc, LOCATION_LINE, &m);
+	strbuf_release(&m);
+}
+
+/* The Functions of inlined functions, by name and file, with ids after the frames'. */
+struct inlined_functions {
+	json_t *ids;
+	int64_t next;
+};
+
+static int64_t inlined_function(struct strbuf *out, struct strings *s, struct inlined_functions *fns,
+				const char *name, const char *file)
+{
+	struct strbuf key = STRBUF_INIT, m = STRBUF_INIT;
+	json_t *v;
+	int64_t id;
+
+	strbuf_addf(&key, "%s\t%s", name, file);
+	if ((v = json_object_get(fns->ids, key.buf))) {
+		id = json_integer_value(v);
+	} else {
+		id = fns->next++;
+		json_object_set_new(fns->ids, key.buf, json_integer(id));
+		put_int(&m, FUNCTION_ID, id);
+		put_int(&m, FUNCTION_NAME, str_id(s, name));
+		put_int(&m, FUNCTION_SYSTEM_NAME, str_id(s, name));
+		put_int(&m, FUNCTION_FILENAME, str_id(s, file));
+		put_message(out, PROFILE_FUNCTION, &m);
+	}
+	strbuf_release(&key);
+	strbuf_release(&m);
+	return id;
+}
+
+/*
+ * A Location per sampled instruction with a source line (profile.details,
+ * ids after the frames'): its Lines innermost first, the last one in the
+ * frame's own Function.
+ */
+static void put_detail_locations(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
+				 json_t *details, json_t *mappings)
+{
+	struct strbuf m = STRBUF_INIT, file = STRBUF_INIT;
+	struct inlined_functions fns = { json_object(), (int64_t)json_array_size(t->frames) + 1 };
+	json_t *d, *lvl, *f;
+	size_t i, k, nr_levels;
+
+	json_array_foreach(details, i, d) {
+		const char *source = json_string_value(json_object_get(d, "source"));
+		json_t *chain = json_object_get(d, "inline");
+		json_int_t frame = json_integer_value(json_object_get(d, "frame"));
+		const char *dso;
+
+		f = json_array_get(t->frames, (size_t)frame);
+		dso = json_string_value(json_object_get(f, "dso"));
+		put_int(&m, LOCATION_ID, (int64_t)detail_location(t, (json_int_t)i));
+		if (dso)
+			put_int(&m, LOCATION_MAPPING_ID, json_integer_value(json_object_get(mappings, dso)));
+		nr_levels = json_array_size(chain);
+		json_array_foreach(chain, k, lvl) {
+			const char *name = json_string_value(json_array_get(lvl, 0));
+			int64_t line = split_source(json_string_value(json_array_get(lvl, 1)), &file);
+
+			if (k + 1 < nr_levels && name && *name)
+				put_line(&m, inlined_function(out, s, &fns, name, file.buf), line);
+			else
+				put_line(&m, frame + 1, line);
+		}
+		if (!nr_levels)
+			put_line(&m, frame + 1, source ? split_source(source, &file) : 0);
+		put_message(out, PROFILE_LOCATION, &m);
+	}
+	json_decref(fns.ids);
+	strbuf_release(&m);
+	strbuf_release(&file);
+}
+
+/*
+ * Top-Down Level 1 in slots, one sample type per Level 1 node ("tma_" and
+ * its id, as perf names the metric), for a leader-sampled group whose
+ * functions have an estimate: a function's fractions times the slots its
+ * own counts cover (hotspots[].topdown), split over its call paths by the
+ * leader's count on each.  pprof's per-function values (-top) are then
+ * the function's; the split between call paths of one function assumes
+ * they behave alike (said in the profile's comments).
+ */
+#define MAX_L1 16
+struct l1_slots {
+	const char *ids[MAX_L1];
+	struct strbuf names[MAX_L1];
+	size_t n;
+	json_t *funcs;          /* "symbol\tdso" -> its hotspots[] entry */
+};
+
+static void l1_slots_init(struct l1_slots *ls, json_t *doc, const struct td_export_tree *t)
+{
+	json_t *fn, *node;
+	size_t i, k;
+
+	memset(ls, 0, sizeof(*ls));
+	ls->funcs = json_object();
+	if (!t->nr_names)
+		return;
+	json_array_foreach(json_object_get(doc, "hotspots"), i, fn) {
+		json_t *td = json_object_get(fn, "topdown");
+		struct strbuf key = STRBUF_INIT;
+
+		if (!json_is_number(json_object_get(td, "slots")))
+			continue;
+		if (!json_object_size(ls->funcs))
+			json_array_foreach(json_object_get(td, "nodes"), k, node)
+				if (json_integer_value(json_object_get(node, "level")) == 1 && ls->n < MAX_L1)
+					ls->ids[ls->n++] = json_string_value(json_object_get(node, "id"));
+		strbuf_addf(&key, "%s\t%s", td_json_str_or(fn, "symbol", "?"), td_json_str_or(fn, "dso", "?"));
+		json_object_set(ls->funcs, key.buf, fn);
+		strbuf_release(&key);
+	}
+	for (k = 0; k < ls->n; k++) {
+		strbuf_init(&ls->names[k], 0);
+		strbuf_addf(&ls->names[k], "tma_%s", ls->ids[k]);
+	}
+}
+
+static void l1_slots_release(struct l1_slots *ls)
+{
+	size_t k;
+
+	for (k = 0; k < ls->n; k++)
+		strbuf_release(&ls->names[k]);
+	json_decref(ls->funcs);
+}
+
+/* The Level 1 slots of a path of node i whose leader counted 'leader'. */
+static void l1_slots_values(const struct l1_slots *ls, const struct td_export_tree *t, size_t i, double leader,
+			    uint64_t *out)
+{
+	json_int_t frame = json_integer_value(json_object_get(json_array_get(t->nodes, i), "frame"));
+	json_t *f = json_array_get(t->frames, (size_t)frame), *fn, *td, *node;
+	struct strbuf key = STRBUF_INIT;
+	double slots, own, v;
+	size_t k, j;
+
+	for (k = 0; k < ls->n; k++)
+		out[k] = 0;
+	if (!ls->n || !f)
+		return;
+	strbuf_addf(&key, "%s\t%s", td_json_str_or(f, "symbol", "?"), td_json_str_or(f, "dso", "?"));
+	fn = json_object_get(ls->funcs, key.buf);
+	strbuf_release(&key);
+	td = json_object_get(fn, "topdown");
+	slots = json_number_value(json_object_get(td, "slots"));
+	own = json_number_value(json_object_get(json_object_get(fn, "counts"), t->names[0]));
+	if (!fn || !(own > 0) || !(leader > 0))
+		return;
+	for (k = 0; k < ls->n; k++)
+		json_array_foreach(json_object_get(td, "nodes"), j, node)
+			if (!strcmp(td_json_str_or(node, "id", ""), ls->ids[k]) &&
+			    isfinite(v = json_number_value(json_object_get(node, "value"))) && v > 0)
+				out[k] = (uint64_t)llround(v * slots * leader / own);
+}
+
 /* The sample types, in value order: samples, the event, each member after the leader. */
 static void put_sample_types(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
-			     const char *event)
+			     const char *event, const struct l1_slots *ls)
 {
 	size_t k;
 
@@ -217,6 +397,8 @@ static void put_sample_types(struct strbuf *out, struct strings *s, const struct
 	put_value_type(out, PROFILE_SAMPLE_TYPE, s, event, event_is_time(event) ? "nanoseconds" : "count");
 	for (k = 1; k < t->nr_names; k++)
 		put_value_type(out, PROFILE_SAMPLE_TYPE, s, t->names[k], "count");
+	for (k = 0; k < ls->n; k++)
+		put_value_type(out, PROFILE_SAMPLE_TYPE, s, ls->names[k].buf, "slots");
 }
 
 /* One Sample: the path of node i (leaf first) and its values. */
@@ -226,7 +408,7 @@ struct path_buf {
 };
 
 static void put_sample(struct strbuf *out, const struct td_export_tree *t, size_t i, struct path_buf *pb,
-		       const uint64_t *values, size_t nr_values, const struct strbuf *labels)
+		       const uint64_t *values, size_t nr_values, const struct strbuf *labels, uint64_t leaf)
 {
 	struct strbuf m = STRBUF_INIT, packed = STRBUF_INIT;
 	size_t n = td_export_path(t, i, &pb->path, &pb->alloc), k;
@@ -236,7 +418,7 @@ static void put_sample(struct strbuf *out, const struct td_export_tree *t, size_
 		return;
 	/* repeated scalars packed, as proto3 writes them */
 	for (k = n; k-- > 0;)
-		put_varint(&packed, (uint64_t)path[k] + 1);
+		put_varint(&packed, k == n - 1 && leaf ? leaf : (uint64_t)path[k] + 1);
 	put_message(&m, SAMPLE_LOCATION_ID, &packed);
 	for (k = 0; k < nr_values; k++)
 		put_varint(&packed, values[k]);
@@ -248,9 +430,10 @@ static void put_sample(struct strbuf *out, const struct td_export_tree *t, size_
 }
 
 /* Samples per call path of the whole recording. */
-static void put_samples(struct strbuf *out, const struct td_export_tree *t)
+static void put_samples(struct strbuf *out, const struct td_export_tree *t, const struct l1_slots *ls)
 {
-	uint64_t *v = xcalloc(t->nr_names + 2, sizeof(*v));
+	uint64_t *v = xcalloc(t->nr_names + 2 + ls->n, sizeof(*v));
+	size_t nr_values = (t->nr_names > 1 ? t->nr_names + 1 : 2) + ls->n;
 	struct strbuf none = STRBUF_INIT;
 	struct path_buf pb = { NULL, 0 };
 	size_t i, k;
@@ -262,7 +445,9 @@ static void put_samples(struct strbuf *out, const struct td_export_tree *t)
 		v[1] = (uint64_t)td_export_weight(t, i, "period");
 		for (k = 1; k < t->nr_names; k++)
 			v[k + 1] = (uint64_t)td_export_weight(t, i, t->names[k]);
-		put_sample(out, t, i, &pb, v, t->nr_names > 1 ? t->nr_names + 1 : 2, &none);
+		if (ls->n)
+			l1_slots_values(ls, t, i, td_export_weight(t, i, t->names[0]), v + nr_values - ls->n);
+		put_sample(out, t, i, &pb, v, nr_values, &none, 0);
 	}
 	free(pb.path);
 	free(v);
@@ -283,9 +468,10 @@ static void put_label(struct strbuf *out, struct strings *s, const char *key, co
 
 /* Samples per thread and call path (profile.threads: [node, samples, period, counts]). */
 static void put_thread_samples(struct strbuf *out, struct strings *s, const struct td_export_tree *t,
-			       json_t *threads)
+			       json_t *threads, const struct l1_slots *ls)
 {
-	uint64_t *v = xcalloc(t->nr_names + 2, sizeof(*v));
+	uint64_t *v = xcalloc(t->nr_names + 2 + ls->n, sizeof(*v));
+	size_t nr_values = (t->nr_names > 1 ? t->nr_names + 1 : 2) + ls->n;
 	struct strbuf labels = STRBUF_INIT;
 	struct path_buf pb = { NULL, 0 };
 	json_t *th, *p;
@@ -307,8 +493,12 @@ static void put_thread_samples(struct strbuf *out, struct strings *s, const stru
 				c = json_number_value(json_array_get(counts, k));
 				v[k + 1] = c > 0 ? (uint64_t)(c + 0.5) : 0;
 			}
-			put_sample(out, t, (size_t)json_integer_value(json_array_get(p, 0)), &pb, v,
-				   t->nr_names > 1 ? t->nr_names + 1 : 2, &labels);
+			if (ls->n)
+				l1_slots_values(ls, t, (size_t)json_integer_value(json_array_get(p, 0)),
+						json_number_value(json_array_get(counts, 0)), v + nr_values - ls->n);
+			put_sample(out, t, (size_t)json_integer_value(json_array_get(p, 0)), &pb, v, nr_values, &labels,
+				   detail_location(t, json_is_integer(json_array_get(p, 4)) ?
+						   json_integer_value(json_array_get(p, 4)) : -1));
 		}
 	}
 	free(pb.path);
@@ -363,6 +553,7 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 {
 	json_t *profile = json_object_get(doc, "profile"), *mappings;
 	struct td_export_tree t;
+	struct l1_slots ls;
 	struct strings s = { json_object(), STRBUF_INIT };
 	struct strbuf body = STRBUF_INIT, all = STRBUF_INIT;
 	const char *event = json_string_value(json_object_get(profile, "event"));
@@ -375,16 +566,22 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 	if (!event)
 		event = "samples";
 	str_id(&s, "");
-	put_sample_types(&body, &s, &t, event);
+	l1_slots_init(&ls, doc, &t);
+	put_sample_types(&body, &s, &t, event, &ls);
 	if (json_array_size(json_object_get(profile, "threads")))
-		put_thread_samples(&body, &s, &t, json_object_get(profile, "threads"));
+		put_thread_samples(&body, &s, &t, json_object_get(profile, "threads"), &ls);
 	else
-		put_samples(&body, &t);
+		put_samples(&body, &t, &ls);
 	mappings = put_mappings(&body, &s, profile);
 	put_frames(&body, &s, t.frames, mappings);
+	put_detail_locations(&body, &s, &t, json_object_get(profile, "details"), mappings);
 	put_int(&body, PROFILE_DURATION_NANOS, json_integer_value(json_object_get(profile, "duration_ns")));
 	put_value_type(&body, PROFILE_PERIOD_TYPE, &s, event, event_is_time(event) ? "nanoseconds" : "count");
 	put_comments(&body, &s, profile);
+	if (ls.n)
+		put_int(&body, PROFILE_COMMENT, str_id(&s, "tma_* sample types: each function's Top-Down Level 1 "
+			"fractions times the slots of its own counts; split over its call paths by the leader's "
+			"count, approximate per call path; functions without an estimate (too few samples) have none"));
 	put_int(&body, PROFILE_DEFAULT_SAMPLE_TYPE, str_id(&s, event));
 	/* the string table last: every index is known by then */
 	strbuf_add(&all, body.buf, body.len);
@@ -395,6 +592,7 @@ int td_export_pprof(json_t *doc, FILE *out, struct strbuf *err)
 	strbuf_release(&s.table);
 	strbuf_release(&body);
 	strbuf_release(&all);
+	l1_slots_release(&ls);
 	td_export_tree_release(&t);
 	return ret;
 }

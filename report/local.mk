@@ -44,9 +44,11 @@ EXTRA_DIST += tests/fuzz/fuzz-chart-strings.c tests/fuzz/fuzz-rundir.c tests/fuz
 TESTS += tests/e2e/t0640-hotspots.sh
 # exports: pprof, speedscope, Chrome trace events, folded stacks (report/export-*.c)
 TESTS += tests/e2e/t1200-export-folded.sh tests/e2e/t1201-export-pprof.sh \
-	tests/e2e/t1202-export-speedscope.sh tests/e2e/t1203-export-trace.sh
+	tests/e2e/t1202-export-speedscope.sh tests/e2e/t1203-export-trace.sh \
+	tests/e2e/t1204-export-pprof-lines.sh tests/e2e/t1205-export-pprof-slots.sh
 EXTRA_DIST += tests/e2e/t1200-export-folded.sh tests/e2e/t1201-export-pprof.sh \
-	tests/e2e/t1202-export-speedscope.sh tests/e2e/t1203-export-trace.sh
+	tests/e2e/t1202-export-speedscope.sh tests/e2e/t1203-export-trace.sh \
+	tests/e2e/t1204-export-pprof-lines.sh tests/e2e/t1205-export-pprof-slots.sh
 EXTRA_DIST += tests/e2e/t0640-hotspots.sh tests/e2e/hotspots-lib.sh
 TESTS += tests/e2e/t0641-hotspots-record.sh
 EXTRA_DIST += tests/e2e/t0641-hotspots-record.sh

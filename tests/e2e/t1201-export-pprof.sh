@@ -27,8 +27,11 @@ GOFLAGS=-mod=mod GOCACHE=$TEST_DIR/gocache PPROF_TMPDIR=$TEST_DIR/pprof
 export GOFLAGS GOCACHE PPROF_TMPDIR
 
 # pprof_self FILE INDEX: "NAME PERCENT" per function of go tool pprof -top
+# (-noinlines: an inlined function's samples count to the function it is
+# inlined in, as the symbol table and --hotspots' rows see them; t1204
+# checks the inline chains)
 pprof_self() {
-	go tool pprof -top -sample_index="$2" -nodecount=100000 -nodefraction=0 -edgefraction=0 "$1" 2>/dev/null |
+	go tool pprof -top -noinlines -sample_index="$2" -nodecount=100000 -nodefraction=0 -edgefraction=0 "$1" 2>/dev/null |
 		awk 'on { sub("%", "", $2); name = $6; for (i = 7; i <= NF; i++) name = name " " $i; print name, $2 }
 		     $1 == "flat" && $2 == "flat%" { on = 1 }' | sort
 }
