@@ -144,6 +144,44 @@ static double perf_tolerance(json_t *n)
 	return (isnan(res) ? 0.001 : res) * 0.6;
 }
 
+/*
+ * The node's out-of-range line; its likely cause, when a warning of the
+ * scope says it, is left to the warnings, which say it once for all.
+ */
+static void print_sanity(const struct out *o, json_t *scope, const char *sanity, int level)
+{
+	size_t head = strlen(sanity);
+	char *text;
+
+	if (td_cause_shared(json_object_get(scope, "warnings"), sanity))
+		td_cause_split(sanity, &head);
+	text = xstrndup(sanity, head);
+	fprintf(o->f, "  %*s    %s(x %s%s)%s\n", (level - 1) * 2, "", col(o, C_RED), td_printable(text),
+		head < strlen(sanity) ? "; likely cause: in the warnings below" : "", col(o, C_RESET));
+	free(text);
+}
+
+/* The scope's warnings, those with one likely cause said once with their list. */
+static void print_warnings(const struct out *o, json_t *scope)
+{
+	json_t *groups = td_warnings_by_cause(json_object_get(scope, "warnings")), *w, *item;
+	size_t i, j;
+
+	json_array_foreach(groups, i, w) {
+		if (json_is_string(w)) {
+			fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET),
+				td_printable(json_string_value(w)));
+			continue;
+		}
+		fprintf(o->f, "  %swarning:%s %zu checks failed, with one likely cause:\n",
+			col(o, C_YELLOW), col(o, C_RESET), json_array_size(json_object_get(w, "items")));
+		json_array_foreach(json_object_get(w, "items"), j, item)
+			fprintf(o->f, "    - %s\n", td_printable(json_string_value(item)));
+		fprintf(o->f, "    %s\n", td_printable(jget_str(w, "cause")));
+	}
+	json_decref(groups);
+}
+
 static void print_tree(const struct out *o, json_t *scope)
 {
 	json_t *nodes = json_object_get(scope, "nodes"), *n;
@@ -226,8 +264,7 @@ static void print_tree(const struct out *o, json_t *scope)
 		if (reason)
 			td_reason_short(&why, reason, 4);
 		if (sanity)
-			fprintf(o->f, "  %*s    %s(x %s)%s\n", (level - 1) * 2, "", col(o, C_RED), td_printable(sanity),
-				col(o, C_RESET));
+			print_sanity(o, scope, sanity, level);
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
 			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), td_printable(why.buf),
 				col(o, C_RESET));
@@ -399,10 +436,9 @@ static int any_node_value(json_t *scope)
 static void print_scope(const struct out *o, json_t *scope)
 {
 	struct strbuf title = STRBUF_INIT;
-	json_t *bn = json_object_get(scope, "bottleneck"), *w;
+	json_t *bn = json_object_get(scope, "bottleneck");
 	int hw = !json_is_false(json_object_get(scope, "hardware_counts"));
 	int has_nodes = json_array_size(json_object_get(scope, "nodes")) > 0;
-	size_t i;
 
 	scope_title(o, scope, &title);
 	fprintf(o->f, "\n%s-- %s --%s\n", col(o, C_CYAN), title.buf, col(o, C_RESET));
@@ -435,9 +471,7 @@ static void print_scope(const struct out *o, json_t *scope)
 	}
 	if (hw && has_nodes && o->o->events)
 		print_events(o, scope);
-	json_array_foreach(json_object_get(scope, "warnings"), i, w)
-		fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET),
-			td_printable(json_string_value(w)));
+	print_warnings(o, scope);
 	strbuf_release(&title);
 }
 
