@@ -283,7 +283,13 @@ int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const cha
 			continue;
 		strbuf_addf(sb, "<figure class=\"chart\" id=\"fig-%s\" style=\"max-width:%dpx\">", stem,
 			    td_chart_width(c));
+		/* wider than the card: scrolled at its own size, its text not shrunk */
+		if (td_chart_width(c) > TD_CHART_CARD_WIDTH)
+			strbuf_addf(sb, "<div style=\"overflow-x:auto\"><div style=\"width:%dpx\">",
+				    td_chart_width(c));
 		strbuf_addstr(sb, hc->svg[i]);
+		if (td_chart_width(c) > TD_CHART_CARD_WIDTH)
+			strbuf_addstr(sb, "</div></div>");
 		strbuf_addstr(sb, "<figcaption>gnuplot data and script: <code>tdperf report --plot DIR</code> writes <code>");
 		strbuf_add_html(sb, stem);
 		strbuf_addstr(sb, ".dat</code> and <code>");
