@@ -144,17 +144,35 @@ static double perf_tolerance(json_t *n)
 	return (isnan(res) ? 0.001 : res) * 0.6;
 }
 
+/* The first node of a scope to fail a check, named on the nodes failing the same one. */
+struct seen_check {
+	struct strbuf text;
+	struct strbuf node;
+};
+
 /*
  * The node's out-of-range line; its likely cause, when a warning of the
- * scope says it, is left to the warnings, which say it once for all.
+ * scope says it, is left to the warnings, which say it once for all.  A
+ * check failed by several nodes at once (Level 1 summing to 101.5 %, on
+ * each Level-1 node) is said on the first and pointed to on the others.
  */
-static void print_sanity(const struct out *o, json_t *scope, const char *sanity, int level)
+static void print_sanity(const struct out *o, json_t *scope, json_t *n, int level, struct seen_check *seen)
 {
+	const char *sanity = jget_str(n, "sanity");
 	size_t head = strlen(sanity);
 	char *text;
 
 	if (td_cause_shared(json_object_get(scope, "warnings"), sanity))
 		td_cause_split(sanity, &head);
+	if (seen->text.len && !strcmp(seen->text.buf, sanity)) {
+		fprintf(o->f, "  %*s    %s(x the same check as %s above)%s\n", (level - 1) * 2, "", col(o, C_RED),
+			td_printable(seen->node.buf), col(o, C_RESET));
+		return;
+	}
+	strbuf_reset(&seen->text);
+	strbuf_addstr(&seen->text, sanity);
+	strbuf_reset(&seen->node);
+	strbuf_addstr(&seen->node, jget_str(n, "name") ? jget_str(n, "name") : "");
 	text = xstrndup(sanity, head);
 	fprintf(o->f, "  %*s    %s(x %s%s)%s\n", (level - 1) * 2, "", col(o, C_RED), td_printable(text),
 		head < strlen(sanity) ? "; likely cause: in the warnings below" : "", col(o, C_RESET));
@@ -190,6 +208,7 @@ static void print_tree(const struct out *o, json_t *scope)
 	int multiplexed = jget_bool(scope, "multiplexed");
 	int has_u = 0, nr_printed = 0;
 	struct strbuf why = STRBUF_INIT;
+	struct seen_check seen = { STRBUF_INIT, STRBUF_INIT };
 
 	json_array_foreach(nodes, i, n) {
 		if (json_is_number(json_object_get(n, "perf_value")))
@@ -264,7 +283,7 @@ static void print_tree(const struct out *o, json_t *scope)
 		if (reason)
 			td_reason_short(&why, reason, 4);
 		if (sanity)
-			print_sanity(o, scope, sanity, level);
+			print_sanity(o, scope, n, level, &seen);
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
 			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), td_printable(why.buf),
 				col(o, C_RESET));
@@ -279,6 +298,8 @@ static void print_tree(const struct out *o, json_t *scope)
 			print_perf_formula(o, n, level);
 	}
 	strbuf_release(&why);
+	strbuf_release(&seen.text);
+	strbuf_release(&seen.node);
 	if (nr_printed)
 		fprintf(o->f, "  (p/s: %d node value%s the counts do not give: printed by perf, or "
 			"summed from Level 2; -v says which)\n", nr_printed, nr_printed == 1 ? "" : "s");

@@ -62,6 +62,13 @@ test_expect_success 'case 17: one stacks block per session and PMU, not four lin
 	grep -q "^  CPI: instructions not known$" c17.txt
 '
 
+test_expect_success 'case 45: a check failed by the four Level-1 nodes at once is said on the first' '
+	"$TDPERF" report $PUB/case-45-*.txt >c45.txt &&
+	test "$(grep -c "(x Level 1 sums to 101.5 %" c45.txt)" = 1 &&
+	test "$(grep -c "(x the same check as Frontend Bound above)" c45.txt)" = 3 &&
+	test "$(grep -c "warning: Level 1 sums to 101.5 %" c45.txt)" = 1
+'
+
 test_expect_success '-v still shows each stack section on its own' '
 	"$TDPERF" report -v $C44 >v.txt &&
 	grep -q "CPI stack: not computable" v.txt &&
