@@ -88,6 +88,12 @@ struct td_chart *td_chart_cpi(json_t *scopes, int level, const char *stem, const
 /* Width in pixels the chart is drawn at (bars get wider with more rows). */
 int td_chart_width(const struct td_chart *c);
 /*
+ * The HTML report's card width less its padding (templates/report.css):
+ * charts up to it are drawn to be shown at their own size; wider ones
+ * (many bars) scroll in their card instead of shrinking their text.
+ */
+#define TD_CHART_CARD_WIDTH 1096
+/*
  * The chart's data file (STEM.dat; nothing for a chart with its own
  * script) and gnuplot script (STEM.gp) for the image format 'format'.
  */

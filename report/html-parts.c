@@ -127,19 +127,42 @@ void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row)
 	strbuf_addstr(sb, "</div>");
 }
 
-/* Warnings: strings, or objects {"severity", "text"}. */
+/* Checks failed for one likely cause: their list, then the cause once. */
+static void cause_group(struct strbuf *sb, json_t *g)
+{
+	json_t *item;
+	size_t i;
+
+	strbuf_addf(sb, "<li>%zu checks failed, with one likely cause:<ul>",
+		    json_array_size(json_object_get(g, "items")));
+	json_array_foreach(json_object_get(g, "items"), i, item) {
+		strbuf_addstr(sb, "<li>");
+		strbuf_add_html(sb, json_string_value(item));
+		strbuf_addstr(sb, "</li>");
+	}
+	strbuf_addstr(sb, "</ul>");
+	strbuf_add_html(sb, td_json_str(g, "cause"));
+	strbuf_addstr(sb, "</li>");
+}
+
+/* Warnings: strings, or objects {"severity", "text"}; one likely cause said once. */
 void td_html_warnings(struct strbuf *sb, json_t *list)
 {
-	json_t *w;
+	json_t *w, *groups;
 	size_t i;
 
 	if (!json_array_size(list))
 		return;
+	groups = td_warnings_by_cause(list);
 	strbuf_addstr(sb, "<ul class=\"warnings\">");
-	json_array_foreach(list, i, w) {
+	json_array_foreach(groups, i, w) {
 		const char *text = json_is_string(w) ? json_string_value(w) : td_json_str(w, "text");
 		const char *sev = td_json_str(w, "severity");
 
+		if (td_json_str(w, "cause")) {
+			cause_group(sb, w);
+			continue;
+		}
 		if (!text)
 			continue;
 		strbuf_addstr(sb, "<li");
@@ -150,6 +173,7 @@ void td_html_warnings(struct strbuf *sb, json_t *list)
 		strbuf_addstr(sb, "</li>");
 	}
 	strbuf_addstr(sb, "</ul>");
+	json_decref(groups);
 }
 
 /* ---- charts as inline SVG ---- */
@@ -259,7 +283,13 @@ int td_html_figure(struct strbuf *sb, const struct td_html_charts *hc, const cha
 			continue;
 		strbuf_addf(sb, "<figure class=\"chart\" id=\"fig-%s\" style=\"max-width:%dpx\">", stem,
 			    td_chart_width(c));
+		/* wider than the card: scrolled at its own size, its text not shrunk */
+		if (td_chart_width(c) > TD_CHART_CARD_WIDTH)
+			strbuf_addf(sb, "<div style=\"overflow-x:auto\"><div style=\"width:%dpx\">",
+				    td_chart_width(c));
 		strbuf_addstr(sb, hc->svg[i]);
+		if (td_chart_width(c) > TD_CHART_CARD_WIDTH)
+			strbuf_addstr(sb, "</div></div>");
 		strbuf_addstr(sb, "<figcaption>gnuplot data and script: <code>tdperf report --plot DIR</code> writes <code>");
 		strbuf_add_html(sb, stem);
 		strbuf_addstr(sb, ".dat</code> and <code>");

@@ -82,14 +82,34 @@ static void node_badges(struct strbuf *sb, json_t *n, double v, int bn)
 	strbuf_addstr(sb, "</span>");
 }
 
-/* The node's out-of-range message and how its value was estimated. */
-static void node_trust(struct strbuf *sb, json_t *n)
+static json_t *warned_scope;
+
+void td_html_tree_warned_scope(json_t *scope)
+{
+	warned_scope = scope;
+}
+
+/*
+ * The node's out-of-range message and how its value was estimated; a
+ * likely cause the page's warnings say (once for all the nodes it
+ * explains) is pointed to, not repeated.
+ */
+static void node_trust(struct strbuf *sb, json_t *n, json_t *scope)
 {
 	const char *sanity = td_json_str(n, "sanity"), *estimate = td_json_str(n, "estimate");
 
 	if (sanity) {
+		size_t head = strlen(sanity);
+		char *text;
+
+		if (scope == warned_scope && td_cause_shared(json_object_get(scope, "warnings"), sanity))
+			td_cause_split(sanity, &head);
 		strbuf_addstr(sb, "<p class=\"reason sanity\">Out of range: ");
-		strbuf_add_html(sb, sanity);
+		text = xstrndup(sanity, head);
+		strbuf_add_html(sb, text);
+		free(text);
+		if (head < strlen(sanity))
+			strbuf_addstr(sb, "; likely cause: in the warnings at the top");
 		strbuf_addstr(sb, "</p>");
 	}
 	if (estimate) {
@@ -99,7 +119,7 @@ static void node_trust(struct strbuf *sb, json_t *n)
 	}
 }
 
-static void node_detail(struct strbuf *sb, json_t *n, double v)
+static void node_detail(struct strbuf *sb, json_t *n, double v, json_t *scope)
 {
 	const char *desc = td_json_str(n, "description");
 	const char *thr = td_json_str(n, "threshold");
@@ -129,7 +149,7 @@ static void node_detail(struct strbuf *sb, json_t *n, double v)
 		}
 		strbuf_addstr(sb, "</p>");
 	}
-	node_trust(sb, n);
+	node_trust(sb, n, scope);
 	strbuf_addstr(sb, "<p class=\"muted\">");
 	if (level > 0)
 		strbuf_addf(sb, "Level %d", level);
@@ -216,7 +236,7 @@ static void tree_level(struct strbuf *sb, json_t *scope, json_t *nodes, const ch
 		strbuf_addstr(sb, "</span>");
 		node_badges(sb, n, v, bn);
 		strbuf_addstr(sb, "</summary>");
-		node_detail(sb, n, v);
+		node_detail(sb, n, v, scope);
 		if (kids) {
 			strbuf_addstr(sb, "<div class=\"children\">");
 			tree_level(sb, scope, nodes, id, node_safe, depth + 1);

@@ -626,6 +626,7 @@ static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 	json_array_extend(all, json_object_get(doc, "warnings"));
 	json_array_extend(all, json_object_get(main_scope, "warnings"));
 	td_html_warnings(sb, all);
+	td_html_tree_warned_scope(main_scope);
 	json_decref(all);
 }
 

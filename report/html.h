@@ -40,6 +40,11 @@ void td_html_roofline(struct strbuf *sb, json_t *doc);
 void td_html_drilldown(struct strbuf *sb, json_t *doc);
 /* report/html-tree.c: the collapsible tree, raw events, scope and interval tables. */
 void td_html_tree(struct strbuf *sb, json_t *scope);
+/*
+ * The scope whose warnings the page shows (its first screen): its nodes'
+ * out-of-range details leave their likely cause to those warnings.
+ */
+void td_html_tree_warned_scope(json_t *scope);
 /* "What to try" for the scope's bottleneck, under the verdict (report/html-guidance.c). */
 void td_html_guidance(struct strbuf *sb, json_t *scope);
 /* 'p': the node's value is the one perf printed, 's': its children's sum, 0: from the counts. */

@@ -1,7 +1,7 @@
 # report/: draws report documents in every format (report/render.h)
 libtdperf_a_SOURCES += report/csv.c report/gate.c report/diff-charts.c report/diff-counts.c \
 	report/diff-html.c report/diff-text.c report/hotspots-diff-text.c report/hotspots-html.c report/hotspots-text.c \
-libtdperf_a_SOURCES += report/csv.c report/drilldown.c report/diff-charts.c report/diff-counts.c \
+libtdperf_a_SOURCES += report/causes.c report/csv.c report/drilldown.c report/diff-charts.c report/diff-counts.c \
 	report/diff-html.c report/diff-text.c report/hotspots-html.c report/hotspots-text.c \
 	report/html-parts.c report/html-stacks.c report/html-template.c report/html-threads.c \
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
@@ -25,10 +25,10 @@ TESTS += tests/unit/test_report_html
 tests_unit_test_report_html_LDADD = $(UNIT_LIBS)
 tests_unit_test_report_html_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
-TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
+TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh
 EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
 	tests/fuzz/fuzz-report-render.c tests/fuzz/seed-report-render.sh \
-	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh
+	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh
 # labels from the input never reach gnuplot as commands (hostile inputs work)
 TESTS += tests/e2e/t1501-hostile-labels.sh
 EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh

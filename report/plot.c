@@ -205,11 +205,20 @@ static int labels_collide(const struct td_chart *c)
 
 int td_chart_width(const struct td_chart *c)
 {
-	int width = 900;
+	int width = 900, bars = (int)c->nrows;
 
-	/* bars: room for the key plus ~110 px per bar, so one bar is not a wall */
-	if (c->kind == TD_CHART_STACKED)
-		width = 420 + 110 * (int)c->nrows;
+	/*
+	 * bars: room for the key plus ~110 px per bar, so one bar is not a
+	 * wall, up to the card's width; past it (16 bars and more) 55 px a
+	 * bar, scrolled in the HTML rather than shrunk.
+	 */
+	if (c->kind == TD_CHART_STACKED) {
+		width = 420 + 110 * bars;
+		if (width > TD_CHART_CARD_WIDTH)
+			width = TD_CHART_CARD_WIDTH;
+		if (230 + 55 * bars > width)
+			width = 230 + 55 * bars;
+	}
 	if (width < 640)
 		width = 640;
 	return width > 4000 ? 4000 : width;

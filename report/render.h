@@ -23,6 +23,19 @@ struct td_text_opts {
 };
 /* Render the document as the indented text tree. */
 void td_report_render_text(json_t *doc, const struct td_text_opts *o, FILE *out);
+/*
+ * Diagnoses said once (report/causes.c).  td_cause_split returns the
+ * "likely cause: ..." tail of an out-of-range message (NULL if it has
+ * none, or two), the length of what precedes it in *head_len.
+ * td_cause_shared: does a warning of the list carry text's cause?
+ * td_warnings_by_cause: a new array of the warnings (strings or
+ * {"severity","text"}) in order, those sharing a cause with another
+ * replaced, where the cause first appears, by one {"cause": tail,
+ * "items": [heads]}; the caller releases it.
+ */
+const char *td_cause_split(const char *text, size_t *head_len);
+int td_cause_shared(json_t *warnings, const char *text);
+json_t *td_warnings_by_cause(json_t *list);
 /* One row per scope and node (report/csv.c). */
 void td_report_render_csv(json_t *doc, FILE *out);
 /* CSV rows written with commas, written again with sep between the fields (report -x). */

@@ -470,18 +470,108 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
 	note_flush(sb, &nt);
 }
 
+/*
+ * Why each stack is not computable (NULL where it is): the same tests as
+ * its section's one-line answer, the cause without the section's name,
+ * so that stacks failing for one cause are named together.
+ */
+enum { ST_CPI, ST_MULTISTAGE, ST_IPC_FLOPS, ST_FRONTEND, NR_ST };
+static const char *const stack_names[NR_ST] = {
+	"CPI", "multi-stage CPI", "IPC and FLOPS", "frontend delivery",
+};
+
+static char *cpi_cause(json_t *cpi)
+{
+	const char *r = jstr(cpi, "reason"), *prefix = "CPI not computable: ";
+
+	if (!cpi || !isnan(jnum(cpi, "cpi")))
+		return NULL;
+	if (!r)
+		return xstrdup("CPI unknown");
+	return xstrdup(!strncmp(r, prefix, strlen(prefix)) ? r + strlen(prefix) : r);
+}
+
+static char *ipc_flops_cause(json_t *ipc, json_t *fl)
+{
+	if ((jtrue(ipc, "available") && !isnan(jnum(json_array_get(json_object_get(ipc, "parts"), 1), "value"))) ||
+	    (jtrue(fl, "available") && !isnan(jnum(fl, "flops"))))
+		return NULL;
+	return short_reason(jstr(fl, "reason") ? jstr(fl, "reason") : "not measured");
+}
+
+static char *frontend_cause(json_t *fe)
+{
+	if (!fe)
+		return NULL;
+	if (!jtrue(fe, "available"))
+		return xstrdup(jstr(fe, "reason") ? jstr(fe, "reason") : "not available");
+	return isnan(jnum(fe, "delivered_uops")) ? xstrdup("not measured") : NULL;
+}
+
+static void stack_causes(json_t *stacks, char **cause)
+{
+	json_t *ms = json_object_get(stacks, "multistage");
+
+	cause[ST_CPI] = cpi_cause(json_object_get(stacks, "cpi"));
+	cause[ST_MULTISTAGE] = ms && !stages_computed(json_object_get(ms, "stages")) ?
+		xstrdup("not measured") : NULL;
+	cause[ST_IPC_FLOPS] = ipc_flops_cause(json_object_get(stacks, "ipc"), json_object_get(stacks, "flops"));
+	cause[ST_FRONTEND] = frontend_cause(json_object_get(stacks, "frontend"));
+}
+
+/*
+ * Two or more stacks not computable: one block naming them by cause
+ * ("CPI, IPC and FLOPS: cycles not known") instead of a line each.
+ * Returns whether it printed, so the sections are skipped.
+ */
+static int grouped_causes(struct strbuf *sb, char **cause)
+{
+	int i, j, nr = 0, done[NR_ST] = { 0 }, measure = 0;
+
+	for (i = 0; i < NR_ST; i++)
+		nr += !!cause[i];
+	if (nr < 2)
+		return 0;
+	strbuf_addstr(sb, "Stacks not computable from these counts:\n");
+	for (i = 0; i < NR_ST; i++) {
+		if (!cause[i] || done[i])
+			continue;
+		strbuf_addf(sb, "  %s", stack_names[i]);
+		for (j = i + 1; j < NR_ST; j++)
+			if (cause[j] && !strcmp(cause[i], cause[j])) {
+				strbuf_addf(sb, ", %s", stack_names[j]);
+				done[j] = 1;
+			}
+		strbuf_addf(sb, ": %s\n", td_printable(cause[i]));
+		measure |= !strcmp(cause[i], "not measured");
+	}
+	if (measure)
+		strbuf_addstr(sb, "  (tdperf record --stacks LIST measures them: cpi, multistage, flops, frontend)\n");
+	return 1;
+}
+
 void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose)
 {
 	json_t *w;
 	size_t i;
+	char *cause[NR_ST];
+	int grouped;
 
 	if (!json_is_object(stacks) || !json_object_size(stacks))
 		return;
 	strbuf_addch(sb, '\n');
-	cpi_section(sb, json_object_get(stacks, "cpi"), verbose);
-	multistage_section(sb, json_object_get(stacks, "multistage"), verbose);
-	ipc_flops_section(sb, json_object_get(stacks, "ipc"), json_object_get(stacks, "flops"));
-	frontend_section(sb, json_object_get(stacks, "frontend"));
+	stack_causes(stacks, cause);
+	grouped = !verbose && grouped_causes(sb, cause);
+	if (!grouped || !cause[ST_CPI])
+		cpi_section(sb, json_object_get(stacks, "cpi"), verbose);
+	if (!grouped || !cause[ST_MULTISTAGE])
+		multistage_section(sb, json_object_get(stacks, "multistage"), verbose);
+	if (!grouped || !cause[ST_IPC_FLOPS])
+		ipc_flops_section(sb, json_object_get(stacks, "ipc"), json_object_get(stacks, "flops"));
+	if (!grouped || !cause[ST_FRONTEND])
+		frontend_section(sb, json_object_get(stacks, "frontend"));
+	for (i = 0; i < NR_ST; i++)
+		free(cause[i]);
 	json_array_foreach(json_object_get(stacks, "warnings"), i, w)
 		strbuf_addf(sb, "warning: %s\n", td_printable(json_string_value(w)));
 }

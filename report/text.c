@@ -144,6 +144,62 @@ static double perf_tolerance(json_t *n)
 	return (isnan(res) ? 0.001 : res) * 0.6;
 }
 
+/* The first node of a scope to fail a check, named on the nodes failing the same one. */
+struct seen_check {
+	struct strbuf text;
+	struct strbuf node;
+};
+
+/*
+ * The node's out-of-range line; its likely cause, when a warning of the
+ * scope says it, is left to the warnings, which say it once for all.  A
+ * check failed by several nodes at once (Level 1 summing to 101.5 %, on
+ * each Level-1 node) is said on the first and pointed to on the others.
+ */
+static void print_sanity(const struct out *o, json_t *scope, json_t *n, int level, struct seen_check *seen)
+{
+	const char *sanity = jget_str(n, "sanity");
+	size_t head = strlen(sanity);
+	char *text;
+
+	if (td_cause_shared(json_object_get(scope, "warnings"), sanity))
+		td_cause_split(sanity, &head);
+	if (seen->text.len && !strcmp(seen->text.buf, sanity)) {
+		fprintf(o->f, "  %*s    %s(x the same check as %s above)%s\n", (level - 1) * 2, "", col(o, C_RED),
+			td_printable(seen->node.buf), col(o, C_RESET));
+		return;
+	}
+	strbuf_reset(&seen->text);
+	strbuf_addstr(&seen->text, sanity);
+	strbuf_reset(&seen->node);
+	strbuf_addstr(&seen->node, jget_str(n, "name") ? jget_str(n, "name") : "");
+	text = xstrndup(sanity, head);
+	fprintf(o->f, "  %*s    %s(x %s%s)%s\n", (level - 1) * 2, "", col(o, C_RED), td_printable(text),
+		head < strlen(sanity) ? "; likely cause: in the warnings below" : "", col(o, C_RESET));
+	free(text);
+}
+
+/* The scope's warnings, those with one likely cause said once with their list. */
+static void print_warnings(const struct out *o, json_t *scope)
+{
+	json_t *groups = td_warnings_by_cause(json_object_get(scope, "warnings")), *w, *item;
+	size_t i, j;
+
+	json_array_foreach(groups, i, w) {
+		if (json_is_string(w)) {
+			fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET),
+				td_printable(json_string_value(w)));
+			continue;
+		}
+		fprintf(o->f, "  %swarning:%s %zu checks failed, with one likely cause:\n",
+			col(o, C_YELLOW), col(o, C_RESET), json_array_size(json_object_get(w, "items")));
+		json_array_foreach(json_object_get(w, "items"), j, item)
+			fprintf(o->f, "    - %s\n", td_printable(json_string_value(item)));
+		fprintf(o->f, "    %s\n", td_printable(jget_str(w, "cause")));
+	}
+	json_decref(groups);
+}
+
 static void print_tree(const struct out *o, json_t *scope)
 {
 	json_t *nodes = json_object_get(scope, "nodes"), *n;
@@ -152,6 +208,7 @@ static void print_tree(const struct out *o, json_t *scope)
 	int multiplexed = jget_bool(scope, "multiplexed");
 	int has_u = 0, nr_printed = 0;
 	struct strbuf why = STRBUF_INIT;
+	struct seen_check seen = { STRBUF_INIT, STRBUF_INIT };
 
 	json_array_foreach(nodes, i, n) {
 		if (json_is_number(json_object_get(n, "perf_value")))
@@ -226,8 +283,7 @@ static void print_tree(const struct out *o, json_t *scope)
 		if (reason)
 			td_reason_short(&why, reason, 4);
 		if (sanity)
-			fprintf(o->f, "  %*s    %s(x %s)%s\n", (level - 1) * 2, "", col(o, C_RED), td_printable(sanity),
-				col(o, C_RESET));
+			print_sanity(o, scope, n, level, &seen);
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
 			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), td_printable(why.buf),
 				col(o, C_RESET));
@@ -242,6 +298,8 @@ static void print_tree(const struct out *o, json_t *scope)
 			print_perf_formula(o, n, level);
 	}
 	strbuf_release(&why);
+	strbuf_release(&seen.text);
+	strbuf_release(&seen.node);
 	if (nr_printed)
 		fprintf(o->f, "  (p/s: %d node value%s the counts do not give: printed by perf, or "
 			"summed from Level 2; -v says which)\n", nr_printed, nr_printed == 1 ? "" : "s");
@@ -399,10 +457,9 @@ static int any_node_value(json_t *scope)
 static void print_scope(const struct out *o, json_t *scope)
 {
 	struct strbuf title = STRBUF_INIT;
-	json_t *bn = json_object_get(scope, "bottleneck"), *w;
+	json_t *bn = json_object_get(scope, "bottleneck");
 	int hw = !json_is_false(json_object_get(scope, "hardware_counts"));
 	int has_nodes = json_array_size(json_object_get(scope, "nodes")) > 0;
-	size_t i;
 
 	scope_title(o, scope, &title);
 	fprintf(o->f, "\n%s-- %s --%s\n", col(o, C_CYAN), title.buf, col(o, C_RESET));
@@ -435,9 +492,7 @@ static void print_scope(const struct out *o, json_t *scope)
 	}
 	if (hw && has_nodes && o->o->events)
 		print_events(o, scope);
-	json_array_foreach(json_object_get(scope, "warnings"), i, w)
-		fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET),
-			td_printable(json_string_value(w)));
+	print_warnings(o, scope);
 	strbuf_release(&title);
 }
 
