@@ -2342,6 +2342,25 @@ static void only_the_input_file(json_t *doc, const char *path)
 	json_object_set_new(run, "files", json_pack("[o]", input));
 }
 
+/* The document, with the runs of 'record -r N' as one (analyze/repeat.c). */
+static json_t *build_combining_repeats(struct td_import *imp, const struct td_report_opts *opts)
+{
+	int runs = td_repeat_runs(imp);
+	json_t *runs_doc, *doc;
+
+	if (!runs) {
+		doc = td_report_build(imp, opts);
+		td_repeat_note_perf(doc);
+		return doc;
+	}
+	runs_doc = td_report_build(imp, opts);
+	td_repeat_combine(imp, runs);
+	doc = td_report_build(imp, opts);
+	td_repeat_annotate(doc, runs_doc, runs);
+	json_decref(runs_doc);
+	return doc;
+}
+
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err)
 {
@@ -2373,7 +2392,7 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		td_import_release(&imp);
 		return NULL;
 	}
-	doc = td_report_build(&imp, opts);
+	doc = build_combining_repeats(&imp, opts);
 	if (doc && opts->stream_scopes)
 		td_report_stream_keep(doc, &imp, opts); /* analyze/stream.c: imp moves there */
 	else
