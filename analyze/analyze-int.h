@@ -99,6 +99,8 @@ int td_repeat_runs(const struct td_import *imp);
 void td_repeat_combine(struct td_import *imp, int runs);
 void td_repeat_annotate(json_t *doc, json_t *runs_doc, int runs);
 void td_repeat_note_perf(json_t *doc);
+/* Mark the warnings of doc that meta.json says record gave ("source": "record"). */
+void td_repeat_mark_recorded_warnings(json_t *doc);
 
 /* The table that evaluates a count of this PMU: a cluster's, cpu_atom's or the run's. */
 const struct td_table *td_import_table_for_pmu(const struct td_import *imp, const char *pmu);

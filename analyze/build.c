@@ -2351,12 +2351,14 @@ static json_t *build_combining_repeats(struct td_import *imp, const struct td_re
 	if (!runs) {
 		doc = td_report_build(imp, opts);
 		td_repeat_note_perf(doc);
+		td_repeat_mark_recorded_warnings(doc);
 		return doc;
 	}
 	runs_doc = td_report_build(imp, opts);
 	td_repeat_combine(imp, runs);
 	doc = td_report_build(imp, opts);
 	td_repeat_annotate(doc, runs_doc, runs);
+	td_repeat_mark_recorded_warnings(doc);
 	json_decref(runs_doc);
 	return doc;
 }

@@ -223,13 +223,32 @@ void td_repeat_note_perf(json_t *doc)
 	json_t *s;
 	size_t i;
 
-	if (json_array_size(json_object_get(doc, "sessions")) != 1)
-		return;
 	json_array_foreach(json_object_get(doc, "sessions"), i, s)
 		if (json_integer_value(json_object_get(s, "repeats")) > 1)
-			json_object_set_new(doc, "repeat", json_pack("{s:I,s:s,s:s,s:n}", "runs",
-				json_integer_value(json_object_get(s, "repeats")), "source", "perf",
-				"counts", "perf stat -r printed each count's mean over the runs and "
-				"\"+- x%\": the standard error of the mean, relative to it",
-				"nodes"));
+			break;
+	if (i == json_array_size(json_object_get(doc, "sessions")))
+		return;
+	/* runs: each session's "repeats" (pasted perf outputs may differ) */
+	json_object_set_new(doc, "repeat", json_pack("{s:n,s:s,s:s,s:n}", "runs", "source", "perf",
+		"counts", "perf stat -r printed each count's mean over the runs and "
+		"\"+- x%\": the standard error of the mean, relative to it",
+		"nodes"));
+}
+
+/*
+ * The warnings 'tdperf record' gave when it measured (meta.json
+ * "warnings") are facts about the recording, said then: mark them
+ * "source": "record" so that the report says them once, as such, rather
+ * than as new findings.
+ */
+void td_repeat_mark_recorded_warnings(json_t *doc)
+{
+	json_t *recorded = json_object_get(json_object_get(doc, "run"), "warnings"), *w, *r;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+		json_array_foreach(recorded, j, r)
+			if (json_is_string(r) && td_json_str(w, "text") &&
+			    !strcmp(td_json_str(w, "text"), json_string_value(r)))
+				json_object_set_new(w, "source", json_string("record"));
 }
