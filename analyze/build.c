@@ -2346,6 +2346,7 @@ static void only_the_input_file(json_t *doc, const char *path)
 static json_t *build_combining_repeats(struct td_import *imp, const struct td_report_opts *opts)
 {
 	int runs = td_repeat_runs(imp);
+	struct td_report_opts whole;
 	json_t *runs_doc, *doc;
 
 	if (!runs) {
@@ -2354,6 +2355,12 @@ static json_t *build_combining_repeats(struct td_import *imp, const struct td_re
 		td_repeat_mark_recorded_warnings(doc);
 		return doc;
 	}
+	/* no intervals here: the document is kept whole, each scope with its spread */
+	if (opts) {
+		whole = *opts;
+		whole.stream_scopes = 0;
+		opts = &whole;
+	}
 	runs_doc = td_report_build(imp, opts);
 	td_repeat_combine(imp, runs);
 	doc = td_report_build(imp, opts);
@@ -2361,6 +2368,14 @@ static json_t *build_combining_repeats(struct td_import *imp, const struct td_re
 	td_repeat_mark_recorded_warnings(doc);
 	json_decref(runs_doc);
 	return doc;
+}
+
+/* Were the runs of record -r combined (the document then is whole)? */
+static int runs_combined(json_t *doc)
+{
+	const char *src = td_json_str(json_object_get(doc, "repeat"), "source");
+
+	return src && !strcmp(src, "record");
 }
 
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
@@ -2395,7 +2410,7 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		return NULL;
 	}
 	doc = build_combining_repeats(&imp, opts);
-	if (doc && opts->stream_scopes)
+	if (doc && opts->stream_scopes && !runs_combined(doc))
 		td_report_stream_keep(doc, &imp, opts); /* analyze/stream.c: imp moves there */
 	else
 		td_import_release(&imp);

@@ -73,5 +73,5 @@ TESTS += tests/e2e/t0671-sweep-report.sh
 EXTRA_DIST += tests/e2e/t0671-sweep-report.sh
 TESTS += tests/e2e/t0672-hotspots-page.sh
 EXTRA_DIST += tests/e2e/t0672-hotspots-page.sh
-TESTS += tests/e2e/t0673-repeat-threads.sh
-EXTRA_DIST += tests/e2e/t0673-repeat-threads.sh
+TESTS += tests/e2e/t0673-repeat-threads.sh tests/e2e/t0674-repeat-runs.sh
+EXTRA_DIST += tests/e2e/t0673-repeat-threads.sh tests/e2e/t0674-repeat-runs.sh

@@ -33,7 +33,7 @@ test_expect_success 'text shows value +- u; CSV has the uncertainty column' '
 	"$TDPERF" report $ICX >out.txt &&
 	grep -E "Retiring +32\.5 % +± +0\.02" out.txt &&
 	"$TDPERF" report --format csv $ICX >out.csv &&
-	head -1 out.csv | grep -q ",uncertainty,undecided,counted_pct,sanity,source$" &&
+	head -1 out.csv | grep -q ",uncertainty,undecided,counted_pct,sanity,source,repeat_runs,repeat_mean,repeat_stddev,repeat_min,repeat_max$" &&
 	grep "^s1/total,.*,retiring," out.csv | grep -q ",0\.000161[0-9]*,0,"
 '
 
