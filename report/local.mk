@@ -7,7 +7,7 @@ libtdperf_a_SOURCES += report/csv.c report/drilldown.c report/diff-charts.c repo
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
 	report/job-html.c report/job-text.c report/json.c report/live.c report/phases.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
-	report/plot-job.c report/plot-threads.c report/plot.c report/text-repeat.c report/text-stacks.c report/text-threads.c report/text.c \
+	report/plot-job.c report/plot-threads.c report/plot.c report/text-repeat.c report/html-repeat.c report/text-stacks.c report/text-threads.c report/text.c \
 	report/export-folded.c report/export-paths.c report/export-pprof.c \
 	report/export-speedscope.c report/export-trace.c \
 	report/chart.h report/export.h report/html.h report/render.h

@@ -5,6 +5,7 @@
  * says so and gives each shown node's spread over the runs, and with -v
  * its value in every run.
  */
+#include "config.h"
 #include "report/render.h"
 
 #include <math.h>

@@ -102,7 +102,7 @@ test_expect_success 'perf stat -r: perf printed means and +- x%, read as such' '
 	jq -e ".repeat.source == \"perf\" and ([.sessions[].repeats] == [5, 5])" p5.json &&
 	# perf: "8,018,664,899,041 topdown-fe-bound ... ( +-  0.07% )"
 	jq -e "[.scopes[] | select(.session == 1) | .events[] | select(.name == \"topdown-fe-bound\")][0] |
-		.value == 8018664899041 and .variance_pct == 0.07" p5.json &&
+		((.value - 8018664899041) | if . < 0 then -. else . end) < 1e5 and .variance_pct == 0.07" p5.json &&
 	"$TDPERF" report "$P5" >p5.txt &&
 	test $(grep -c "^  Mean of 5 runs (perf stat -r)" p5.txt) = 2
 '
