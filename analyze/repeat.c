@@ -243,8 +243,14 @@ void td_repeat_note_perf(json_t *doc)
  */
 void td_repeat_mark_recorded_warnings(json_t *doc)
 {
-	json_t *recorded = json_object_get(json_object_get(doc, "run"), "warnings"), *w, *r;
+	json_t *run = json_object_get(doc, "run");
+	json_t *recorded = json_object_get(run, "warnings"), *w, *r;
+	const char *kind = td_json_str(run, "kind");
 	size_t i, j;
+
+	/* an import's meta.json holds what this very reading found */
+	if (!kind || strcmp(kind, "record"))
+		return;
 
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
 		json_array_foreach(recorded, j, r)
