@@ -2345,7 +2345,7 @@ static void only_the_input_file(json_t *doc, const char *path)
 /* The document, with the runs of 'record -r N' as one (analyze/repeat.c). */
 static json_t *build_combining_repeats(struct td_import *imp, const struct td_report_opts *opts)
 {
-	int runs = td_repeat_runs(imp);
+	int runs = opts && opts->keep_runs ? 0 : td_repeat_runs(imp);
 	struct td_report_opts whole;
 	json_t *runs_doc, *doc;
 
