@@ -86,6 +86,22 @@ int td_run_load(const char *dir, const struct td_report_opts *opts, struct td_im
 int td_import_write_run(const struct td_import *imp, const char *dir, struct strbuf *err);
 void td_import_release(struct td_import *imp);
 
+/*
+ * Repeated runs (analyze/repeat.c): td_repeat_runs says how many runs of
+ * 'tdperf record -r N' imp holds as plain repeats, 0 when they are not;
+ * td_repeat_combine makes them one session of mean counts with perf
+ * stat -r's spread; td_repeat_annotate gives each node of doc its values
+ * in the runs of runs_doc (the document of the sessions as recorded) and
+ * sets doc's "repeat"; td_repeat_note_perf sets it for a perf stat -r
+ * input.
+ */
+int td_repeat_runs(const struct td_import *imp);
+void td_repeat_combine(struct td_import *imp, int runs);
+void td_repeat_annotate(json_t *doc, json_t *runs_doc, int runs);
+void td_repeat_note_perf(json_t *doc);
+/* Mark the warnings of doc that meta.json says record gave ("source": "record"). */
+void td_repeat_mark_recorded_warnings(json_t *doc);
+
 /* The table that evaluates a count of this PMU: a cluster's, cpu_atom's or the run's. */
 const struct td_table *td_import_table_for_pmu(const struct td_import *imp, const char *pmu);
 /* How many scopes each parsed scope of st gives: one per PMU section. */

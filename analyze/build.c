@@ -2342,6 +2342,42 @@ static void only_the_input_file(json_t *doc, const char *path)
 	json_object_set_new(run, "files", json_pack("[o]", input));
 }
 
+/* The document, with the runs of 'record -r N' as one (analyze/repeat.c). */
+static json_t *build_combining_repeats(struct td_import *imp, const struct td_report_opts *opts)
+{
+	int runs = opts && opts->keep_runs ? 0 : td_repeat_runs(imp);
+	struct td_report_opts whole;
+	json_t *runs_doc, *doc;
+
+	if (!runs) {
+		doc = td_report_build(imp, opts);
+		td_repeat_note_perf(doc);
+		td_repeat_mark_recorded_warnings(doc);
+		return doc;
+	}
+	/* no intervals here: the document is kept whole, each scope with its spread */
+	if (opts) {
+		whole = *opts;
+		whole.stream_scopes = 0;
+		opts = &whole;
+	}
+	runs_doc = td_report_build(imp, opts);
+	td_repeat_combine(imp, runs);
+	doc = td_report_build(imp, opts);
+	td_repeat_annotate(doc, runs_doc, runs);
+	td_repeat_mark_recorded_warnings(doc);
+	json_decref(runs_doc);
+	return doc;
+}
+
+/* Were the runs of record -r combined (the document then is whole)? */
+static int runs_combined(json_t *doc)
+{
+	const char *src = td_json_str(json_object_get(doc, "repeat"), "source");
+
+	return src && !strcmp(src, "record");
+}
+
 json_t *td_report_load(const char *run_or_file, const struct td_report_opts *opts,
 		       struct strbuf *err)
 {
@@ -2373,8 +2409,8 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		td_import_release(&imp);
 		return NULL;
 	}
-	doc = td_report_build(&imp, opts);
-	if (doc && opts->stream_scopes)
+	doc = build_combining_repeats(&imp, opts);
+	if (doc && opts->stream_scopes && !runs_combined(doc))
 		td_report_stream_keep(doc, &imp, opts); /* analyze/stream.c: imp moves there */
 	else
 		td_import_release(&imp);

@@ -370,6 +370,16 @@ static double num_field(json_t *o, const char *key)
 	return td_json_num(json_object_get(o, key));
 }
 
+/* The spread of a node over the runs of record -r (analyze/repeat.c). */
+static void node_row_repeat(json_t *rep, struct td_node_row *row)
+{
+	row->repeat_runs = json_is_object(rep) ? td_json_int(json_object_get(rep, "runs"), 0) : 0;
+	row->repeat_mean = num_field(rep, "mean");
+	row->repeat_stddev = num_field(rep, "stddev");
+	row->repeat_min = num_field(rep, "min");
+	row->repeat_max = num_field(rep, "max");
+}
+
 static void node_row_from_json(json_t *n, struct td_node_row *row)
 {
 	json_t *g = json_object_get(n, "group");
@@ -395,6 +405,7 @@ static void node_row_from_json(json_t *n, struct td_node_row *row)
 	row->counted_pct = num_field(n, "counted_pct");
 	row->estimate = td_json_str(n, "estimate");
 	row->sanity = td_json_str(n, "sanity");
+	node_row_repeat(json_object_get(n, "repeat"), row);
 }
 
 void td_scope_rows_from_json(json_t *scope, struct td_scope_rows *r)

@@ -120,6 +120,8 @@ struct td_node_row {
 	int undecided;
 	double counted_pct;
 	const char *estimate, *sanity;
+	int repeat_runs;             /* record -r: runs with a value (nodes[].repeat), 0 none */
+	double repeat_mean, repeat_stddev, repeat_min, repeat_max;
 };
 struct td_event_row {
 	const char *name, *unit, *status;

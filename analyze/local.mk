@@ -5,7 +5,7 @@ libtdperf_a_SOURCES += analyze/build.c analyze/drilldown.c analyze/count-memo.c 
 	analyze/diff.c analyze/doc.c analyze/errorbars.c analyze/events.c analyze/groups.c \
 	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
-	analyze/legacy-topdown.c analyze/perf-names.c analyze/phases.c analyze/reason.c analyze/reason-memo.c analyze/roofline.c \
+	analyze/legacy-topdown.c analyze/perf-names.c analyze/phases.c analyze/reason.c analyze/repeat.c analyze/reason-memo.c analyze/roofline.c \
 	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/stream-input.c analyze/threads-json.c analyze/threads-spans.c \
 	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
 	analyze/hotspots-int.h analyze/report.h

@@ -37,6 +37,9 @@ struct td_report_opts {
 	                         events where there are no nodes), not the stacks,
 	                         info metrics, perf's metrics or software figures */
 	int streamed_no_reasons; /* ... and no reasons either (text's folded lines) */
+	int keep_runs;        /* the runs of record -r N stay N sessions (diff and its
+	                         gate take each run as one measurement), not combined
+	                         into one (analyze/repeat.c) */
 };
 
 /*

@@ -96,6 +96,20 @@ static void scope_cols(struct strbuf *cols, const struct td_scope_rows *r)
 	num(cols, r->time, 0);
 }
 
+/* record -r: the node's spread over the runs; empty fields otherwise */
+static void repeat_cols(struct strbuf *row, const struct td_node_row *n)
+{
+	if (!n->repeat_runs) {
+		strbuf_addstr(row, ",,,,\n");
+		return;
+	}
+	integer(row, n->repeat_runs);
+	num(row, n->repeat_mean, 0);
+	num(row, n->repeat_stddev, 0);
+	num(row, n->repeat_min, 0);
+	num(row, n->repeat_max, 1);
+}
+
 static void node_cols(struct strbuf *row, const struct td_scope_rows *r, const struct td_node_row *n)
 {
 	field(row, n->id, 0);
@@ -114,7 +128,8 @@ static void node_cols(struct strbuf *row, const struct td_scope_rows *r, const s
 	boolean(row, n->undecided);
 	num(row, n->counted_pct, 0);
 	field(row, n->sanity, 0);
-	field(row, n->source, 1);
+	field(row, n->source, 0);
+	repeat_cols(row, n);
 }
 
 static void event_cols(struct strbuf *row, const struct td_event_row *e)
@@ -132,7 +147,8 @@ static void event_cols(struct strbuf *row, const struct td_event_row *e)
 	strbuf_addstr(row, ",0,");
 	num(row, e->running_pct, 0);
 	field(row, NULL, 0);
-	field(row, NULL, 1);
+	field(row, NULL, 0);
+	strbuf_addstr(row, ",,,,\n");
 }
 
 /* The rows of one scope: one per node, or one per count when no node was computed. */
@@ -163,7 +179,8 @@ void td_report_render_csv(json_t *doc, FILE *f)
 	size_t i;
 
 	fputs("scope,session,kind,label,pmu,time,node,name,parent,level,value,unit,flagged,"
-	      "bottleneck,approximate,multiplexed,perf_value,reason,uncertainty,undecided,counted_pct,sanity,source\n", f);
+	      "bottleneck,approximate,multiplexed,perf_value,reason,uncertainty,undecided,counted_pct,sanity,source,"
+	      "repeat_runs,repeat_mean,repeat_stddev,repeat_min,repeat_max\n", f);
 	/* session by session, as the document orders its scopes */
 	json_array_foreach(json_object_get(doc, "sessions"), i, sess)
 		td_report_each_scope_rows(doc, json_integer_value(json_object_get(sess, "index")), scope_rows, f);

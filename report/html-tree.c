@@ -268,6 +268,7 @@ void td_html_tree(struct strbuf *sb, json_t *scope)
 	strbuf_addstr(sb, "<div class=\"tree\">");
 	tree_level(sb, scope, nodes, NULL, 1, 0);
 	strbuf_addstr(sb, "</div>");
+	td_html_repeat(sb, scope);
 }
 
 /* ---- raw events ---- */

@@ -21,6 +21,8 @@ void td_html_stackbar(struct strbuf *sb, const struct td_chart *c, size_t row, d
 		      const char *cls);
 void td_html_legend(struct strbuf *sb, const struct td_chart *c, long row);
 void td_html_warnings(struct strbuf *sb, json_t *list);
+/* record -r: the spread of the nodes over the runs (report/html-repeat.c) */
+void td_html_repeat(struct strbuf *sb, json_t *scope);
 /* Charts rendered by gnuplot to SVG in a scratch directory, kept inline. */
 struct td_html_charts {
 	struct td_chart_list list;

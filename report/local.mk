@@ -7,7 +7,7 @@ libtdperf_a_SOURCES += report/causes.c report/csv.c report/drilldown.c report/di
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
 	report/job-html.c report/job-text.c report/json.c report/live.c report/phases.c report/plot-data.c \
 	report/plot-palette.c report/plot-roofline.c report/plot-run.c report/plot-stacks.c \
-	report/plot-job.c report/plot-threads.c report/plot.c report/text-stacks.c report/text-threads.c report/text.c \
+	report/plot-job.c report/plot-threads.c report/plot.c report/text-repeat.c report/html-repeat.c report/text-stacks.c report/text-threads.c report/text.c \
 	report/export-folded.c report/export-paths.c report/export-pprof.c \
 	report/export-speedscope.c report/export-trace.c \
 	report/chart.h report/export.h report/html.h report/render.h
@@ -75,5 +75,5 @@ TESTS += tests/e2e/t0671-sweep-report.sh
 EXTRA_DIST += tests/e2e/t0671-sweep-report.sh
 TESTS += tests/e2e/t0672-hotspots-page.sh
 EXTRA_DIST += tests/e2e/t0672-hotspots-page.sh
-TESTS += tests/e2e/t0673-repeat-threads.sh
-EXTRA_DIST += tests/e2e/t0673-repeat-threads.sh
+TESTS += tests/e2e/t0673-repeat-threads.sh tests/e2e/t0674-repeat-runs.sh
+EXTRA_DIST += tests/e2e/t0673-repeat-threads.sh tests/e2e/t0674-repeat-runs.sh

@@ -39,6 +39,7 @@ struct out {
 	FILE *f;
 	const struct td_text_opts *o;
 	int folded_header;   /* the folded scopes' column header is printed */
+	json_t *doc;
 };
 
 static const char *col(const struct out *o, const char *c)
@@ -470,6 +471,7 @@ static void print_scope(const struct out *o, json_t *scope)
 		print_events(o, scope);
 	} else if (has_nodes) {
 		print_tree(o, scope);
+		td_report_text_repeat(o->f, o->doc, scope, o->o->verbose, o->o->max_level);
 		if (json_is_object(bn))
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
 				td_printable(jget_str(bn, "sentence")));
@@ -605,7 +607,7 @@ static void print_folded_scope(const struct td_scope_rows *r, void *ctx)
 
 void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f)
 {
-	struct out o = { f, opts, 0 };
+	struct out o = { f, opts, 0, doc };
 	json_t *sessions = json_object_get(doc, "sessions"), *scopes = json_object_get(doc, "scopes");
 	json_t *sess, *sc, *w;
 	size_t i, k;
@@ -614,8 +616,10 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 	/* warnings on the input as a whole (several sessions in one file, ...)
 	 * come before what they qualify, not after pages of it */
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-		fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET),
-			td_printable(jget_str(w, "text")));
+		if (!td_report_warning_recorded(w))
+			fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET),
+				td_printable(jget_str(w, "text")));
+	td_report_text_recorded_warnings(f, doc);
 	json_array_foreach(sessions, i, sess) {
 		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
 		double el = jget_num(sess, "elapsed_s");

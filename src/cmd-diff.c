@@ -97,6 +97,7 @@ static json_t *load_side(const char *path, const char *cpu, struct strbuf *err)
 	}
 	json_decref(doc);
 	opts.cpu = cpu;
+	opts.keep_runs = 1; /* each run of record -r is one measurement to the gate */
 	doc = td_is_dir(path) ? td_report_open(path, &opts, err) : td_report_load_data(path, &data, &opts, err);
 	strbuf_release(&data);
 	if (!doc && !strstr(err->buf, path)) {

@@ -1362,7 +1362,7 @@ int cmd_record(int argc, char **argv)
 		TD_OPT_INT_RANGE(0, "tolerance", &o.tolerance_pct, 0, INT_MAX, "PCT",
 				 "allowed spread of instructions and time between the runs of "
 				 "--no-multiplex (default 5)"),
-		TD_OPT_INT_RANGE('r', "repeat", &o.plan.repeats, 1, INT_MAX, "N", "run the workload N times"),
+		TD_OPT_INT_RANGE('r', "repeat", &o.plan.repeats, 1, INT_MAX, "N", "run the workload N times (reported as one: mean counts, spread per node)"),
 		TD_OPT_INT_RANGE('I', "interval-print", &o.plan.interval_ms, 10, INT_MAX, "MS",
 				 "print counts every MS milliseconds"),
 		TD_OPT_BOOL(0, "live", &o.live,

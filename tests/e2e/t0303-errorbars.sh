@@ -33,7 +33,7 @@ test_expect_success 'text shows value +- u; CSV has the uncertainty column' '
 	"$TDPERF" report $ICX >out.txt &&
 	grep -E "Retiring +32\.5 % +± +0\.02" out.txt &&
 	"$TDPERF" report --format csv $ICX >out.csv &&
-	head -1 out.csv | grep -q ",uncertainty,undecided,counted_pct,sanity,source$" &&
+	head -1 out.csv | grep -q ",uncertainty,undecided,counted_pct,sanity,source,repeat_runs,repeat_mean,repeat_stddev,repeat_min,repeat_max$" &&
 	grep "^s1/total,.*,retiring," out.csv | grep -q ",0\.000161[0-9]*,0,"
 '
 
@@ -58,7 +58,7 @@ test_expect_success 'an error bar spanning the threshold: the node is not decide
 	jq -e "[.scopes[] | .nodes[] | select(.undecided)] | length == 0" d.json &&
 	"$TDPERF" report wide.txt >w.txt &&
 	grep -E "Bad Speculation +13\.9 % +± +1\.[0-9]+ .*\?" w.txt &&
-	"$TDPERF" report --format csv wide.txt | grep "^s1/total,.*,bad_speculation," | grep -q ",1,,,counts$"
+	"$TDPERF" report --format csv wide.txt | grep "^s1/total,.*,bad_speculation," | grep -q ",1,,,counts,,,,,$"
 '
 
 test_expect_success 'a single run has no error bars and says so' '

@@ -85,11 +85,11 @@ test_expect_success 'case-01: text marks perf'"'"'s values p, with the legend, a
 
 test_expect_success 'case-01: CSV carries the value and source perf' '
 	"$TDPERF" report --format csv "$SPR" >spr.csv &&
-	head -1 spr.csv | grep -q ",sanity,source\$" &&
+	head -1 spr.csv | grep -q ",sanity,source,repeat_runs,repeat_mean,repeat_stddev,repeat_min,repeat_max\$" &&
 	grep "^s2/total,.*,frontend_bound,Frontend Bound," spr.csv >row &&
 	test_line_count = 1 row &&
-	test_grep ",0.427,slots," row && test_grep ",perf\$" row &&
-	grep "^s1/total,.*,frontend_bound," spr.csv | grep -q ",counts\$"
+	test_grep ",0.427,slots," row && test_grep ",perf,,,,,\$" row &&
+	grep "^s1/total,.*,frontend_bound," spr.csv | grep -q ",counts,,,,,\$"
 '
 
 test_expect_success 'case-01: HTML marks the values printed by perf and names the bottleneck' '
