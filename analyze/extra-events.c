@@ -80,11 +80,22 @@ void td_report_add_extra_events(json_t *doc)
 		return;
 	json_array_foreach(json_object_get(doc, "scopes"), i, scope) {
 		json_t *list = json_array();
+		int counted = 0;
 
-		json_array_foreach(names, k, name)
-			if (json_is_string(name))
-				json_array_append_new(list, extra_event(scope, json_string_value(name), &printed));
-		json_object_set_new(scope, "extra_events", list);
+		json_array_foreach(names, k, name) {
+			json_t *e;
+
+			if (!json_is_string(name))
+				continue;
+			e = extra_event(scope, json_string_value(name), &printed);
+			counted |= strcmp(json_string_value(json_object_get(e, "status")) ?: "", "not in the output") != 0;
+			json_array_append_new(list, e);
+		}
+		/* --no-multiplex: the runs of the other groups did not count them */
+		if (counted)
+			json_object_set_new(scope, "extra_events", list);
+		else
+			json_decref(list);
 	}
 	strbuf_release(&printed);
 }
