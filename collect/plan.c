@@ -613,7 +613,8 @@ static void print_schedule(const struct td_plan *p, FILE *out)
 			const struct td_sched_event *ev = &gr->events[e];
 
 			if (ev->extra)
-				fprintf(out, "  %-40s extra event (-e): a general counter\n", ev->name);
+				fprintf(out, "  %-40s no counter fixed here: extra event (-e), "
+					     "perf's driver picks one\n", ev->name);
 			else if (ev->fixed >= 0)
 				fprintf(out, "  %-40s fixed %d\n", ev->name, ev->fixed);
 			else if (ev->counter >= 0)
