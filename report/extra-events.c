@@ -63,8 +63,8 @@ static void html_scope_table(struct strbuf *sb, json_t *scope)
 	json_t *e;
 	size_t i;
 
-	strbuf_addstr(sb, "<table class=\"extra-events\"><thead><tr><th>Event</th><th>Count</th>"
-			  "<th>Unit</th><th>Running</th></tr></thead><tbody>\n");
+	strbuf_addstr(sb, "<table class=\"data extra-events\"><thead><tr><th>Event</th><th class=\"num\">Count</th>"
+			  "<th>Unit</th><th class=\"num\">Running</th></tr></thead><tbody>\n");
 	json_array_foreach(json_object_get(scope, "extra_events"), i, e) {
 		const char *unit = json_string_value(json_object_get(e, "unit"));
 		double pct = number(e, "running_pct");
