@@ -2422,6 +2422,8 @@ json_t *td_report_load_data(const char *run_or_file, struct strbuf *data,
 		td_report_threads_or_warn(doc, run_or_file); /* threads work: analyze/threads-json.c */
 	if (doc && !on_the_fly)
 		td_report_add_drilldown(doc, run_or_file, err); /* analyze/drilldown.c */
+	if (doc)
+		td_report_add_extra_events(doc); /* record -e: analyze/extra-events.c */
 	/*
 	 * The roofline places the run against this CPU's calibrated roofs;
 	 * without a calibration it says so inside the document.  Only an

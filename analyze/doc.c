@@ -408,6 +408,24 @@ static void node_row_from_json(json_t *n, struct td_node_row *row)
 	node_row_repeat(json_object_get(n, "repeat"), row);
 }
 
+void td_scope_rows_add_extra(struct td_scope_rows *r, json_t *scope)
+{
+	json_t *events = json_object_get(scope, "extra_events"), *v;
+	size_t i;
+
+	r->extra = xcalloc(json_array_size(events) + 1, sizeof(*r->extra));
+	json_array_foreach(events, i, v) {
+		struct td_event_row *e = &r->extra[r->nr_extra++];
+
+		e->name = td_json_str(v, "event");
+		e->unit = td_json_str(v, "unit");
+		e->status = td_json_str(v, "status");
+		e->value = num_field(v, "value");
+		e->running_pct = num_field(v, "running_pct");
+		e->scaled = json_is_true(json_object_get(v, "scaled"));
+	}
+}
+
 void td_scope_rows_from_json(json_t *scope, struct td_scope_rows *r)
 {
 	json_t *nodes = json_object_get(scope, "nodes"), *events = json_object_get(scope, "events");
@@ -438,6 +456,7 @@ void td_scope_rows_from_json(json_t *scope, struct td_scope_rows *r)
 			e->scaled = json_is_true(json_object_get(v, "scaled"));
 		}
 	}
+	td_scope_rows_add_extra(r, scope);
 	if (json_array_size(path))
 		r->bottleneck_leaf = json_string_value(json_array_get(path, json_array_size(path) - 1));
 }
@@ -451,6 +470,7 @@ void td_scope_rows_release(struct td_scope_rows *r)
 	free(r->owned);
 	free(r->nodes);
 	free(r->events);
+	free(r->extra);
 	memset(r, 0, sizeof(*r));
 }
 

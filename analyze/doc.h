@@ -137,6 +137,8 @@ struct td_scope_rows {
 	size_t nr_nodes;
 	struct td_event_row *events;  /* filled when there are no nodes */
 	size_t nr_events;
+	struct td_event_row *extra;   /* record -e: the scope's "extra_events" (name: as given) */
+	size_t nr_extra;
 	const char *bottleneck_leaf;  /* the path's last node id, or NULL */
 	char **owned;                 /* strings to free with the rows */
 	size_t nr_owned, alloc_owned;
@@ -153,5 +155,7 @@ int td_report_unfold(json_t *doc, struct strbuf *err);
 /* The rows of a scope of the document (strings borrowed from it). */
 void td_scope_rows_from_json(json_t *scope, struct td_scope_rows *r);
 void td_scope_rows_release(struct td_scope_rows *r);
+/* record -e: r's extra rows from the scope's "extra_events" (td_scope_rows_release frees them). */
+void td_scope_rows_add_extra(struct td_scope_rows *r, json_t *scope);
 
 #endif /* TD_ANALYZE_DOC_H */

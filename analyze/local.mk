@@ -1,7 +1,7 @@
 # analyze/: builds the report document from parsed counts and formula tables (analyze/report.h)
 libtdperf_a_SOURCES += analyze/build.c analyze/open.c analyze/count-memo.c analyze/cpu-infer.c analyze/diff-counts.c \
 	analyze/diff.c analyze/doc.c analyze/gate.c analyze/gate.h analyze/errorbars.c analyze/events.c analyze/groups.c \
-libtdperf_a_SOURCES += analyze/build.c analyze/drilldown.c analyze/count-memo.c analyze/cpu-infer.c analyze/diff-counts.c \
+libtdperf_a_SOURCES += analyze/build.c analyze/drilldown.c analyze/extra-events.c analyze/count-memo.c analyze/cpu-infer.c analyze/diff-counts.c \
 	analyze/diff.c analyze/doc.c analyze/errorbars.c analyze/events.c analyze/groups.c \
 	analyze/hotspots-chains.c analyze/hotspots-diff.c analyze/hotspots-load.c \
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \

@@ -170,6 +170,11 @@ const char *td_report_drilldown_child(json_t *doc, const char *parent);
  * each step's samples per function; nothing for other inputs.  A step
  * whose samples cannot be read carries its "error".  0 always. */
 int td_report_add_drilldown(json_t *doc, const char *rundir, struct strbuf *err);
+/*
+ * record -e: give each scope of doc "extra_events", the counts of the
+ * events its run's meta.json "extra_events" names (analyze/extra-events.c).
+ */
+void td_report_add_extra_events(json_t *doc);
 /* True for a 'tdperf record --sweep' directory (it holds sweep.json). */
 int td_report_is_sweep(const char *path);
 /*

@@ -168,6 +168,7 @@ struct rows_from_doc {
 	void (*fn)(const struct td_scope_rows *rows, void *ctx);
 	void *ctx;
 	size_t si;
+	json_t *doc;
 };
 
 static void doc_scope_rows(json_t *scope, void *vctx)
@@ -180,18 +181,38 @@ static void doc_scope_rows(json_t *scope, void *vctx)
 	td_scope_rows_release(&r);
 }
 
-static void parsed_scope_rows(const struct td_scope *s, void *vctx)
+/*
+ * A scope built from the parsed counts that the document also holds (a
+ * total) takes the document's record -e rows (analyze/extra-events.c).
+ */
+static void rows_with_extra(const struct td_scope_rows *rows, void *vctx)
 {
 	struct rows_from_doc *d = vctx;
+	struct td_scope_rows r = *rows;
+	json_t *scope;
+	size_t i;
 
-	td_report_scope_rows(&stream->imp, &stream->opts, d->si, s, d->fn, d->ctx);
+	r.extra = NULL;
+	r.nr_extra = 0;
+	json_array_foreach(json_object_get(d->doc, "scopes"), i, scope)
+		if (!r.extra && rows->id && json_is_array(json_object_get(scope, "extra_events")) &&
+		    !strcmp(json_string_value(json_object_get(scope, "id")) ?: "", rows->id))
+			td_scope_rows_add_extra(&r, scope);
+	d->fn(&r, d->ctx);
+	free(r.extra);
+}
+
+static void parsed_scope_rows(const struct td_scope *s, void *vctx)
+{
+	td_report_scope_rows(&stream->imp, &stream->opts, ((struct rows_from_doc *)vctx)->si, s,
+			     rows_with_extra, vctx);
 }
 
 void td_report_each_scope_rows(json_t *doc, json_int_t session,
 			       void (*fn)(const struct td_scope_rows *rows, void *ctx), void *ctx)
 {
 	const struct td_stat *st = streamed_session(doc, session);
-	struct rows_from_doc d = { fn, ctx, (size_t)session - 1 };
+	struct rows_from_doc d = { fn, ctx, (size_t)session - 1, doc };
 
 	if (!st || !stream->opts.streamed_nodes_only) {
 		td_report_each_scope(doc, session, doc_scope_rows, &d);

@@ -378,6 +378,16 @@ static int capture_output(const char *const argv[], struct strbuf *out)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
+int td_perf_knows_event(const char *event)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = { td_perf_program(), "stat", "-x,", "-o", "/dev/null", "-e", event, "true", NULL };
+	int ok = !capture_output(argv, &out);
+
+	strbuf_release(&out);
+	return ok;
+}
+
 static void detect_perf(struct td_cpu_info *ci)
 {
 	struct strbuf out = STRBUF_INIT;

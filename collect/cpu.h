@@ -137,4 +137,10 @@ void td_meta_add_machine(json_t *meta, const struct td_cpu_info *ci);
 /* The same as one JSON object for 'tdperf check --json'. */
 json_t *td_cpu_info_json(const struct td_cpu_info *ci);
 
+/*
+ * Does perf count 'event' here (perf stat -e EVENT true exits 0)?  For
+ * record -e: an unknown name is refused before the workload runs.
+ */
+int td_perf_knows_event(const char *event);
+
 #endif /* TD_COLLECT_CPU_H */

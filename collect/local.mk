@@ -9,7 +9,7 @@ TESTS += tests/e2e/t0900-calibrate.sh
 # it: its checks then hold on any idle machine, and a busy verdict fails.
 tests/e2e/t0900-calibrate.log: $(filter-out tests/e2e/t0900-calibrate.log,$(TEST_LOGS))
 EXTRA_DIST += tests/e2e/t0900-calibrate.sh
-libtdperf_a_SOURCES += collect/cpu.c collect/cpu-arm.c collect/meta.c collect/run.c collect/sched.c
+libtdperf_a_SOURCES += collect/cpu.c collect/cpu-arm.c collect/meta.c collect/run.c collect/sched.c collect/sched-extra.c
 TESTS += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh tests/e2e/t1311-drilldown-nopmu.sh
 EXTRA_DIST += tests/e2e/t0500-check.sh tests/e2e/t0510-record-nopmu.sh tests/e2e/t1311-drilldown-nopmu.sh
 if HAVE_CMOCKA

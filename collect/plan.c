@@ -83,6 +83,8 @@ static void plan_stat_job(struct td_plan *p, struct td_plan_job *j, long group)
 				strbuf_addf(&ev, ",%s", p->sched.ungrouped[i]);
 		strbuf_addch(&ev, ',');
 		td_sched_group_spec(&p->sched, group, &ev);
+	} else if (p->o->events) {
+		strbuf_addf(&ev, ",%s", p->o->events); /* no groups to pack them into */
 	}
 	strvec_push(&j->argv, "-e");
 	strvec_push(&j->argv, ev.buf);
@@ -446,6 +448,8 @@ static int plan_groups(struct td_plan *p, struct strbuf *err)
 	p->arm_clusters = b.name_pmu;
 	if (p->arm_clusters && plan_arm_clusters(p, &b, err) < 0)
 		return -1;
+	if (p->o->events && td_sched_add_extra(&p->sched, p->o->events, err) < 0)
+		return -1; /* collect/sched-extra.c */
 	for (g = 0; g < p->sched.nr_warnings; g++)
 		plan_warning(p, "%s", p->sched.warnings[g]);
 	return 0;
@@ -608,12 +612,19 @@ static void print_schedule(const struct td_plan *p, FILE *out)
 		for (e = 0; e < gr->nr_events; e++) {
 			const struct td_sched_event *ev = &gr->events[e];
 
-			if (ev->fixed >= 0)
+			if (ev->extra)
+				fprintf(out, "  %-40s no counter fixed here: extra event (-e), "
+					     "perf's driver picks one\n", ev->name);
+			else if (ev->fixed >= 0)
 				fprintf(out, "  %-40s fixed %d\n", ev->name, ev->fixed);
 			else if (ev->counter >= 0)
 				fprintf(out, "  %-40s counter %d\n", ev->name, ev->counter);
 			else
 				fprintf(out, "  %-40s %s\n", ev->name, "no counter (PERF_METRICS)");
+		}
+		if (!gr->nr_metrics && gr->nr_events && gr->events[0].extra) {
+			fprintf(out, "  extra events only (-e)\n");
+			continue;
 		}
 		if (!gr->nr_metrics) {
 			/* never an empty list: say what the group is for */

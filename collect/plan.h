@@ -54,6 +54,7 @@ struct td_plan_opts {
 	int hotspots, callgraph, locate; /* --hotspots, -g, --locate */
 	int freq;                /* -F, 0: perf's default */
 	int drilldown;           /* --drilldown[=N]: steps down the tree, 0: none */
+	const char *events;      /* -e: perf's event list counted beside the tree, or NULL */
 	char **workload;         /* NULL-terminated, or NULL */
 };
 

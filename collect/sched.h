@@ -56,6 +56,7 @@ struct td_sched_event {
 	const char *pmu;
 	int fixed;               /* fixed counter index or -1 */
 	int counter;             /* general counter assigned, -1 for fixed/none */
+	int extra;               /* given by record -e, not needed by a formula */
 };
 
 struct td_sched_group {
@@ -104,6 +105,18 @@ void td_sched_append(struct td_sched *into, struct td_sched *from);
 /* Budget for a table on this machine (ci may be NULL: table values, SMT on). */
 void td_sched_default_budget(const struct td_table *table, const struct td_cpu_info *ci,
 			     struct td_sched_budget *b);
+/*
+ * record -e: add perf's event list 'spec' (its syntax: events separated
+ * by commas, {a,b} a group) beside the formulas' events.  A single event
+ * goes into the first group of the core PMU with a general counter free,
+ * else into a new group; a {...} group stays a group of its own.  The
+ * events are marked 'extra'.  -1 with err set for a list perf's syntax
+ * does not allow (an empty name, unbalanced braces, a nested group).
+ * Whether perf knows each event is for perf to say (collect/sched-extra.c).
+ */
+int td_sched_add_extra(struct td_sched *s, const char *spec, struct strbuf *err);
+/* The events of such a list one by one, braces left out, into 'out'. */
+void td_sched_extra_names(const char *spec, struct strvec *out);
 /* The -e argument for group i ("{a,b,c}"), or all groups when i < 0. */
 void td_sched_group_spec(const struct td_sched *s, long i, struct strbuf *sb);
 

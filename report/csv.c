@@ -132,7 +132,7 @@ static void node_cols(struct strbuf *row, const struct td_scope_rows *r, const s
 	repeat_cols(row, n);
 }
 
-static void event_cols(struct strbuf *row, const struct td_event_row *e)
+static void event_cols(struct strbuf *row, const struct td_event_row *e, const char *source)
 {
 	field(row, "", 0);
 	field(row, e->name, 0);
@@ -147,8 +147,9 @@ static void event_cols(struct strbuf *row, const struct td_event_row *e)
 	strbuf_addstr(row, ",0,");
 	num(row, e->running_pct, 0);
 	field(row, NULL, 0);
-	field(row, NULL, 0);
-	strbuf_addstr(row, ",,,,\n");
+	field(row, source, 0);
+	strbuf_addstr(row, ",,,,
+");
 }
 
 /* The rows of one scope: one per node, or one per count when no node was computed. */
@@ -167,7 +168,13 @@ static void scope_rows(const struct td_scope_rows *r, void *ctx)
 	}
 	for (k = 0; !r->nr_nodes && k < r->nr_events; k++) {
 		strbuf_setlen(&row, common);
-		event_cols(&row, &r->events[k]);
+		event_cols(&row, &r->events[k], NULL);
+		fwrite(row.buf, 1, row.len, f);
+	}
+	/* record -e: counted beside the tree, marked by their source */
+	for (k = 0; k < r->nr_extra; k++) {
+		strbuf_setlen(&row, common);
+		event_cols(&row, &r->extra[k], "extra event (record -e)");
 		fwrite(row.buf, 1, row.len, f);
 	}
 	strbuf_release(&row);

@@ -1035,6 +1035,11 @@ int td_report_render_html(json_t *doc, const char *path, struct strbuf *err)
 		nav_link(&nav, "drilldown", "Drill-down");
 	td_template_set_html(t, "drilldown", sb.buf);
 	strbuf_reset(&sb);
+	td_html_extra_events(&sb, doc); /* record -e: report/extra-events.c */
+	if (sb.len)
+		nav_link(&nav, "extra-events", "Extra events");
+	td_template_set_html(t, "extra_events", sb.buf);
+	strbuf_reset(&sb);
 	threads_section(&sb, doc, &hc);
 	if (sb.len)
 		nav_link(&nav, "threads", "Threads");

@@ -40,6 +40,8 @@ void td_html_threads(struct strbuf *sb, json_t *doc, const struct td_html_charts
 void td_html_roofline(struct strbuf *sb, json_t *doc);
 /* record --drilldown: the "drilldown" steps, nothing without them (report/drilldown.c). */
 void td_html_drilldown(struct strbuf *sb, json_t *doc);
+/* record -e: the totals' extra events, one table per total (report/extra-events.c). */
+void td_html_extra_events(struct strbuf *sb, json_t *doc);
 /* report/html-tree.c: the collapsible tree, raw events, scope and interval tables. */
 void td_html_tree(struct strbuf *sb, json_t *scope);
 /*

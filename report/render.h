@@ -88,6 +88,8 @@ void td_report_text_threads(json_t *doc, struct strbuf *out);
 void td_report_text_threads_file(json_t *doc, FILE *f);
 /* record --drilldown: the "drilldown" steps, nothing without them (report/drilldown.c). */
 void td_report_text_drilldown(json_t *doc, FILE *f);
+/* record -e: a scope's "extra_events", nothing without them (report/extra-events.c). */
+void td_text_extra_events(FILE *f, json_t *scope);
 
 /* ---- stacks ---- */
 /*

@@ -492,6 +492,7 @@ static void print_scope(const struct out *o, json_t *scope)
 		if (hw)
 			print_events(o, scope);
 	}
+	td_text_extra_events(o->f, scope); /* record -e: report/extra-events.c */
 	if (hw && has_nodes && o->o->events)
 		print_events(o, scope);
 	print_warnings(o, scope);

@@ -63,6 +63,7 @@ struct record_opts {
 	int verbose;             /* -v, added to td_verbose */
 	int regions;             /* --regions: the marker library counts (collect/regions.h) */
 	int region_sample;       /* --region-sample N */
+	struct strbuf events;    /* -e EV[,EV...], repeated -e joined by commas */
 	int argc;                /* the command line as typed, for meta.json */
 	char **argv;
 };
@@ -91,6 +92,21 @@ static json_t *argv_json(char *const *v)
 
 	for (i = 0; v && v[i]; i++)
 		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+/* record -e: the events one by one, as perf names them in its output (report matches them). */
+static json_t *extra_events_json(const char *spec)
+{
+	struct strvec names = STRVEC_INIT;
+	json_t *a = json_array();
+	size_t i;
+
+	if (spec)
+		td_sched_extra_names(spec, &names);
+	for (i = 0; i < names.nr; i++)
+		json_array_append_new(a, json_string(names.v[i]));
+	strvec_clear(&names);
 	return a;
 }
 
@@ -577,6 +593,7 @@ static int record_finish(struct record *r)
 		: r->o.plan.system_wide || r->o.plan.cpu_list
 			? json_pack("{s:s}", "cpus", r->o.plan.cpu_list ? r->o.plan.cpu_list : "all")
 			: json_null());
+	json_object_set_new(meta, "extra_events", extra_events_json(r->o.plan.events));
 	json_object_set_new(meta, "start_time", json_string(json_string_value(
 		json_object_get(json_array_get(r->run_list, 0), "start_time"))));
 	json_object_set_new(meta, "end_time", json_string(res->end_time));
@@ -692,6 +709,19 @@ static int parse_on_off(const struct td_option *opt, const char *arg, struct str
 		*out = 0;
 	else
 		return strbuf_addf(err, "--%s takes on or off, not '%s'", opt->long_name, arg), -1;
+	return 0;
+}
+
+/* -e: perf's event list; a repeated -e adds to it, as in perf. */
+static int parse_events(const struct td_option *opt, const char *arg, struct strbuf *err)
+{
+	struct strbuf *sb = opt->value;
+
+	if (!*arg)
+		return strbuf_addstr(err, "-e takes an event list"), -1;
+	if (sb->len)
+		strbuf_addch(sb, ',');
+	strbuf_addstr(sb, arg);
 	return 0;
 }
 
@@ -1087,6 +1117,25 @@ static int record_plan(struct record *r)
 }
 
 /* Record with the options parsed: plan, run the workload, write the run directory. */
+/* record -e: is an event perf cannot count here?  Said before the workload runs. */
+static int unknown_extra_event(const struct record_opts *o)
+{
+	struct strvec names = STRVEC_INIT;
+	size_t i;
+	int bad = 0;
+
+	if (o->plan.events)
+		td_sched_extra_names(o->plan.events, &names);
+	for (i = 0; i < names.nr && !bad; i++)
+		if (!td_perf_knows_event(names.v[i])) {
+			error("-e %s: perf cannot count this event here (perf stat -e %s fails)",
+			      names.v[i], names.v[i]);
+			bad = 1;
+		}
+	strvec_clear(&names);
+	return bad;
+}
+
 static int record(const struct record_opts *o)
 {
 	struct record r;
@@ -1132,6 +1181,10 @@ static int record(const struct record_opts *o)
 	}
 	if (r.o.regions)
 		td_regions_drop_perf_jobs(&r.plan);
+	if (!r.o.plan.dry_run && unknown_extra_event(&r.o)) {
+		record_release(&r);
+		return 2;
+	}
 	if (r.o.plan.dry_run) {
 		td_plan_print(&r.plan, stdout);
 		ret = 0;
@@ -1325,6 +1378,10 @@ int cmd_record(int argc, char **argv)
 		TD_OPT_STRING(0, "metrics", &o.plan.req.metrics, "LIST", "info metrics to measure (comma-separated ids)"),
 		TD_OPT_STRING(0, "stacks", &o.plan.req.stacks, "LIST", "stacks to measure (cpi, flops, frontend, ...)"),
 		TD_OPT_STRING(0, "cpu", &o.plan.cpu, "CPU", "formula table to use (name or CPUID string)"),
+		TD_OPT_CALLBACK('e', "event", &o.events, "EV[,EV...]",
+				"also count these events (perf's syntax, {a,b} a group; -e may be repeated): "
+				"packed into the tree's groups where a counter is free, a {...} group on its "
+				"own; report shows them as Extra events", parse_events),
 		TD_OPT_SET_INT(0, "sched", &o.plan.sched, 1,
 			       "record sched tracepoints for per-thread run/wait time (default: only when "
 			       "there is no hardware PMU)"),
@@ -1414,6 +1471,7 @@ int cmd_record(int argc, char **argv)
 	o.argv = argv;
 	nr = td_parse_options(argc, args, options, record_usage, TD_PARSE_STOP_AT_NON_OPTION);
 	o.plan.workload = nr ? args : NULL;
+	o.plan.events = o.events.len ? o.events.buf : NULL;
 	o.plan.level_given = o.plan.req.level >= 0;
 	if (o.regions && o.plan.sched < 0)
 		o.plan.sched = 0; /* the regions are the point; --sched still adds the tracepoints */
@@ -1438,6 +1496,7 @@ int cmd_record(int argc, char **argv)
 	if (job > 0)
 		td_job_rank_release(&rank);
 	td_sweep_release(&o.sweep);
+	strbuf_release(&o.events);
 	free(args);
 	return ret;
 }

@@ -19,8 +19,8 @@ EXTRA_DIST += tests/pmu-emu/pmu-emu tests/pmu-emu/gen-constraints tests/pmu-emu/
 	tests/pmu-emu/cpus/ampereone.cpu tests/pmu-emu/cpus/ampereonex.cpu tests/pmu-emu/cpus/hip08.cpu \
 	tests/pmu-emu/cpus/skylake.cpu tests/pmu-emu/cpus/icelake.cpu tests/pmu-emu/cpus/tigerlake.cpu \
 	tests/pmu-emu/cpus/rocketlake.cpu
-TESTS += tests/e2e/t0540-pmu-emu.sh
-EXTRA_DIST += tests/e2e/t0540-pmu-emu.sh tests/pmu-emu/emu-truth tests/pmu-emu/emu-check \
+TESTS += tests/e2e/t0540-pmu-emu.sh tests/e2e/t0035-record-events.sh
+EXTRA_DIST += tests/e2e/t0540-pmu-emu.sh tests/e2e/t0035-record-events.sh tests/pmu-emu/emu-truth tests/pmu-emu/emu-check \
 	tests/pmu-emu/encode.awk tests/pmu-emu/profile-rates
 TESTS += tests/e2e/t0545-pmu-emu-arm.sh
 EXTRA_DIST += tests/e2e/t0545-pmu-emu-arm.sh tests/e2e/pmu-emu-lib.sh
