@@ -148,8 +148,7 @@ static void event_cols(struct strbuf *row, const struct td_event_row *e, const c
 	num(row, e->running_pct, 0);
 	field(row, NULL, 0);
 	field(row, source, 0);
-	strbuf_addstr(row, ",,,,
-");
+	strbuf_addstr(row, ",,,,\n");
 }
 
 /* The rows of one scope: one per node, or one per count when no node was computed. */
