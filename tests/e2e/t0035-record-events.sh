@@ -77,7 +77,7 @@ test_expect_success 'text, CSV and HTML show the extra events, marked multiplexe
 	c=$(printf "%s" "$n" | sed -e ":a" -e "s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/" -e "ta") &&
 	test_grep "^ *$c  *branch-misses  [0-9.]*% running, m scaled by perf" text &&
 	"$TDPERF" report run.data --format csv >r.csv &&
-	awk -F, "\$8 == \"branch-misses\" && \$NF == \"extra event (record -e)\" { print \$11, \$16 }" r.csv >row &&
+	awk -F, "\$8 == \"branch-misses\" && \$(NF-5) == \"extra event (record -e)\" { print \$11, \$16 }" r.csv >row &&
 	echo "$n 1" >expect && diff -u expect row &&
 	"$TDPERF" report run.data --html=r.html >/dev/null &&
 	test_grep "<section id=\"extra-events\"" r.html &&
