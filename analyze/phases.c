@@ -30,62 +30,87 @@
 
 #define TD_PHASE_MAX_L1 8
 
-/* One interval: its time, bottleneck and Level-1 values (copied: rows are freed). */
-struct phase_interval {
-	double time;		/* perf's time stamp: the end of the interval */
-	const char *node;	/* Level-1 argmax (one of ids[]), NULL when not known */
+/*
+ * The Level-1 nodes of the run, named once: an interval keeps only their
+ * indexes and values, so a run of 20,000 intervals costs 20,000 small
+ * records, not 20,000 copies of every node's id and name (report's memory
+ * stays flat in the number of intervals, tests/e2e/t0307).
+ */
+struct phase_nodes {
 	int nr;
 	char *ids[TD_PHASE_MAX_L1], *names[TD_PHASE_MAX_L1];
-	double values[TD_PHASE_MAX_L1];
+};
+
+/* One interval: its time, bottleneck and Level-1 values, by node index. */
+struct phase_interval {
+	double time;		/* perf's time stamp: the end of the interval */
+	int node;		/* Level-1 argmax (index into phase_nodes), -1 when not known */
+	double values[TD_PHASE_MAX_L1];	/* NAN where the node was not computed */
 };
 
 struct phase {
 	size_t first, last;	/* intervals, inclusive */
-	const char *node;
+	int node;
 };
 
+/* The index of node id in nodes, added when new; -1 when there are too many. */
+static int node_index(struct phase_nodes *nodes, const char *id, const char *name)
+{
+	int k;
+
+	for (k = 0; k < nodes->nr; k++)
+		if (!strcmp(nodes->ids[k], id))
+			return k;
+	if (nodes->nr == TD_PHASE_MAX_L1)
+		return -1;
+	nodes->ids[nodes->nr] = xstrdup(id);
+	nodes->names[nodes->nr] = xstrdup(name ? name : id);
+	return nodes->nr++;
+}
+
 /* Rule 1, on an interval's rows. */
-static void read_interval(struct phase_interval *iv, const struct td_scope_rows *r)
+static void read_interval(struct phase_interval *iv, struct phase_nodes *nodes,
+			  const struct td_scope_rows *r)
 {
 	double best_v = -INFINITY;
-	int computable = 0;
+	int computable = 0, k;
 	size_t i;
 
 	iv->time = r->time;
-	for (i = 0; i < r->nr_nodes && iv->nr < TD_PHASE_MAX_L1; i++) {
+	iv->node = -1;
+	for (k = 0; k < TD_PHASE_MAX_L1; k++)
+		iv->values[k] = NAN;
+	for (i = 0; i < r->nr_nodes; i++) {
 		const struct td_node_row *n = &r->nodes[i];
 
-		if (n->level != 1 || !n->id)
+		if (n->level != 1 || !n->id || (k = node_index(nodes, n->id, n->name)) < 0)
 			continue;
-		iv->ids[iv->nr] = xstrdup(n->id);
-		iv->names[iv->nr] = xstrdup(n->name ? n->name : n->id);
-		iv->values[iv->nr] = n->value;
+		iv->values[k] = n->value;
 		if (!isnan(n->value)) {
 			computable++;
 			if (n->value > best_v) {
 				best_v = n->value;
-				iv->node = iv->ids[iv->nr];
+				iv->node = k;
 			}
 		}
-		iv->nr++;
 	}
 	if (computable < 2)
-		iv->node = NULL;
+		iv->node = -1;
 }
 
-static void release_interval(struct phase_interval *iv)
+static void release_nodes(struct phase_nodes *nodes)
 {
 	int k;
 
-	for (k = 0; k < iv->nr; k++) {
-		free(iv->ids[k]);
-		free(iv->names[k]);
+	for (k = 0; k < nodes->nr; k++) {
+		free(nodes->ids[k]);
+		free(nodes->names[k]);
 	}
 }
 
-static int same_node(const char *a, const char *b)
+static int same_node(int a, int b)
 {
-	return a && b && !strcmp(a, b);
+	return a >= 0 && a == b;
 }
 
 /* Rules 2 and 3: runs of one bottleneck long enough to be phases. */
@@ -100,7 +125,7 @@ static size_t long_runs(struct phase_interval *iv, size_t n, struct phase *ph)
 
 		while (j + 1 < n && same_node(iv[j + 1].node, iv[i].node))
 			j++;
-		if (iv[i].node && j - i + 1 >= min_len) {
+		if (iv[i].node >= 0 && j - i + 1 >= min_len) {
 			ph[nr].first = i;
 			ph[nr].last = j;
 			ph[nr].node = iv[i].node;
@@ -149,25 +174,19 @@ static void close_gaps(struct phase_interval *iv, size_t n, struct phase *ph, si
 	}
 }
 
-static json_t *phase_json(struct phase_interval *iv, const struct phase *p)
+static json_t *phase_json(struct phase_interval *iv, const struct phase_nodes *nodes,
+			  const struct phase *p)
 {
 	double sum = 0, start = p->first ? iv[p->first - 1].time : 0;
-	const char *name = NULL;
 	size_t i, k = 0;
-	int j;
 
 	for (i = p->first; i <= p->last; i++)
-		for (j = 0; j < iv[i].nr; j++) {
-			if (!same_node(iv[i].ids[j], p->node))
-				continue;
-			name = iv[i].names[j];
-			if (!isnan(iv[i].values[j])) {
-				sum += iv[i].values[j];
-				k++;
-			}
+		if (!isnan(iv[i].values[p->node])) {
+			sum += iv[i].values[p->node];
+			k++;
 		}
 	return json_pack("{s:f,s:f,s:s,s:s,s:o,s:i}", "start_s", start, "end_s", iv[p->last].time,
-			 "node", p->node, "name", name ? name : p->node,
+			 "node", nodes->ids[p->node], "name", nodes->names[p->node],
 			 "mean", k ? json_real(sum / (double)k) : json_null(),
 			 "intervals", (int)(p->last - p->first + 1));
 }
@@ -179,6 +198,7 @@ static int same_pmu(const char *a, const char *b)
 
 struct collect {
 	const char *pmu;
+	struct phase_nodes nodes;
 	struct phase_interval *iv;
 	size_t nr, alloc;
 };
@@ -191,15 +211,14 @@ static void collect_interval(const struct td_scope_rows *r, void *vctx)
 	if (isnan(r->time) || !r->kind || strcmp(r->kind, "total") || !same_pmu(r->pmu, c->pmu))
 		return;
 	TD_GROW(c->iv, c->alloc, c->nr + 1);
-	memset(&c->iv[c->nr], 0, sizeof(c->iv[c->nr]));
-	read_interval(&c->iv[c->nr], r);
+	read_interval(&c->iv[c->nr], &c->nodes, r);
 	c->nr++;
 }
 
 /* The phases of one session and PMU, set on its whole-run total scope. */
 static void phases_of(json_t *doc, json_t *total)
 {
-	struct collect c = { td_json_str(total, "pmu"), NULL, 0, 0 };
+	struct collect c = { td_json_str(total, "pmu"), { 0 }, NULL, 0, 0 };
 	struct phase *ph;
 	size_t i, nr;
 	json_t *list;
@@ -212,11 +231,10 @@ static void phases_of(json_t *doc, json_t *total)
 	if (nr >= 2) {
 		list = json_array();
 		for (i = 0; i < nr; i++)
-			json_array_append_new(list, phase_json(c.iv, &ph[i]));
+			json_array_append_new(list, phase_json(c.iv, &c.nodes, &ph[i]));
 		json_object_set_new(total, "phases", list);
 	}
-	for (i = 0; i < c.nr; i++)
-		release_interval(&c.iv[i]);
+	release_nodes(&c.nodes);
 	free(c.iv);
 	free(ph);
 }
