@@ -10,18 +10,8 @@
 . "$TD_SRCDIR/tests/e2e/perfdata-lib.sh"
 . "$TD_SRCDIR/tests/e2e/hotspots-lib.sh"
 
-EMU=$TD_SRCDIR/tests/pmu-emu
-PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
-export PMU_EMU_LIB
-missing=
-have_prog go || missing="$missing go (golang-go: go tool pprof)"
-have_prog jq || missing="$missing jq"
-have_prog readelf || missing="$missing readelf (binutils)"
-test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB (make check builds it)"
-if test -n "$missing"; then
-	test_expect_success 'the pprof export tests can run' 'echo "missing:$missing"; false'
-	test_done
-fi
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
+emu_require go readelf
 require_cpu_clock_record 'pprof export'
 GOFLAGS=-mod=mod GOCACHE=$TEST_DIR/gocache PPROF_TMPDIR=$TEST_DIR/pprof
 export GOFLAGS GOCACHE PPROF_TMPDIR

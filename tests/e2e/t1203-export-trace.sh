@@ -10,20 +10,8 @@
 # summing to 1 and equal to the report's interval values.
 . "$(dirname "$0")/test-lib.sh"
 
-EMU=$TD_SRCDIR/tests/pmu-emu
-PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
-W=$TD_BUILDDIR/tests/workloads
-export PMU_EMU_LIB
-missing=
-test "$(id -u)" = 0 || missing="$missing root (for the mounts of a private namespace)"
-have_prog perf || missing="$missing perf (linux-perf)"
-have_prog jq || missing="$missing jq"
-test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB (make check builds it)"
-test -x "$W/tw-barrier" || missing="$missing $W/tw-barrier (make check builds it)"
-if test -n "$missing"; then
-	test_expect_success 'the trace export tests can run' 'echo "missing:$missing"; false'
-	test_done
-fi
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
+emu_require tw-barrier
 
 test_expect_success 'a --threads -I 100 run (emulated skylakex) exported as a trace' '
 	"$EMU/pmu-emu" --cpu skylakex -- "$TDPERF" record --assume-pmu --threads -I 100 -o run \

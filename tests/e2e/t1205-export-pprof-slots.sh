@@ -13,18 +13,8 @@
 #   Backend Bound   SLOTS less the three
 . "$(dirname "$0")/test-lib.sh"
 
-EMU=$TD_SRCDIR/tests/pmu-emu
-PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
-W=$TD_BUILDDIR/tests/workloads
-export PMU_EMU_LIB
-missing=
-have_prog go || missing="$missing go (golang-go: go tool pprof)"
-test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB (make check builds it)"
-test -x "$W/tw-hot" || missing="$missing $W/tw-hot (make check builds it)"
-if test -n "$missing"; then
-	test_expect_success 'the pprof slots tests can run' 'echo "missing:$missing"; false'
-	test_done
-fi
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
+emu_require go tw-hot
 GOFLAGS=-mod=mod GOCACHE=$TEST_DIR/gocache PPROF_TMPDIR=$TEST_DIR/pprof
 export GOFLAGS GOCACHE PPROF_TMPDIR
 

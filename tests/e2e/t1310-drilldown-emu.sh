@@ -13,26 +13,8 @@
 # those true counts, and Intel's perfmon data for the events.
 . "$(dirname "$0")/test-lib.sh"
 
-EMU=$TD_SRCDIR/tests/pmu-emu
-PMU_EMU_LIB=$TD_BUILDDIR/tests/pmu-emu/libpmu-emu.so
-W=$TD_BUILDDIR/tests/workloads
-export PMU_EMU_LIB
-
-# No skip: without these the emulated tests cannot run, which is a failure.
-missing=
-test "$(id -u)" = 0 || missing="$missing root (for the mounts of a private namespace)"
-have_prog unshare || missing="$missing unshare (util-linux)"
-have_prog perf || missing="$missing perf (linux-perf)"
-have_prog jq || missing="$missing jq"
-have_prog nm || missing="$missing nm (binutils)"
-test -f "$PMU_EMU_LIB" || missing="$missing $PMU_EMU_LIB (make check builds it)"
-test -x "$W/tw-hot" || missing="$missing $W/tw-hot (make check builds it)"
-if test -n "$missing"; then
-	test_expect_success 'the emulated drill-down tests can run' '
-		echo "missing:$missing"; false
-	'
-	test_done
-fi
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
+emu_require nm tw-hot
 
 # rates_cpu FILE "CONFIG RATE,...": skylakex.cpu with these counting
 # rates; the first rate line of a config wins, so they go first.
