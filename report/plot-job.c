@@ -82,13 +82,42 @@ static void note_missing(struct td_chart *c, const char *what)
 			    missing, c->nrows, what);
 }
 
+/*
+ * One bar per rank, one segment per series of c: the rank's value of
+ * "PREFIX.SERIES" (sched.running, topdown.retiring).  NULL (c freed) when
+ * no rank has any; bars that lack a segment are noted (what: why).
+ */
+static struct td_chart *fill_by_series(json_t *doc, struct td_chart *c, const char *prefix,
+				       const char *what)
+{
+	struct strbuf id = STRBUF_INIT;
+	json_t *row;
+	size_t i, k;
+	int any = 0;
+
+	json_array_foreach(chart_rows(doc), i, row) {
+		struct td_chart_row *r = add_row(doc, c, row);
+
+		for (k = 0; k < c->nseries; k++) {
+			strbuf_reset(&id);
+			strbuf_addf(&id, "%s.%s", prefix, c->series[k].id);
+			r->values[k] = row_value(doc, row, id.buf);
+			any |= !isnan(r->values[k]);
+		}
+	}
+	strbuf_release(&id);
+	if (!any) {
+		td_chart_free(c);
+		return NULL;
+	}
+	note_missing(c, what);
+	return c;
+}
+
 static struct td_chart *sched_chart(json_t *doc)
 {
 	struct td_chart *c;
-	json_t *row;
-	size_t i;
-	int k, any = 0;
-	struct strbuf id = STRBUF_INIT;
+	int k;
 
 	c = td_chart_new("job-sched", "Where each rank's threads spent their time", TD_CHART_STACKED);
 	c->ylabel = xstrdup("seconds (summed over the rank's threads)");
@@ -97,32 +126,13 @@ static struct td_chart *sched_chart(json_t *doc)
 	for (k = 0; k < td_thread_nr_components(); k++)
 		td_chart_add_series(c, td_thread_component_id(k), td_thread_component_name(td_thread_component_id(k)),
 				    td_thread_colour(td_thread_component_id(k)));
-	json_array_foreach(chart_rows(doc), i, row) {
-		struct td_chart_row *r = add_row(doc, c, row);
-
-		for (k = 0; k < td_thread_nr_components(); k++) {
-			strbuf_reset(&id);
-			strbuf_addf(&id, "sched.%s", td_thread_component_id(k));
-			r->values[k] = row_value(doc, row, id.buf);
-			any |= !isnan(r->values[k]);
-		}
-	}
-	strbuf_release(&id);
-	if (!any) {
-		td_chart_free(c);
-		return NULL;
-	}
-	note_missing(c, "a thread component (scheduler data not recorded: --threads)");
-	return c;
+	return fill_by_series(doc, c, "sched", "a thread component (scheduler data not recorded: --threads)");
 }
 
 static struct td_chart *topdown_chart(json_t *doc)
 {
 	struct td_chart *c;
-	json_t *row;
-	size_t i, k;
-	int any = 0;
-	struct strbuf id = STRBUF_INIT;
+	size_t k;
 
 	c = td_chart_new("job-topdown", "Top-Down Level 1 of each rank", TD_CHART_STACKED);
 	c->ylabel = xstrdup("share of pipeline slots");
@@ -130,23 +140,7 @@ static struct td_chart *topdown_chart(json_t *doc)
 	c->ymax = 1;
 	for (k = 0; k < TD_ARRAY_SIZE(level1); k++)
 		td_chart_add_series(c, level1[k].id, level1[k].name, td_component_colour(level1[k].id, NULL, 1, 0));
-	json_array_foreach(chart_rows(doc), i, row) {
-		struct td_chart_row *r = add_row(doc, c, row);
-
-		for (k = 0; k < TD_ARRAY_SIZE(level1); k++) {
-			strbuf_reset(&id);
-			strbuf_addf(&id, "topdown.%s", level1[k].id);
-			r->values[k] = row_value(doc, row, id.buf);
-			any |= !isnan(r->values[k]);
-		}
-	}
-	strbuf_release(&id);
-	if (!any) {
-		td_chart_free(c);
-		return NULL;
-	}
-	note_missing(c, "a Level-1 node (no hardware PMU, or not measured)");
-	return c;
+	return fill_by_series(doc, c, "topdown", "a Level-1 node (no hardware PMU, or not measured)");
 }
 
 static struct td_chart *cpu_chart(json_t *doc)
