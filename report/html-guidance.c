@@ -58,6 +58,11 @@ static void ruled_out(struct strbuf *sb, json_t *list)
 
 void td_html_guidance(struct strbuf *sb, json_t *scope)
 {
+	td_html_guidance_of_core(sb, scope, NULL);
+}
+
+void td_html_guidance_of_core(struct strbuf *sb, json_t *scope, const char *core)
+{
 	json_t *n = td_report_guidance_node(scope), *g;
 	json_t *v;
 	size_t i;
@@ -65,7 +70,16 @@ void td_html_guidance(struct strbuf *sb, json_t *scope)
 	if (!n)
 		return;
 	g = json_object_get(n, "guidance");
-	strbuf_addstr(sb, "<div class=\"guidance\" id=\"what-to-try\"><h3>What to try: ");
+	if (core) {
+		/* a hybrid pair: one card per core type, under both columns */
+		strbuf_addstr(sb, "<div class=\"guidance\" id=\"what-to-try-");
+		strbuf_add_html(sb, core);
+		strbuf_addstr(sb, "\"><h3>");
+		strbuf_add_html(sb, core);
+		strbuf_addstr(sb, ": what to try: ");
+	} else {
+		strbuf_addstr(sb, "<div class=\"guidance\" id=\"what-to-try\"><h3>What to try: ");
+	}
 	strbuf_add_html(sb, json_string_value(json_object_get(n, "name")));
 	strbuf_addstr(sb, "</h3><p class=\"means\">");
 	strbuf_add_html(sb, json_string_value(json_object_get(g, "meaning")));

@@ -574,7 +574,6 @@ static void hybrid_column(struct strbuf *sb, json_t *doc, json_t *scope)
 	strbuf_addstr(sb, "</h3>");
 	td_html_phases(sb, scope);
 	verdict(sb, scope);
-	td_html_guidance(sb, scope);
 	summary_bars(sb, scope);
 	strbuf_addstr(sb, "</div>");
 }
@@ -614,6 +613,11 @@ static void summary(struct strbuf *sb, json_t *doc, json_t *main_scope)
 		hybrid_column(sb, doc, p_first ? main_scope : sibling);
 		hybrid_column(sb, doc, p_first ? sibling : main_scope);
 		strbuf_addstr(sb, "</div>");
+		/* the guidance under the pair, so that both columns' bars stay level */
+		td_html_guidance_of_core(sb, p_first ? main_scope : sibling,
+					 td_pmu_core_type(td_json_str(p_first ? main_scope : sibling, "pmu")));
+		td_html_guidance_of_core(sb, p_first ? sibling : main_scope,
+					 td_pmu_core_type(td_json_str(p_first ? sibling : main_scope, "pmu")));
 	} else {
 		td_html_phases(sb, main_scope);
 		if (!thread_headline(sb, doc, main_scope))

@@ -51,6 +51,9 @@ void td_html_tree(struct strbuf *sb, json_t *scope);
 void td_html_tree_warned_scope(json_t *scope);
 /* "What to try" for the scope's bottleneck, under the verdict (report/html-guidance.c). */
 void td_html_guidance(struct strbuf *sb, json_t *scope);
+/* The same titled with its core type ("P-core: what to try: ..."), for the
+ * hybrid pair's cards, which sit under both columns (report/html-guidance.c). */
+void td_html_guidance_of_core(struct strbuf *sb, json_t *scope, const char *core);
 /* 'p': the node's value is the one perf printed, 's': its children's sum, 0: from the counts. */
 int td_html_node_source(json_t *n);
 /* Has any node of the scope a value? */

@@ -39,7 +39,7 @@ shot "$work/phases.html" "$out/phases-summary.png" 1200 760
 # 3. perf printed Level 1 only (Neoverse V3): the Level-2 bar marks what was not measured
 "$td" report --cpu neoverse-v3 --html "$work/partial.html" \
 	"$pub/case-31-arm-v3ae-learningpath-default-metrics-only.txt" >/dev/null
-shot "$work/partial.html" "$out/partial-stack.png" 1200 560
+shot "$work/partial.html" "$out/partial-stack.png" 1200 1000
 
 # 4. a diff whose B side has Level 1 only: compare-l2.svg with B's not-measured part hatched
 "$td" diff --plot "$work/diff" "$pub/case-23-cml-multidim-topdownL1-L2-L3.txt" \
