@@ -26,7 +26,7 @@ test_expect_success 'record two marked programs under the emulated Skylake-SP' '
 		-L"$TD_BUILDDIR" -ltdperf -Wl,-rpath,"$TD_BUILDDIR" -pthread &&
 	"$EMU/pmu-emu" --cpu skylakex --log "$PWD/emu.log" -- sh -c "
 		\"$TDPERF\" record --regions -l 1 -o ratio -- ./app ratio 3000000 &&
-		\"$TDPERF\" record --regions -l 2 -o threads -- ./app threads 3 2000000 &&
+		\"$TDPERF\" record --regions -l 2 -o threads -- ./app threads 3 20000000 &&
 		\"$TDPERF\" record -l 2 -o perfrun -- ./app ratio 1000" 2>err &&
 	jq -e ".mode == \"hardware\" and .regions.files == [\"$(cd ratio && ls regions-*.json)\"]" ratio/meta.json &&
 	grep -q "^group cpu" threads/regions-spec.txt
@@ -50,15 +50,21 @@ sys.exit(0 if ours == perf and len(ours) >= 14 else 1)
 
 test_expect_success 'every thread'"'"'s counts equal the emulator'"'"'s truth (-l 1: one group)' '
 	python3 "$TD_SRCDIR/tests/regions/emu-truth.py" emu.log ratio >cmp &&
-	test_grep "compared 5, mismatches 0" cmp
+	test_grep "compared 5, mismatches 0, not run 0" cmp
 '
 
+# The emulator multiplexes all threads of a process in one context, so a
+# short thread's groups can miss the counters altogether (under load, or in
+# the sanitizer build): those are unknown in the report, not compared; at
+# least half of the 72 events must be, and all of those agree.
 test_expect_success '... and with four multiplexed groups in four threads, the main one and three it started (-l 2)' '
-	python3 "$TD_SRCDIR/tests/regions/emu-truth.py" emu.log threads >cmp &&
-	test_grep "compared 72, mismatches 0" cmp &&
+	{ python3 "$TD_SRCDIR/tests/regions/emu-truth.py" emu.log threads >cmp &&
+	  sed -n "s/^compared \([0-9]*\), mismatches 0, not run \([0-9]*\)$/\1 \2/p" cmp >n &&
+	  read compared notrun <n && test $((compared + notrun)) = 72 && test $compared -ge 36 ||
+	  { grep -v "^ok" cmp; false; }; } &&
 	"$TDPERF" report --format json threads >threads.json &&
 	test "$(region T .estimate threads.json)" = true &&
-	jq -e "[.regions[] | select(.name == \"T\") | .estimate_reasons[] | select(test(\"multiplexed\"))] | length == 1" threads.json &&
+	jq -e "[.regions[] | select(.name == \"T\") | .estimate_reasons[] | select(test(\"multiplexed\"))] | length >= 1" threads.json &&
 	test "$(region T .threads threads.json)" = 3
 '
 
@@ -69,6 +75,14 @@ test_expect_success 'region A, three times region B'"'"'s work, counts about thr
 	awk -v a=$a -v b=$b "BEGIN { r = a / b; print r; exit !(r >= 2.0 && r <= 4.5) }"
 '
 
+# 1e-4 of a fraction (a tenth of the 0.1 % the report prints).  Where every
+# group ran in every thread the two agree to 1e-6; where a group missed the
+# counters in a thread (the emulator's one context per process, under load
+# or in the sanitizer build), an event's copies are known in different
+# threads, and the report's mean of copies (summed over threads first)
+# differs from this per-thread mean by up to 3e-5 (fetch_latency 0.1500320
+# against 0.1500027).  A group that never ran in a short region is a second
+# "multiplexed" reason there, so the check above asks for one at least.
 test_expect_success 'the root tree is the table'"'"'s formulas on the true counts' '
 	set -- $(python3 -c "
 import json, sys
@@ -80,9 +94,12 @@ import glob
 sums = {}
 for p in glob.glob(\"threads/regions-*.json\"):
     d = json.load(open(p)); names = [e for g in d[\"groups\"] for e in g[\"events\"]]
+    group = [i for i, g in enumerate(d[\"groups\"]) for e in g[\"events\"]]
     for t in d[\"threads\"]:
         copies = {}
+        run = [r for r in t[\"regions\"] if r[\"name\"] == \"(root)\"][0][\"inclusive\"][\"running_ns\"]
         for e, n in enumerate(names):
+            if not run[group[e]]: continue   # never had a counter: unknown in the report too
             if (d[\"pid\"], t[\"ids\"][e]) in log: copies.setdefault(n, []).append(log[(d[\"pid\"], t[\"ids\"][e])])
         for n, c in copies.items(): sums[n] = sums.get(n, 0) + sum(c) / len(c)
 print(\" \".join(\"--var=%s=%.3f\" % kv for kv in sums.items()))
@@ -93,7 +110,7 @@ print(\" \".join(\"--var=%s=%.3f\" % kv for kv in sums.items()))
 	while read id value; do
 		want=$("$TDPERF" expr --cpu skylakex --var "#smt_on=1" "$@" "$id") &&
 		awk -v a=$value -v b=$want -v id=$id "BEGIN { d = a - b; if (d < 0) d = -d;
-			if (d > 1e-6) { print id, a, \"!=\", b; exit 1 } }" || exit 1
+			if (d > 1e-4) { print id, a, \"!=\", b; exit 1 } }" || exit 1
 	done <nodes
 '
 
