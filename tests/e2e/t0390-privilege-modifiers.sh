@@ -16,9 +16,8 @@ test_expect_success 'a :k formula event is not computed from an unmodified count
 
 test_expect_success 'unmodified formula events use :u counts, as perf does (SPR case-01)' '
 	"$TDPERF" report --format json "$spr" >spr.json 2>/dev/null &&
-	tr -d "\n" <spr.json | grep -o "\"id\": *\"frontend_bound\"[^}]*" | head -n 1 >fe &&
-	v=$(sed -n "s/.*\"value\": *\([0-9.e-]*\).*/\1/p" fe) &&
-	p=$(sed -n "s/.*\"perf_value\": *\([0-9.e-]*\).*/\1/p" fe) &&
+	v=$(jq "[.scopes[0].nodes[] | select(.id == \"frontend_bound\")][0].value" spr.json) &&
+	p=$(jq "[.scopes[0].nodes[] | select(.id == \"frontend_bound\")][0].perf_value" spr.json) &&
 	test -n "$v" && test -n "$p" &&
 	approx_eq "$v" "$p" 0.0006
 '
