@@ -137,10 +137,14 @@ if ! have_prog perf || ! perf stat -x, -e task-clock -- true >/dev/null 2>&1; th
 	test_done
 fi
 
-test_expect_success 'live: two recordings of one program pass, 1.5x the work fails on task-clock' '
+# Live runs on a loaded machine (and in the sanitizer build) spread more
+# than the recorded fixtures above, whose 1.5x case is the issue's: here B
+# does twice the work, so that three runs a side clear +10 % whatever the
+# load; the shares are compared by their ratio, not fixed bounds.
+test_expect_success 'live: two recordings of one program pass, 2x the work fails on task-clock' '
 	"$TDPERF" record --no-sched -r 3 -o a1 -- "$WORK" 100 50 2>/dev/null &&
 	"$TDPERF" record --no-sched -r 3 -o a2 -- "$WORK" 100 50 2>/dev/null &&
-	"$TDPERF" record --no-sched -r 3 -o b -- "$WORK" 150 75 2>/dev/null &&
+	"$TDPERF" record --no-sched -r 3 -o b -- "$WORK" 200 100 2>/dev/null &&
 	"$TDPERF" diff --check --fail-on task-clock:+10% a1 a2 >out &&
 	test_grep "^Result: pass" out &&
 	test_exit_code 1 "$TDPERF" diff --check --fail-on task-clock:+10% a1 b >out &&
@@ -149,14 +153,16 @@ test_expect_success 'live: two recordings of one program pass, 1.5x the work fai
 
 test_expect_success 'live: self shares of functions from --hotspots recordings (sets of runs)' '
 	for i in 1 2; do
-		"$TDPERF" record --no-sched --hotspots -o ha$i -- "$WORK" 100 50 2>/dev/null &&
-		"$TDPERF" record --no-sched --hotspots -o hb$i -- "$WORK" 50 100 2>/dev/null || exit 1
+		"$TDPERF" record --no-sched --hotspots -o ha$i -- "$WORK" 100 50 2>rec-a$i &&
+		"$TDPERF" record --no-sched --hotspots -o hb$i -- "$WORK" 50 100 2>rec-b$i ||
+		{ cat rec-*; exit 1; }
 	done &&
-	test_exit_code 1 "$TDPERF" diff --check --fail-on "self:work_b:+10pt,self:work_a:+10pt" --format json \
-		ha1 ha2 -- hb1 hb2 >g.json &&
+	{ test_exit_code 1 "$TDPERF" diff --check --fail-on "self:work_b:+10pt,self:work_a:+10pt" --format json \
+		ha1 ha2 -- hb1 hb2 >g.json || { jq -c ".rules, (.metrics[] | select(.id | test(\"^self:work\")))" g.json; false; }; } &&
 	jq -e "[.rules[] | .status] == [\"failed\", \"passed\"]" g.json &&
-	jq -e ".metrics[] | select(.id == \"self:work_b\") | .kind == \"fraction\" and .base.n == 2
-		and .base.mean > 0.2 and .base.mean < 0.45 and .new.mean > 0.5 and .change > 20 and .verdict == \"changed\"" g.json
+	{ jq -e ".metrics[] | select(.id == \"self:work_b\") | .kind == \"fraction\" and .base.n == 2
+		and .base.mean > 0.1 and .new.mean > 1.5 * .base.mean and .change > 10 and .verdict == \"changed\"" g.json ||
+	  { jq -c ".metrics[] | select(.id == \"self:work_b\")" g.json; false; }; }
 '
 
 test_done
