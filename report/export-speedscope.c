@@ -44,58 +44,65 @@ static json_t *shared_frames(const struct td_export_tree *t)
 	return frames;
 }
 
+/* A speedscope "sampled" profile being filled: one stack and weight per call path. */
+struct sampled {
+	json_t *samples, *weights;
+	int *path;
+	size_t alloc;
+	double total;
+};
+
+/* Call path 'node' of t, weighing w: added unless it weighs nothing or has no frames. */
+static void add_path(struct sampled *sp, const struct td_export_tree *t, size_t node, double w)
+{
+	json_t *stack;
+	size_t n, k;
+
+	if (w <= 0 || !(n = td_export_path(t, node, &sp->path, &sp->alloc)))
+		return;
+	stack = json_array();
+	for (k = 0; k < n; k++)
+		json_array_append_new(stack, json_integer(sp->path[k]));
+	json_array_append_new(sp->samples, stack);
+	json_array_append_new(sp->weights, json_real(w));
+	sp->total += w;
+}
+
+static json_t *sampled_json(struct sampled *sp, const char *name, const char *unit)
+{
+	free(sp->path);
+	return json_pack("{s:s, s:s, s:s, s:i, s:f, s:o, s:o}", "type", "sampled", "name", name, "unit", unit,
+			 "startValue", 0, "endValue", sp->total, "samples", sp->samples, "weights", sp->weights);
+}
+
 /* One sampled profile weighted by 'weight' ("samples", "period" or a member). */
 static json_t *sampled_profile(const struct td_export_tree *t, const char *weight, const char *name,
 			       const char *unit)
 {
-	json_t *samples = json_array(), *weights = json_array(), *stack;
-	int *path = NULL;
-	size_t alloc = 0, i, n, k;
-	double total = 0;
+	struct sampled sp = { json_array(), json_array(), NULL, 0, 0 };
+	size_t i;
 
-	for (i = 0; i < json_array_size(t->nodes); i++) {
-		double w = td_export_weight(t, i, weight);
-
-		if (w <= 0 || !(n = td_export_path(t, i, &path, &alloc)))
-			continue;
-		stack = json_array();
-		for (k = 0; k < n; k++)
-			json_array_append_new(stack, json_integer(path[k]));
-		json_array_append_new(samples, stack);
-		json_array_append_new(weights, json_real(w));
-		total += w;
-	}
-	free(path);
-	return json_pack("{s:s, s:s, s:s, s:i, s:f, s:o, s:o}", "type", "sampled", "name", name, "unit", unit,
-			 "startValue", 0, "endValue", total, "samples", samples, "weights", weights);
+	for (i = 0; i < json_array_size(t->nodes); i++)
+		add_path(&sp, t, i, td_export_weight(t, i, weight));
+	return sampled_json(&sp, name, unit);
 }
 
 /* Thread th's profile: its paths ([node, samples, period]) weighted by period. */
 static json_t *thread_profile(const struct td_export_tree *t, json_t *th, const char *unit)
 {
-	json_t *samples = json_array(), *weights = json_array(), *stack, *p;
+	struct sampled sp = { json_array(), json_array(), NULL, 0, 0 };
 	struct strbuf name = STRBUF_INIT;
-	int *path = NULL;
-	size_t alloc = 0, i, n, k;
-	double total = 0;
+	json_t *p;
+	size_t i;
 
 	json_array_foreach(json_object_get(th, "paths"), i, p) {
-		double w = (double)json_integer_value(json_array_get(p, 2));
 		json_int_t node = json_integer_value(json_array_get(p, 0));
 
-		if (w <= 0 || node < 0 || !(n = td_export_path(t, (size_t)node, &path, &alloc)))
-			continue;
-		stack = json_array();
-		for (k = 0; k < n; k++)
-			json_array_append_new(stack, json_integer(path[k]));
-		json_array_append_new(samples, stack);
-		json_array_append_new(weights, json_real(w));
-		total += w;
+		if (node >= 0)
+			add_path(&sp, t, (size_t)node, (double)json_integer_value(json_array_get(p, 2)));
 	}
-	free(path);
 	strbuf_addf(&name, "%s %" JSON_INTEGER_FORMAT, thread_name(th), json_integer_value(json_object_get(th, "tid")));
-	p = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o, s:o}", "type", "sampled", "name", name.buf, "unit", unit,
-		      "startValue", 0, "endValue", total, "samples", samples, "weights", weights);
+	p = sampled_json(&sp, name.buf, unit);
 	strbuf_release(&name);
 	return p;
 }
