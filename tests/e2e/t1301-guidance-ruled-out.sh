@@ -1,14 +1,16 @@
 #!/bin/sh
 # "Ruled out" under each flagged node's guidance: the siblings below their
 # thresholds.  The oracle is not tdperf: Intel's own thresholds (the
-# MetricThreshold of its perfmon TMA files, ../shared/reference) evaluated
-# on the values perf printed (perf 6.1 under the emulated PMU, and a
-# published Comet Lake run), with Intel's parent links and gating.
+# threshold formulas of its perfmon TMA files, kept as facts in
+# tests/fixtures/intel-tma-thresholds) evaluated on the values perf printed
+# (perf 6.1 under the emulated PMU, and a published Comet Lake run), with
+# Intel's parent links and gating.
 . "$(dirname "$0")/test-lib.sh"
 
-REF=$TD_SRCDIR/../shared/reference/intel-perfmon
+THRESHOLDS=$FIXTURES/intel-tma-thresholds
+REF=${TD_REFERENCE:-$TD_SRCDIR/../shared/reference}
 
-# compare PERF_OUTPUT INTEL_METRICS_JSON DOC: writes "want", the triples
+# compare PERF_OUTPUT INTEL_PLATFORM DOC: writes "want", the triples
 # "SESSION NODE SIBLING" of each sibling that Intel's thresholds rule out
 # under a flagged node, from perf's printed values, and "got", the same
 # from tdperf's document, for the nodes perf printed in that session.  A
@@ -16,11 +18,16 @@ REF=$TD_SRCDIR/../shared/reference/intel-perfmon
 # 0.1 % resolution of the limit) or that needs a value perf did not print
 # is left out of both, as a flagged node or as a sibling.
 compare() {
-	python3 - "$1" "$2" "$3" <<'PY'
+	python3 - "$1" "$2" "$3" "$THRESHOLDS/thresholds.tsv" <<'PY'
 import json, re, sys
-text, ref, doc = sys.argv[1:4]
-metrics = {m["MetricName"].lower(): m for m in json.load(open(ref))["Metrics"]
-           if m.get("Category") == "TMA" and m.get("Level", 0) >= 1}
+text, plat, doc = sys.argv[1:4]
+metrics = {}
+for line in open(sys.argv[4]):
+    p, name, parent, formula = line.rstrip("\n").split("\t")
+    if p == plat:
+        metrics[name] = {"ParentCategory": "" if parent == "-" else parent,
+                         "BaseFormula": None if formula == "-" else formula}
+assert metrics, plat
 # sessions: a "Performance counter stats" header or a "perf stat" command starts one
 sessions, cur = [], None
 for line in open(text):
@@ -33,7 +40,7 @@ for line in open(text):
     if m and cur is not None and m.group(2) in metrics:
         cur[m.group(2)] = float(m.group(1))
 def threshold(name, vals, delta):
-    f = (metrics[name].get("Threshold") or {}).get("BaseFormula")
+    f = metrics[name]["BaseFormula"]
     if not f:
         return None
     def sub(m):
@@ -87,19 +94,19 @@ check() {
 }
 
 test_expect_success 'Skylake-X (perf 6.1, L1-L6): ruled out = siblings below Intel thresholds' '
-	check "$FIXTURES/perf-oracle/skylakex/all.txt" "$REF/SKX/metrics/skylakex_metrics.json" &&
+	check "$FIXTURES/perf-oracle/skylakex/all.txt" SKX &&
 	grep "^1 branch_resteers icache_misses$" want &&
 	grep "^1 core_bound memory_bound$" want
 '
 
 test_expect_success 'Ice Lake-X (perf 6.1, L1-L6): ruled out = siblings below Intel thresholds' '
-	check "$FIXTURES/perf-oracle/icelakex/all.txt" "$REF/ICX/metrics/icelakex_metrics.json" &&
+	check "$FIXTURES/perf-oracle/icelakex/all.txt" ICX &&
 	grep "^1 core_bound memory_bound$" want
 '
 
 test_expect_success 'published Comet Lake run (TopdownL1, L2): Level 1 siblings ruled out, flagged Core Bound not' '
 	f=$FIXTURES/perf-stat-published/case-23-cml-multidim-topdownL1-L2-L3.txt &&
-	check "$f" "$REF/SKL/metrics/skylake_metrics.json" &&
+	check "$f" SKL &&
 	grep "^1 backend_bound frontend_bound$" want &&
 	! grep "memory_bound core_bound" got
 '
@@ -112,5 +119,13 @@ test_expect_success 'a ruled-out sibling carries its value, threshold and its ow
 		  and (.causes | length > 0) and (.causes[0] | test(\"divi\"))" d.json &&
 	jq -e "[.scopes[0].nodes[] | select(.flagged | not) | .guidance] | all(. == null)" d.json
 '
+
+# The fixture is Intel's data: read afresh wherever the reference is at hand.
+if [ -d "$REF/intel-perfmon" ]; then
+	test_expect_success 'the thresholds fixture is what Intel perfmon says today' '
+		python3 "$THRESHOLDS/extract.py" "$REF" SKX ICX SKL >fresh.tsv &&
+		diff -u "$THRESHOLDS/thresholds.tsv" fresh.tsv
+	'
+fi
 
 test_done

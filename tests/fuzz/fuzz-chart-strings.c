@@ -11,7 +11,7 @@
  * runs it on hostile inputs).
  *
  * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
- * FUZZ_PKGS: jansson libtraceevent libzstd libdw
+ * FUZZ_PKGS: jansson libtraceevent libzstd libdw zlib
  */
 #include "analyze/report.h"
 #include "analyze/compare.h"

@@ -6,7 +6,7 @@
  * every piece, the importer on every completed interval.
  *
  * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
- * FUZZ_PKGS: jansson libtraceevent libzstd libdw
+ * FUZZ_PKGS: jansson libtraceevent libzstd libdw zlib
  * Seeds: tests/fuzz/seed-live.sh (the perf stat outputs fuzz-stat uses).
  */
 #include "analyze/report.h"

@@ -6,7 +6,7 @@
  * chart data are built, the pictures left out.)
  *
  * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
- * FUZZ_PKGS: jansson libtraceevent libzstd libdw
+ * FUZZ_PKGS: jansson libtraceevent libzstd libdw zlib
  * Seeds: tests/fuzz/seed-report-render.sh (generated documents).
  */
 #include "analyze/report.h"

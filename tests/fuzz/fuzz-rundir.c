@@ -9,9 +9,10 @@
  * perf stat output, and no report may hold its marker count.
  *
  * FUZZ_SOURCES: util/*.c analyze/*.c report/*.c metrics/*.c parse/*.c collect/*.c
- * FUZZ_PKGS: jansson libtraceevent libzstd libdw
+ * FUZZ_PKGS: jansson libtraceevent libzstd libdw zlib
  * Seeds: tests/fuzz/seed-rundir.sh (runs imported from the fixtures).
  */
+#define _GNU_SOURCE 1 /* memmem */
 #include "analyze/report.h"
 #include "analyze/compare.h"
 #include "report/render.h"
