@@ -56,6 +56,7 @@ struct sym_dso {
 	struct sym_func *funcs; /* sorted by address, one per address */
 	size_t nr_funcs;
 	int funcs_loaded;
+	struct strvec plt_names; /* the names of synthesized PLT stubs */
 	unsigned char build_id[SYM_BUILD_ID_MAX];
 	int build_id_size;
 	int opened;             /* dwfl tried */
@@ -250,6 +251,7 @@ void td_sym_free(struct td_symbolizer *s)
 		if (s->dsos[i]->dwfl)
 			dwfl_end(s->dsos[i]->dwfl);
 		free(s->dsos[i]->funcs);
+		strvec_clear(&s->dsos[i]->plt_names);
 		free(s->dsos[i]->path);
 		free(s->dsos[i]);
 	}
@@ -1243,6 +1245,97 @@ static int in_text(Elf *elf, GElf_Word shndx)
 	return name && !strcmp(name, ".text");
 }
 
+/* The section of elf named name, with its header, or NULL. */
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * The PLT's layout: the bytes of its header (the lazy resolver's stub)
+ * and of each entry, by machine (the x86-64 and AArch64 psABIs); 0 for a
+ * machine whose PLT we do not name.
+ */
+static size_t plt_entry_size(Elf *elf, size_t *header)
+{
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(elf, &eh))
+		return 0;
+	switch (eh.e_machine) {
+	case EM_X86_64:
+	case EM_386:
+		*header = 16;
+		return 16;
+	case EM_AARCH64:
+		*header = 32;
+		return 16;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Name the PLT stubs as perf names them, "NAME@plt": perf report and perf
+ * script (6.1, observed on this machine's libc) give the i-th relocation
+ * of .rela.plt to the i-th entry after the header, in the relocations'
+ * order, and a relocation without a symbol (R_X86_64_IRELATIVE, libc's
+ * calls of its own ifuncs) names its entry "@plt".  Without these, a
+ * sample in a stub had no function where perf has one.  A binary with a
+ * separate .plt.sec (x86 IBT) has its stubs elsewhere: left unnamed.
+ */
+static void add_plt_funcs(struct sym_dso *d, size_t *cap)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(d->mod, &bias);
+	GElf_Shdr plt, rela, dynsym, probe;
+	Elf_Scn *plt_scn, *rela_scn, *sym_scn;
+	Elf_Data *rd, *sd;
+	size_t header = 0, entry, n, i;
+
+	if (!elf || !(entry = plt_entry_size(elf, &header)) ||
+	    !(plt_scn = section_named(elf, ".plt", &plt)) || section_named(elf, ".plt.sec", &probe) ||
+	    !(rela_scn = section_named(elf, ".rela.plt", &rela)) || rela.sh_type != SHT_RELA ||
+	    !(sym_scn = elf_getscn(elf, rela.sh_link)) || !gelf_getshdr(sym_scn, &dynsym) ||
+	    !(rd = elf_getdata(rela_scn, NULL)) || !(sd = elf_getdata(sym_scn, NULL)) ||
+	    !rela.sh_entsize)
+		return;
+	n = rela.sh_size / rela.sh_entsize;
+	for (i = 0; i < n && header + (i + 1) * entry <= plt.sh_size; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name = "";
+		size_t symi;
+
+		if (!gelf_getrela(rd, (int)i, &r))
+			break;
+		symi = GELF_R_SYM(r.r_info);
+		if (symi && gelf_getsym(sd, (int)symi, &sym))
+			name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		strvec_pushf(&d->plt_names, "%s@plt", name ? name : "");
+		TD_GROW(d->funcs, *cap, d->nr_funcs + 1);
+		d->funcs[d->nr_funcs].addr = plt.sh_addr + bias + header + i * entry;
+		d->funcs[d->nr_funcs].size = entry;
+		d->funcs[d->nr_funcs].name = d->plt_names.v[d->plt_names.nr - 1];
+		d->funcs[d->nr_funcs].bind = STB_GLOBAL;
+		d->nr_funcs++;
+	}
+}
+
 /*
  * The DSO's function symbols (from whichever symbol table libdwfl found:
  * the file's, its separate debug file's, or the dynamic one), sorted once
@@ -1252,12 +1345,13 @@ static int in_text(Elf *elf, GElf_Word shndx)
 static void load_funcs(struct sym_dso *d)
 {
 	int n = dwfl_module_getsymtab(d->mod), i;
-	size_t k, out = 0;
+	size_t k, out = 0, cap;
 
 	d->funcs_loaded = 1;
-	if (n <= 0)
-		return;
-	d->funcs = xmalloc((size_t)n * sizeof(*d->funcs));
+	if (n < 0)
+		n = 0;
+	cap = (size_t)n + 1;
+	d->funcs = xmalloc(cap * sizeof(*d->funcs));
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -1276,6 +1370,7 @@ static void load_funcs(struct sym_dso *d)
 		d->funcs[d->nr_funcs].bind = (unsigned char)GELF_ST_BIND(sym.st_info);
 		d->nr_funcs++;
 	}
+	add_plt_funcs(d, &cap);
 	qsort(d->funcs, d->nr_funcs, sizeof(*d->funcs), func_cmp);
 	for (k = 0; k < d->nr_funcs; k++) /* the best of each address was sorted first */
 		if (!out || d->funcs[k].addr != d->funcs[out - 1].addr)

@@ -153,6 +153,30 @@ test_expect_success 'an address without a symbol is kept as [unknown] with its D
 	test_grep -q "\[unknown\] in .*/strip/tw-hot+0x[0-9a-f]*" nosym.txt
 '
 
+# A sample in a PLT stub, named as perf names it: synthetic samples
+# (tests/tools/perfdata-synth) at chosen stubs of this machine's libc, whose
+# .plt holds named entries and entries of IRELATIVE relocations (perf:
+# "@plt").  The second sample, in a thread perf leaves without maps, is at
+# the PLT's header, which neither names.
+test_expect_success 'samples in PLT stubs are named NAME@plt or @plt, as perf script names them' '
+	libc=$(ldd "$W/tw-hot" | awk "\$1 ~ /^libc\\.so/ { print \$3 }") && test -f "$libc" &&
+	plt=$(readelf -SW "$libc" | awk "{ for (i = 1; i < NF; i++) if (\$i == \".plt\") print \$(i + 3) }") &&
+	test -n "$plt" &&
+	irel=$(readelf -rW "$libc" | sed -n "/.rela.plt/,\$p" | awk "/R_X86_64_IRELATIVE/ { print NR - 3; exit }") &&
+	test -n "$irel" &&
+	for entries in "0 1" "2 $irel"; do
+		set -- $entries &&
+		a=$(printf "%x" $((0x$plt + 16 + 16 * $1))) && b=$(printf "%x" $((0x$plt + 16 + 16 * $2))) &&
+		SYNTH=$TD_BUILDDIR/tests/tools/perfdata-synth &&
+		"$SYNTH" --little-endian --mmap "$libc" --file-offsets "$a,$plt,$b" plt.data &&
+		"$PERF" script -i plt.data -F ip,sym -G 2>/dev/null | awk "NF == 2 && \$2 != \"[unknown]\" { print \$2 }" | sort -u >perf.plt &&
+		"$TDPERF" report --hotspots --format json plt.data |
+			jq -r ".hotspots[] | select(.symbol != \"[unknown]\") | .symbol" | sort -u >td.plt &&
+		test_line_count = 2 perf.plt && diff perf.plt td.plt && cat td.plt >>all.plt || exit 1
+	done &&
+	test_grep "^@plt$" all.plt && test_grep "^[a-z_].*@plt$" all.plt
+'
+
 # a leader-sampled group of software events: real PERF_SAMPLE_READ samples
 "$PERF" record -q -e '{cpu-clock,task-clock,page-faults}:S' -g -o grp.data -- "$W/tw-hot" 1 "$W/libtwhot.so" >grp.log 2>&1
 test_expect_success 'group samples: per-function deltas of every member equal perf script'"'"'s' '

@@ -12,9 +12,13 @@
  *                       [--build-id HEX] OUT
  *
  * --pid: the process's pid (100); --mmap: the file its MMAP2 record maps
- * at 0x400000, where every sample falls ("/usr/bin/synth"), "//anon" for
- * JIT code; --build-id: the MMAP2 record carries this build-id instead of
- * device and inode numbers.
+ * at 0x400000 (0x2000 bytes from file offset 0x1000), where every sample
+ * falls ("/usr/bin/synth"), "//anon" for JIT code; --build-id: the MMAP2
+ * record carries this build-id instead of device and inode numbers;
+ * --file-offsets A,B,C: the three samples' addresses as offsets into that
+ * file (hex; default 0x1010,0x1020,0x1030), to name a chosen instruction;
+ * the mapping then starts at the page of the first, and each sample's call
+ * chain is its address alone.
  */
 #include "util/util.h"
 
@@ -28,6 +32,33 @@ static const char *mmap_path = "/usr/bin/synth";
 static unsigned char build_id[20];
 static int build_id_size;
 static struct strbuf out = STRBUF_INIT;
+static uint64_t sample_offsets[3] = { 0x1010, 0x1020, 0x1030 };
+static uint64_t map_pgoff = 0x1000;     /* the file offset mapped at 0x400000 */
+static int chain_of_ip;                 /* each call chain is the sample's ip alone */
+
+static uint64_t mapped(uint64_t off)
+{
+	return 0x400000 + off - map_pgoff;
+}
+
+static void parse_offsets(const char *list)
+{
+	int i;
+	char *end;
+
+	for (i = 0; i < 3; i++) {
+		sample_offsets[i] = strtoull(list, &end, 16);
+		if (end == list || *end != (i == 2 ? '\0' : ','))
+			die("perfdata-synth: --file-offsets wants three hex offsets A,B,C");
+		list = end + 1;
+	}
+	chain_of_ip = 1;
+	/* the mapping is 0x2000 bytes long, from the page of the first offset */
+	map_pgoff = sample_offsets[0] & ~(uint64_t)0xfff;
+	for (i = 0; i < 3; i++)
+		if (sample_offsets[i] < map_pgoff || sample_offsets[i] >= map_pgoff + 0x2000)
+			die("perfdata-synth: --file-offsets must lie within 0x2000 bytes of the first's page");
+}
 
 static void put(uint64_t v, int bytes)
 {
@@ -167,6 +198,13 @@ static void sample(uint64_t ip, uint32_t pid, uint32_t tid, uint64_t time, uint6
 	put64(4000 + time);     /* running */
 	put64(v1); put64(11); put64(0);
 	put64(v2); put64(21); put64(3);
+	if (chain_of_ip) {
+		put64(2);
+		put64(0xfffffffffffffe00ull);   /* PERF_CONTEXT_USER */
+		put64(ip);
+		rec_end(at);
+		return;
+	}
 	put64((uint64_t)nr_chain + 1);
 	put64(0xfffffffffffffe00ull);   /* PERF_CONTEXT_USER */
 	for (i = 0; i < nr_chain; i++)
@@ -188,13 +226,15 @@ int main(int argc, char **argv)
 
 	if (argc < 3 || (strcmp(argv[1], "--big-endian") && strcmp(argv[1], "--little-endian")))
 		die("usage: perfdata-synth --big-endian|--little-endian [--pid N] [--mmap PATH] "
-		    "[--build-id HEX] OUT");
+		    "[--build-id HEX] [--file-offsets A,B,C] OUT");
 	big = !strcmp(argv[1], "--big-endian");
 	for (a = 2; a + 2 < argc; a += 2) {
 		if (!strcmp(argv[a], "--pid"))
 			the_pid = (uint32_t)strtoul(argv[a + 1], NULL, 10);
 		else if (!strcmp(argv[a], "--mmap"))
 			mmap_path = argv[a + 1];
+		else if (!strcmp(argv[a], "--file-offsets"))
+			parse_offsets(argv[a + 1]);
 		else if (!strcmp(argv[a], "--build-id"))
 			while (build_id_size < 20 &&
 			       sscanf(argv[a + 1] + 2 * build_id_size, "%2hhx", &build_id[build_id_size]) == 1)
@@ -204,7 +244,7 @@ int main(int argc, char **argv)
 	}
 	if (a != argc - 1)
 		die("usage: perfdata-synth --big-endian|--little-endian [--pid N] [--mmap PATH] "
-		    "[--build-id HEX] OUT");
+		    "[--build-id HEX] [--file-offsets A,B,C] OUT");
 
 	/* header, patched at the end */
 	put64(0x32454c4946524550ull);   /* "PERFILE2" as a u64 */
@@ -237,7 +277,7 @@ int main(int argc, char **argv)
 	rec_end(at);
 	at = rec_begin(10, build_id_size ? 2 | 1 << 14 : 2); /* MMAP2 (MISC_MMAP_BUILD_ID) */
 	put32(the_pid); put32(the_pid + 1);
-	put64(0x400000); put64(0x2000); put64(0x1000);
+	put64(0x400000); put64(0x2000); put64(map_pgoff);
 	if (build_id_size) {
 		put_bytes((unsigned char[4]){ (unsigned char)build_id_size, 0, 0, 0 }, 4);
 		put_bytes(build_id, 20);
@@ -250,11 +290,11 @@ int main(int argc, char **argv)
 		strbuf_addch(&out, '\0');
 	trailer(the_pid, the_pid + 1, 1200, 11, 1);
 	rec_end(at);
-	sample(0x400010, the_pid, the_pid + 1, 2000, 11, 1, 250000, 1000000, 999000, 3);
-	sample(0x400020, the_pid, the_pid + 2, 1500, 11, 0, 250000, 2000000, 1999000, 1);
+	sample(mapped(sample_offsets[0]), the_pid, the_pid + 1, 2000, 11, 1, 250000, 1000000, 999000, 3);
+	sample(mapped(sample_offsets[1]), the_pid, the_pid + 2, 1500, 11, 0, 250000, 2000000, 1999000, 1);
 	at = rec_begin(68, 0);                  /* FINISHED_ROUND */
 	rec_end(at);
-	sample(0x400030, the_pid, the_pid + 1, 3000, 11, 1, 250000, 3000000, 2999000, 0);
+	sample(mapped(sample_offsets[2]), the_pid, the_pid + 1, 3000, 11, 1, 250000, 3000000, 2999000, 0);
 	at = rec_begin(4, 0);                   /* EXIT */
 	put32(the_pid); put32(1); put32(the_pid + 2); put32(the_pid + 1); put64(3100);
 	trailer(the_pid, the_pid + 2, 3100, 11, 0);
