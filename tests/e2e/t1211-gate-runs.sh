@@ -151,16 +151,20 @@ test_expect_success 'live: two recordings of one program pass, 2x the work fails
 	test_grep "^  FAIL         task-clock:+10%" out
 '
 
+# Three runs a side: with two, Welch's interval has about one degree of
+# freedom (t = 12.7 at 95 %), and a +20 pt shift on a loaded machine did
+# not always clear +10 pt; B's work_b share is also raised further.
 test_expect_success 'live: self shares of functions from --hotspots recordings (sets of runs)' '
-	for i in 1 2; do
+	for i in 1 2 3; do
 		"$TDPERF" record --no-sched --hotspots -o ha$i -- "$WORK" 100 50 2>rec-a$i &&
-		"$TDPERF" record --no-sched --hotspots -o hb$i -- "$WORK" 50 100 2>rec-b$i ||
+		"$TDPERF" record --no-sched --hotspots -o hb$i -- "$WORK" 30 150 2>rec-b$i ||
 		{ cat rec-*; exit 1; }
 	done &&
-	{ test_exit_code 1 "$TDPERF" diff --check --fail-on "self:work_b:+10pt,self:work_a:+10pt" --format json \
-		ha1 ha2 -- hb1 hb2 >g.json || { jq -c ".rules, (.metrics[] | select(.id | test(\"^self:work\")))" g.json; false; }; } &&
+	{ "$TDPERF" diff --check --fail-on "self:work_b:+10pt,self:work_a:+10pt" --format json \
+		ha1 ha2 ha3 -- hb1 hb2 hb3 >g.json; test $? = 1 ||
+	  { echo "the gate did not fail"; jq -c ".rules, (.metrics[] | select(.id | test(\"^self:work\")))" g.json; false; }; } &&
 	jq -e "[.rules[] | .status] == [\"failed\", \"passed\"]" g.json &&
-	{ jq -e ".metrics[] | select(.id == \"self:work_b\") | .kind == \"fraction\" and .base.n == 2
+	{ jq -e ".metrics[] | select(.id == \"self:work_b\") | .kind == \"fraction\" and .base.n == 3
 		and .base.mean > 0.1 and .new.mean > 1.5 * .base.mean and .change > 10 and .verdict == \"changed\"" g.json ||
 	  { jq -c ".metrics[] | select(.id == \"self:work_b\")" g.json; false; }; }
 '
