@@ -622,7 +622,7 @@ json_t *td_regions_load(const char *dir, const struct td_report_opts *opts, stru
 		rs.sample = 1;
 	if (!json_array_size(files)) {
 		strbuf_addf(err, "%s: no regions were written: the workload is not linked with -ltdperf, "
-			    "or it ended by a crash, exec or _exit (docs/regions.md)", dir);
+			    "or it crashed (docs/regions.md)", dir);
 		goto out;
 	}
 	if (json_is_string(json_object_get(json_object_get(meta, "table"), "file"))) {
