@@ -795,14 +795,30 @@ void _Exit(int status)
 	__builtin_unreachable();
 }
 
-/* libc's function of that name (a data pointer to a function pointer, as POSIX allows). */
-static void *next_symbol(const char *name)
-{
-	void *p = dlsym(RTLD_NEXT, name);
+/*
+ * libc's functions behind ours, looked up once when the library loads:
+ * a vfork child must not run the dynamic linker's lookup (it shares the
+ * parent's memory while the parent's other threads run).
+ */
+enum { NEXT_EXECVE, NEXT_EXECVPE, NEXT_EXECV, NEXT_EXECVP, NEXT_FEXECVE, NEXT__NR };
+static const char *const next_names[NEXT__NR] = { "execve", "execvpe", "execv", "execvp", "fexecve" };
+static void *next_fns[NEXT__NR];
 
-	if (!p)
+__attribute__((constructor)) static void find_next_symbols(void)
+{
+	size_t i;
+
+	for (i = 0; i < NEXT__NR; i++)
+		next_fns[i] = dlsym(RTLD_NEXT, next_names[i]);
+}
+
+static void *next_symbol(int which)
+{
+	if (!next_fns[which])
+		next_fns[which] = dlsym(RTLD_NEXT, next_names[which]);
+	if (!next_fns[which])
 		errno = ENOSYS;
-	return p;
+	return next_fns[which];
 }
 
 /* What a failed exec leaves: the groups were closed when the regions were written. */
@@ -810,9 +826,11 @@ static int exec_failed(const char *file)
 {
 	int err = errno;
 
-	if (tdperf_regions_active && getpid() == owner)
+	if (tdperf_regions_active && getpid() == owner) {
 		warn("exec of '%s' failed: this process's regions were written before it, "
 		     "nothing after it is counted", file);
+		written = 0;    /* written again at exit, with this warning, under the same name */
+	}
 	errno = err;
 	return -1;
 }
@@ -820,9 +838,9 @@ static int exec_failed(const char *file)
 typedef int exec_env_fn(const char *, char *const[], char *const[]);
 typedef int exec_fn(const char *, char *const[]);
 
-static int call_exec_env(const char *name, const char *file, char *const argv[], char *const envp[])
+static int call_exec_env(int which, const char *file, char *const argv[], char *const envp[])
 {
-	void *sym = next_symbol(name);
+	void *sym = next_symbol(which);
 	exec_env_fn *fn;
 
 	if (!sym)
@@ -833,9 +851,9 @@ static int call_exec_env(const char *name, const char *file, char *const argv[],
 	return exec_failed(file);
 }
 
-static int call_exec(const char *name, const char *file, char *const argv[])
+static int call_exec(int which, const char *file, char *const argv[])
 {
-	void *sym = next_symbol(name);
+	void *sym = next_symbol(which);
 	exec_fn *fn;
 
 	if (!sym)
@@ -848,27 +866,27 @@ static int call_exec(const char *name, const char *file, char *const argv[])
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
-	return call_exec_env("execve", path, argv, envp);
+	return call_exec_env(NEXT_EXECVE, path, argv, envp);
 }
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	return call_exec_env("execvpe", file, argv, envp);
+	return call_exec_env(NEXT_EXECVPE, file, argv, envp);
 }
 
 int execv(const char *path, char *const argv[])
 {
-	return call_exec("execv", path, argv);
+	return call_exec(NEXT_EXECV, path, argv);
 }
 
 int execvp(const char *file, char *const argv[])
 {
-	return call_exec("execvp", file, argv);
+	return call_exec(NEXT_EXECVP, file, argv);
 }
 
 int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	void *sym = next_symbol("fexecve");
+	void *sym = next_symbol(NEXT_FEXECVE);
 	int (*fn)(int, char *const[], char *const[]);
 
 	if (!sym)
@@ -919,7 +937,7 @@ int execl(const char *path, const char *arg, ...)
 	va_end(ap);
 	if (!argv)
 		return errno = ENOMEM, -1;
-	ret = call_exec("execv", path, argv);
+	ret = call_exec(NEXT_EXECV, path, argv);
 	free(argv);
 	return ret;
 }
@@ -935,7 +953,7 @@ int execlp(const char *file, const char *arg, ...)
 	va_end(ap);
 	if (!argv)
 		return errno = ENOMEM, -1;
-	ret = call_exec("execvp", file, argv);
+	ret = call_exec(NEXT_EXECVP, file, argv);
 	free(argv);
 	return ret;
 }
@@ -952,7 +970,7 @@ int execle(const char *path, const char *arg, ...)
 	va_end(ap);
 	if (!argv)
 		return errno = ENOMEM, -1;
-	ret = call_exec_env("execve", path, argv, envp);
+	ret = call_exec_env(NEXT_EXECVE, path, argv, envp);
 	free(argv);
 	return ret;
 }
