@@ -27,6 +27,8 @@ struct agg {
 	double *sin, *sex;       /* scaled counts per event, summed over threads */
 	int *never_ran;          /* per group: threads whose passes it never ran in */
 	json_t *per_thread;
+	double **thread_sums;    /* per entry of per_thread: scaled counts, layout order */
+	size_t nr_thread_sums, alloc_thread_sums;
 	int depth;
 	int done;
 };
@@ -156,43 +158,39 @@ static json_t *number_or_null(double v)
 
 /*
  * Counts by name.  An event in several groups (the cycles each group
- * repeats) is counted once per group: its value is the mean of the copies
- * that were counted, each an estimate of the same count (a short region
- * may have seen some groups never run).
+ * repeats) is counted once per group; the count shown is its first
+ * counted copy, the one the tree's all-counts evaluation reads (a short
+ * region may have seen some groups never run).  The tree's nodes take
+ * their own group's copies (own_group).
  */
 static json_t *sums_json(const struct layout *l, const double *sums)
 {
 	json_t *o = json_object();
-	double *acc = xcalloc(l->nr_events + 1, sizeof(double));
-	size_t e, k, n;
+	size_t e, k;
 
 	for (e = 0; e < l->nr_events; e++) {
 		const char *name = json_string_value(json_array_get(l->names, e));
+		double v = NAN;
 
 		if (json_object_get(o, name))
 			continue;
-		for (k = e, n = 0, acc[e] = 0; k < l->nr_events; k++)
-			if (!isnan(sums[k]) && !strcmp(name, json_string_value(json_array_get(l->names, k)))) {
-				acc[e] += sums[k];
-				n++;
-			}
-		json_object_set_new(o, name, number_or_null(n ? acc[e] / (double)n : NAN));
+		for (k = e; k < l->nr_events && isnan(v); k++)
+			if (!strcmp(name, json_string_value(json_array_get(l->names, k))))
+				v = sums[k];
+		json_object_set_new(o, name, number_or_null(v));
 	}
-	free(acc);
 	return o;
 }
 
-static json_t *counts_json(const struct layout *l, const double *v, double factor)
+/* Every event's scaled count over the passes v sums (a new array). */
+static double *scaled_all(const struct layout *l, const double *v, double factor)
 {
 	double *sums = xcalloc(l->nr_events + 1, sizeof(double));
-	json_t *o;
 	size_t e;
 
 	for (e = 0; e < l->nr_events; e++)
 		sums[e] = scaled(l, v, e, factor);
-	o = sums_json(l, sums);
-	free(sums);
-	return o;
+	return sums;
 }
 
 /* The share of its time a region's least-counted group ran (1: never multiplexed). */
@@ -207,8 +205,18 @@ static double min_running_share(const struct layout *l, const double *v)
 	return min;
 }
 
+/*
+ * The evaluator's view of one set of scaled counts (layout order): all of
+ * them (group -1: each name's first counted copy, as the perf stat path
+ * reads counts of no particular group), or one group's alone; with
+ * metrics set, the chosen value of every node by its id.
+ */
 struct lookup_ctx {
-	json_t *counts;
+	const struct layout *l;
+	const double *sums;
+	long group;
+	const struct td_table *table;
+	const double *metrics;   /* by table index, or NULL */
 	int smt;
 	double seconds;
 };
@@ -216,7 +224,7 @@ struct lookup_ctx {
 static int lookup(void *vctx, const char *name, double *v)
 {
 	struct lookup_ctx *cx = vctx;
-	json_t *c;
+	size_t e;
 
 	if (!strcasecmp(name, "#smt_on")) {
 		if (cx->smt < 0)
@@ -228,49 +236,145 @@ static int lookup(void *vctx, const char *name, double *v)
 		*v = cx->seconds;
 		return cx->seconds > 0 ? 0 : -1;
 	}
-	c = json_object_get(cx->counts, name);
-	if (!json_is_number(c))
-		return -1;
-	*v = json_number_value(c);
-	return 0;
+	if (cx->metrics) {
+		size_t i, n = td_table_nr_metrics(cx->table);
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(td_table_metric(cx->table, i)->id, name)) {
+				if (isnan(cx->metrics[i]))
+					return -1;
+				*v = cx->metrics[i];
+				return 0;
+			}
+	}
+	for (e = 0; e < cx->l->nr_events; e++)
+		if ((cx->group < 0 || cx->l->group_of[e] == (size_t)cx->group) && !isnan(cx->sums[e]) &&
+		    !strcmp(name, json_string_value(json_array_get(cx->l->names, e)))) {
+			*v = cx->sums[e];
+			return 0;
+		}
+	return -1;
 }
 
-/* The tree on one set of counts: "nodes" and "bottleneck" into o. */
-static void add_tree(const struct regions *rs, json_t *o, json_t *counts, double seconds)
+static void eval_on(const struct regions *rs, struct lookup_ctx *cx, int env_sets_metrics,
+		    int with_info, struct td_tree_result *res)
 {
-	struct lookup_ctx cx = { counts, rs->smt, seconds };
-	struct td_env env = { lookup, &cx };
+	struct td_env env = { lookup, cx };
 	struct td_tree_opts topts = { 0 };
-	struct td_tree_result res;
+
+	topts.max_level = rs->max_level;
+	topts.no_info = !with_info;
+	topts.env_sets_metrics = env_sets_metrics;
+	td_tree_eval(rs->table, &env, &topts, res);
+}
+
+/*
+ * The group node i takes its value from, -1 for all counts.  perf
+ * evaluates a metric on the counts of its own group (issue 30; the perf
+ * stat path's node_group in analyze/build.c): the first group whose
+ * counts alone compute the node, no more approximately than all counts
+ * do.  An event several groups repeat (the clocks) is so never regated
+ * across groups that ran at different times; a node no group computes
+ * alone takes each name's first counted copy.
+ */
+static int own_group(const struct td_tree_result *all, const struct td_tree_result *per_group,
+		     size_t groups, size_t i)
+{
+	size_t g;
+
+	for (g = 0; g < groups; g++) {
+		const struct td_node_value *own = &per_group[g].nodes[i];
+
+		if (!isnan(own->value) && (!own->approximate || all->nodes[i].approximate))
+			return (int)g;
+	}
+	return -1;
+}
+
+static size_t metric_index(const struct td_table *t, const struct td_metric *m)
+{
+	return (size_t)(m - td_table_metric(t, 0));
+}
+
+/*
+ * The tree on one set of scaled counts: "nodes" (each with the "group"
+ * its value came from) and "bottleneck" into o.  When nodes take values
+ * from different groups, the flags and the path are decided again on the
+ * values chosen.  With stacks, the CPI stack and the others (the run's
+ * "stacks" object, analyze/stacks.c) on those values, the info metrics
+ * (CPI) on all counts.
+ */
+static void add_tree(const struct regions *rs, json_t *o, const double *sums, double seconds,
+		     int with_stacks)
+{
+	struct lookup_ctx cx = { &rs->l, sums, -1, rs->table, NULL, rs->smt, seconds };
+	struct td_tree_result all, final, *per_group;
 	json_t *nodes = json_array(), *path = json_array();
-	size_t i;
+	size_t i, g, groups = rs->l.nr_groups;
+	double *values;
+	int *chosen, regated = 0; /* flags and path decided again on the chosen values */
 
 	if (!rs->table || !td_table_has_tree(rs->table)) {
 		json_object_set_new(o, "nodes", nodes);
 		json_object_set_new(o, "bottleneck", path);
 		return;
 	}
-	topts.max_level = rs->max_level;
-	topts.no_info = 1;
-	td_tree_eval(rs->table, &env, &topts, &res);
-	for (i = 0; i < res.nr_nodes; i++) {
-		const struct td_node_value *n = &res.nodes[i];
-		json_t *node = json_pack("{s:s, s:s, s:o, s:i, s:o, s:b, s:b}", "id", n->metric->id,
-					 "name", n->metric->name,
-					 "parent", n->metric->parent ? json_string(n->metric->parent) : json_null(),
-					 "level", n->metric->level, "value", number_or_null(n->value),
-					 "flagged", n->flagged, "bottleneck", n->bottleneck);
+	eval_on(rs, &cx, 0, 0, &all);
+	per_group = xcalloc(groups + 1, sizeof(*per_group));
+	for (g = 0; g < groups; g++) {
+		cx.group = (long)g;
+		eval_on(rs, &cx, 0, 0, &per_group[g]);
+	}
+	values = xcalloc(td_table_nr_metrics(rs->table) + 1, sizeof(*values));
+	for (i = 0; i < td_table_nr_metrics(rs->table); i++)
+		values[i] = NAN;
+	chosen = xcalloc(all.nr_nodes + 1, sizeof(*chosen));
+	for (i = 0; i < all.nr_nodes; i++) {
+		const struct td_node_value *src;
 
-		if (n->reason)
-			json_object_set_new(node, "reason", json_string(n->reason));
+		chosen[i] = own_group(&all, per_group, groups, i);
+		src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
+		values[metric_index(rs->table, all.nodes[i].metric)] = src->value;
+		if (src->value != all.nodes[i].value && !(isnan(src->value) && isnan(all.nodes[i].value)))
+			regated = 1;
+	}
+	cx.group = -1;
+	cx.metrics = values;
+	regated |= with_stacks;
+	if (regated)
+		eval_on(rs, &cx, 1, with_stacks, &final);
+	for (i = 0; i < all.nr_nodes; i++) {
+		const struct td_node_value *src = chosen[i] >= 0 ? &per_group[chosen[i]].nodes[i] : &all.nodes[i];
+		const struct td_node_value *gate = regated ? &final.nodes[i] : &all.nodes[i];
+		json_t *node = json_pack("{s:s, s:s, s:o, s:i, s:o, s:b, s:b, s:o}", "id", src->metric->id,
+					 "name", src->metric->name,
+					 "parent", src->metric->parent ? json_string(src->metric->parent) : json_null(),
+					 "level", src->metric->level, "value", number_or_null(src->value),
+					 "flagged", gate->flagged, "bottleneck", gate->bottleneck,
+					 "group", chosen[i] >= 0 ? json_integer(chosen[i]) : json_null());
+
+		if (src->reason)
+			json_object_set_new(node, "reason", json_string(src->reason));
 		json_array_append_new(nodes, node);
 	}
-	for (i = 0; i < res.nr_path; i++)
-		json_array_append_new(path, json_string(res.path[i]));
+	for (i = 0; i < (regated ? final.nr_path : all.nr_path); i++)
+		json_array_append_new(path, json_string(regated ? final.path[i] : all.path[i]));
 	json_object_set_new(o, "nodes", nodes);
 	json_object_set_new(o, "bottleneck", path);
-	json_object_set_new(o, "ambiguous", json_boolean(res.ambiguous));
-	td_tree_result_release(&res);
+	json_object_set_new(o, "ambiguous", json_boolean(regated ? final.ambiguous : all.ambiguous));
+	if (with_stacks) {
+		struct td_env env = { lookup, &cx };
+
+		td_report_fill_stacks(o, rs->table, &env, &final);
+	}
+	if (regated)
+		td_tree_result_release(&final);
+	for (g = 0; g < groups; g++)
+		td_tree_result_release(&per_group[g]);
+	td_tree_result_release(&all);
+	free(per_group);
+	free(values);
+	free(chosen);
 }
 
 /* ---------------- reading the files ---------------- */
@@ -320,7 +424,9 @@ static int add_thread(struct regions *rs, json_t *thread, int pid, const char *f
 		t = json_pack("{s:i, s:I, s:I, s:I, s:f}", "pid", pid,
 			      "tid", json_integer_value(json_object_get(thread, "tid")),
 			      "calls", (json_int_t)calls, "measured_calls", (json_int_t)measured, "time_s", in[0] / 1e9);
-		json_object_set_new(t, "counts", counts_json(&rs->l, in, measured > 0 ? calls / measured : 1));
+		TD_GROW(a->thread_sums, a->alloc_thread_sums, a->nr_thread_sums + 1);
+		a->thread_sums[a->nr_thread_sums] = scaled_all(&rs->l, in, measured > 0 ? calls / measured : 1);
+		json_object_set_new(t, "counts", sums_json(&rs->l, a->thread_sums[a->nr_thread_sums++]));
 		json_array_append_new(a->per_thread, t);
 	}
 	free(in);
@@ -450,11 +556,11 @@ static json_t *region_json(struct regions *rs, struct agg *a, double root_cpu)
 				a->never_ran[i]));
 	json_object_set_new(o, "estimate", json_boolean(json_array_size(why) > 0));
 	json_object_set_new(o, "estimate_reasons", why);
-	add_tree(rs, o, incl, a->incl[0] / 1e9 * factor);
+	add_tree(rs, o, a->sin, a->incl[0] / 1e9 * factor, 1);
 	json_object_set_new(o, "counts", incl);
 	json_object_set_new(o, "exclusive_counts", excl);
 	json_array_foreach(a->per_thread, i, t)
-		add_tree(rs, t, json_object_get(t, "counts"), json_number_value(json_object_get(t, "time_s")));
+		add_tree(rs, t, a->thread_sums[i], json_number_value(json_object_get(t, "time_s")), 0);
 	json_object_set_new(o, "per_thread", json_incref(a->per_thread));
 	return o;
 }
@@ -516,7 +622,7 @@ json_t *td_regions_load(const char *dir, const struct td_report_opts *opts, stru
 		rs.sample = 1;
 	if (!json_array_size(files)) {
 		strbuf_addf(err, "%s: no regions were written: the workload is not linked with -ltdperf, "
-			    "or it ended by a crash, exec or _exit (docs/regions.md)", dir);
+			    "or it crashed (docs/regions.md)", dir);
 		goto out;
 	}
 	if (json_is_string(json_object_get(json_object_get(meta, "table"), "file"))) {
@@ -562,6 +668,9 @@ out:
 		free(rs.a[i].sex);
 		free(rs.a[i].never_ran);
 		json_decref(rs.a[i].per_thread);
+		while (rs.a[i].nr_thread_sums)
+			free(rs.a[i].thread_sums[--rs.a[i].nr_thread_sums]);
+		free(rs.a[i].thread_sums);
 	}
 	free(rs.a);
 	free(rs.l.group_of);

@@ -33,12 +33,19 @@ uninstall-local:
 # tests: the marker library under record --regions
 TESTS += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
 	tests/e2e/t1102-regions-fortran-python.sh tests/e2e/t1103-regions-diff.sh \
-	tests/e2e/t1104-regions-job.sh tests/e2e/t1105-regions-diff-emu.sh
+	tests/e2e/t1104-regions-job.sh tests/e2e/t1105-regions-diff-emu.sh \
+	tests/e2e/t1106-regions-own-group.sh tests/e2e/t1107-regions-cpi-stack.sh \
+	tests/e2e/t1108-regions-exit-exec.sh
 EXTRA_DIST += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
 	tests/e2e/t1102-regions-fortran-python.sh tests/e2e/t1103-regions-diff.sh \
 	tests/e2e/t1104-regions-job.sh tests/e2e/t1105-regions-diff-emu.sh tests/regions/regions-app.c \
+	tests/e2e/t1106-regions-own-group.sh tests/e2e/t1107-regions-cpi-stack.sh \
+	tests/e2e/t1108-regions-exit-exec.sh \
 	tests/regions/regions-app.f90 tests/regions/regions-app.py tests/regions/emu-truth.py \
+	tests/regions/own-group.py \
 	regions/python/tdperf.py
 tests/e2e/t1100-regions-software.log tests/e2e/t1101-regions-emu.log \
 tests/e2e/t1102-regions-fortran-python.log tests/e2e/t1103-regions-diff.log \
-tests/e2e/t1104-regions-job.log tests/e2e/t1105-regions-diff-emu.log: libtdperf.so
+tests/e2e/t1104-regions-job.log tests/e2e/t1105-regions-diff-emu.log \
+	tests/e2e/t1106-regions-own-group.log tests/e2e/t1107-regions-cpi-stack.log \
+	tests/e2e/t1108-regions-exit-exec.log: libtdperf.so

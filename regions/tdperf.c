@@ -16,14 +16,17 @@
  * running times over the same passes, so that the reader scales
  * (count * enabled / running) and marks a multiplexed region as an
  * estimate.  Everything is written at exit (atexit, and SIGINT/SIGTERM
- * before the handler that was there runs) into regions-PID.json beside
- * the spec; a process that crashes or execs loses its own regions.
+ * before the handler that was there runs), at _exit and before an exec
+ * (the library's own _exit, _Exit and exec* come before libc's for the
+ * program that links it) into regions-PID.json beside the spec; a process
+ * that crashes loses its own regions.
  *
  * The library depends on libc alone: it is linked into the user's program.
  */
 #define _GNU_SOURCE
 #include "regions/tdperf.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -111,6 +114,8 @@ static struct thread_state *threads;
 static pthread_key_t thread_key;
 static __thread struct thread_state *self;
 static int written;
+static pid_t owner;          /* the process the thread list belongs to */
+static char written_path[PATH_MAX + 64]; /* regions-PID[.N].json, once chosen */
 static char warnings[8192];
 static size_t warnings_len;
 static struct sigaction old_int, old_term;
@@ -608,6 +613,35 @@ static void put_thread(FILE *f, const struct thread_state *t)
 	fputs("     ]}", f);
 }
 
+/*
+ * Give the written file its name: regions-PID.json, or, when an earlier
+ * image of this process (before an exec) wrote that, regions-PID.N.json,
+ * so that neither program's regions replace the other's.  link() does not
+ * replace an existing name.
+ */
+static int publish(const char *tmp, char *path, size_t size)
+{
+	int n;
+
+	if (written_path[0]) {
+		snprintf(path, size, "%s", written_path);
+		return rename(tmp, path);
+	}
+	for (n = 0; n < 1000; n++) {
+		if (n)
+			snprintf(path, size, "%s/regions-%d.%d.json", spec.dir, (int)getpid(), n);
+		else
+			snprintf(path, size, "%s/regions-%d.json", spec.dir, (int)getpid());
+		if (!link(tmp, path)) {
+			snprintf(written_path, sizeof(written_path), "%s", path);
+			return unlink(tmp);
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
 static void write_all(const char *when)
 {
 	char path[PATH_MAX + 64], tmp[PATH_MAX + 80];
@@ -628,8 +662,7 @@ static void write_all(const char *when)
 		finish(t, when);
 		pthread_mutex_unlock(&t->lock);
 	}
-	snprintf(path, sizeof(path), "%s/regions-%d.json", spec.dir, (int)getpid());
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	snprintf(tmp, sizeof(tmp), "%s/regions-%d.json.tmp", spec.dir, (int)getpid());
 	f = fopen(tmp, "we");
 	if (!f) {
 		fprintf(stderr, "tdperf: %s: %s: the regions of this process are lost\n", tmp,
@@ -660,7 +693,7 @@ static void write_all(const char *when)
 		fputs(t->next ? ",\n" : "\n", f);
 	}
 	fputs(" ]}\n", f);
-	if (fclose(f) || rename(tmp, path))
+	if (fclose(f) || publish(tmp, path, sizeof(path)))
 		fprintf(stderr, "tdperf: %s: %s: the regions of this process are lost\n", path,
 			strerror(errno));
 }
@@ -698,6 +731,8 @@ static void after_fork(void)
 	threads = NULL;
 	self = NULL;
 	written = 0;
+	written_path[0] = '\0';
+	owner = getpid();
 	warnings_len = 0;
 	pthread_mutex_init(&threads_lock, NULL);
 	self = thread_start();
@@ -724,9 +759,218 @@ __attribute__((constructor)) static void tdperf_regions_init(void)
 	if (pthread_key_create(&thread_key, thread_exit))
 		return;
 	tdperf_regions_active = 1;
+	owner = getpid();
 	catch(SIGINT, &old_int);
 	catch(SIGTERM, &old_term);
 	pthread_atfork(NULL, NULL, after_fork);
 	/* the main thread counts from here: its root is the whole run */
 	self = thread_start();
+}
+
+/* ---------------- _exit and exec ---------------- */
+
+/*
+ * The process image ends without exit(), which runs no atexit handler:
+ * its regions are written first.  Not in a vfork child (it shares the
+ * parent's memory, thread list included, under another pid): those
+ * regions are the parent's, which writes them itself.
+ */
+static void image_ends(const char *when)
+{
+	if (tdperf_regions_active && getpid() == owner)
+		write_all(when);
+}
+
+void _exit(int status)
+{
+	image_ends("at _exit");
+	syscall(SYS_exit_group, status);
+	__builtin_unreachable();
+}
+
+void _Exit(int status)
+{
+	image_ends("at _Exit");
+	syscall(SYS_exit_group, status);
+	__builtin_unreachable();
+}
+
+/*
+ * libc's functions behind ours, looked up once when the library loads:
+ * a vfork child must not run the dynamic linker's lookup (it shares the
+ * parent's memory while the parent's other threads run).
+ */
+enum { NEXT_EXECVE, NEXT_EXECVPE, NEXT_EXECV, NEXT_EXECVP, NEXT_FEXECVE, NEXT__NR };
+static const char *const next_names[NEXT__NR] = { "execve", "execvpe", "execv", "execvp", "fexecve" };
+static void *next_fns[NEXT__NR];
+
+__attribute__((constructor)) static void find_next_symbols(void)
+{
+	size_t i;
+
+	for (i = 0; i < NEXT__NR; i++)
+		next_fns[i] = dlsym(RTLD_NEXT, next_names[i]);
+}
+
+static void *next_symbol(int which)
+{
+	if (!next_fns[which])
+		next_fns[which] = dlsym(RTLD_NEXT, next_names[which]);
+	if (!next_fns[which])
+		errno = ENOSYS;
+	return next_fns[which];
+}
+
+/* What a failed exec leaves: the groups were closed when the regions were written. */
+static int exec_failed(const char *file)
+{
+	int err = errno;
+
+	if (tdperf_regions_active && getpid() == owner) {
+		warn("exec of '%s' failed: this process's regions were written before it, "
+		     "nothing after it is counted", file);
+		written = 0;    /* written again at exit, with this warning, under the same name */
+	}
+	errno = err;
+	return -1;
+}
+
+typedef int exec_env_fn(const char *, char *const[], char *const[]);
+typedef int exec_fn(const char *, char *const[]);
+
+static int call_exec_env(int which, const char *file, char *const argv[], char *const envp[])
+{
+	void *sym = next_symbol(which);
+	exec_env_fn *fn;
+
+	if (!sym)
+		return -1;
+	memcpy(&fn, &sym, sizeof(fn));
+	image_ends("before exec");
+	fn(file, argv, envp);
+	return exec_failed(file);
+}
+
+static int call_exec(int which, const char *file, char *const argv[])
+{
+	void *sym = next_symbol(which);
+	exec_fn *fn;
+
+	if (!sym)
+		return -1;
+	memcpy(&fn, &sym, sizeof(fn));
+	image_ends("before exec");
+	fn(file, argv);
+	return exec_failed(file);
+}
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	return call_exec_env(NEXT_EXECVE, path, argv, envp);
+}
+
+int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	return call_exec_env(NEXT_EXECVPE, file, argv, envp);
+}
+
+int execv(const char *path, char *const argv[])
+{
+	return call_exec(NEXT_EXECV, path, argv);
+}
+
+int execvp(const char *file, char *const argv[])
+{
+	return call_exec(NEXT_EXECVP, file, argv);
+}
+
+int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	void *sym = next_symbol(NEXT_FEXECVE);
+	int (*fn)(int, char *const[], char *const[]);
+
+	if (!sym)
+		return -1;
+	memcpy(&fn, &sym, sizeof(fn));
+	image_ends("before exec");
+	fn(fd, argv, envp);
+	return exec_failed("(a file descriptor)");
+}
+
+/*
+ * The list forms: arg and what follows, up to the NULL, as an argv (and
+ * the environment after the NULL for execle).  NULL when out of memory.
+ */
+static char **list_to_argv(const char *arg, va_list ap, char *const **envp)
+{
+	va_list count;
+	size_t n = 1, i;
+	char **argv;
+
+	va_copy(count, ap);
+	if (arg)
+		while (va_arg(count, char *))
+			n++;
+	va_end(count);
+	argv = malloc((n + 1) * sizeof(*argv));
+	if (!argv)
+		return NULL;
+	argv[0] = (char *)arg;
+	for (i = 1; arg && i < n; i++)
+		argv[i] = va_arg(ap, char *);
+	argv[arg ? n : 0] = NULL;
+	if (arg)
+		(void)va_arg(ap, char *);
+	if (envp)
+		*envp = va_arg(ap, char *const *);
+	return argv;
+}
+
+int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	char **argv;
+	int ret;
+
+	va_start(ap, arg);
+	argv = list_to_argv(arg, ap, NULL);
+	va_end(ap);
+	if (!argv)
+		return errno = ENOMEM, -1;
+	ret = call_exec(NEXT_EXECV, path, argv);
+	free(argv);
+	return ret;
+}
+
+int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	char **argv;
+	int ret;
+
+	va_start(ap, arg);
+	argv = list_to_argv(arg, ap, NULL);
+	va_end(ap);
+	if (!argv)
+		return errno = ENOMEM, -1;
+	ret = call_exec(NEXT_EXECVP, file, argv);
+	free(argv);
+	return ret;
+}
+
+int execle(const char *path, const char *arg, ...)
+{
+	char *const *envp = NULL;
+	va_list ap;
+	char **argv;
+	int ret;
+
+	va_start(ap, arg);
+	argv = list_to_argv(arg, ap, &envp);
+	va_end(ap);
+	if (!argv)
+		return errno = ENOMEM, -1;
+	ret = call_exec_env(NEXT_EXECVE, path, argv, envp);
+	free(argv);
+	return ret;
 }

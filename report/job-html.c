@@ -12,6 +12,7 @@
 #include "config.h"
 #include "report/render.h"
 #include "report/html.h"
+#include "report/regions.h"
 #include "report/chart.h"
 
 #include <math.h>
@@ -467,6 +468,9 @@ int td_report_job_html(json_t *doc, const char *path, struct strbuf *err)
 	strbuf_reset(&sb);
 	outliers(&sb, doc);
 	td_template_set_html(t, "outliers", sb.buf);
+	strbuf_reset(&sb);
+	td_job_regions_html(&sb, doc); /* report/regions-job.c */
+	td_template_set_html(t, "regions", sb.buf);
 	strbuf_reset(&sb);
 	heat_map(&sb, doc, by_node);
 	td_template_set_html(t, "heat", sb.buf);

@@ -353,4 +353,5 @@ void td_report_job_csv(json_t *doc, FILE *out)
 			fputc('\n', out);
 		}
 	}
+	td_job_regions_csv(doc, out); /* report/regions-job.c */
 }

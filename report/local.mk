@@ -68,7 +68,7 @@ EXTRA_DIST += tests/e2e/t0033-csv-separator.sh
 TESTS += tests/e2e/t0651-first-screen.sh
 EXTRA_DIST += tests/e2e/t0651-first-screen.sh
 # the regions of a --regions run (analyze/regions.c builds the document)
-libtdperf_a_SOURCES += report/regions.h report/regions.c report/regions-merge.c
+libtdperf_a_SOURCES += report/regions.h report/regions.c report/regions-merge.c report/regions-job.c
 TESTS += tests/e2e/t0670-job-page.sh
 EXTRA_DIST += tests/e2e/t0670-job-page.sh
 TESTS += tests/e2e/t0671-sweep-report.sh

@@ -92,6 +92,41 @@ static void tree_text(json_t *o, const char *indent, FILE *out)
 	}
 }
 
+/*
+ * A region's Top-Down CPI stack (analyze/stacks.c's "cpi": each Level 1
+ * and, with -v, Level 2 node's share of the region's cycles per
+ * instruction), "~" where a part is an approximation.
+ */
+static void cpi_text(json_t *r, int verbose, FILE *out)
+{
+	json_t *cpi = json_object_get(json_object_get(r, "stacks"), "cpi"), *c;
+	size_t i;
+
+	if (!cpi)
+		return;
+	if (isnan(num(cpi, "cpi"))) {
+		fprintf(out, "  CPI stack: not computable: %s\n",
+			json_is_string(json_object_get(cpi, "reason")) ? str(cpi, "reason") : "CPI unknown");
+		return;
+	}
+	fprintf(out, "  CPI stack: CPI %.3f (%.0f cycles / %.0f instructions)\n", num(cpi, "cpi"),
+		num(cpi, "cycles"), num(cpi, "instructions"));
+	json_array_foreach(json_object_get(cpi, "components"), i, c) {
+		int level = (int)num(c, "level");
+
+		if (level > 1 && !verbose)
+			continue;
+		fprintf(out, "    %*s%-*s", 2 * (level - 1), "", 30 - 2 * (level - 1),
+			json_is_string(json_object_get(c, "name")) ? str(c, "name") : str(c, "id"));
+		if (isnan(num(c, "value")))
+			fprintf(out, "      ?  (%s)\n", str(c, "reason"));
+		else
+			fprintf(out, " %7.3f%s %5.1f %%\n", num(c, "value"),
+				json_is_true(json_object_get(c, "approximate")) ? "~" : " ",
+				100 * num(c, "fraction"));
+	}
+}
+
 static void region_text(json_t *r, const struct td_text_opts *o, FILE *out)
 {
 	json_t *x, *t;
@@ -111,6 +146,7 @@ static void region_text(json_t *r, const struct td_text_opts *o, FILE *out)
 		num(json_object_get(r, "counts"), "context-switches"),
 		num(json_object_get(r, "counts"), "page-faults"));
 	tree_text(r, "  ", out);
+	cpi_text(r, o->verbose, out);
 	if (o->events) {
 		const char *k;
 
@@ -240,6 +276,38 @@ static void html_tree(struct strbuf *sb, json_t *o)
 	strbuf_addstr(sb, "</table>\n");
 }
 
+/* The region's CPI stack: one bar per Level 1 node, its share of the region's CPI. */
+static void html_cpi(struct strbuf *sb, json_t *r)
+{
+	json_t *cpi = json_object_get(json_object_get(r, "stacks"), "cpi"), *c;
+	double total = num(cpi, "cpi");
+	size_t i;
+
+	if (!cpi || isnan(total))
+		return;
+	strbuf_addf(sb, "<table class=\"tree cpi\"><tr><th>CPI stack</th><th class=\"num\">%.3f</th>"
+		    "<th>cycles per instruction</th></tr>\n", total);
+	json_array_foreach(json_object_get(cpi, "components"), i, c) {
+		double v = num(c, "value");
+
+		if (num(c, "level") > 1)
+			continue;
+		strbuf_addstr(sb, "<tr><td style=\"padding-left:1em\">");
+		strbuf_add_html(sb, json_is_string(json_object_get(c, "name")) ? str(c, "name") : str(c, "id"));
+		if (isnan(v)) {
+			strbuf_addstr(sb, "</td><td class=\"num\">n/a</td><td class=\"why\">");
+			strbuf_add_html(sb, str(c, "reason"));
+			strbuf_addstr(sb, "</td></tr>\n");
+			continue;
+		}
+		strbuf_addf(sb, "</td><td class=\"num\">%.3f%s</td><td><span class=\"bar\" "
+			    "style=\"width:%.0fpx\"></span>%.1f %%</td></tr>\n", v,
+			    json_is_true(json_object_get(c, "approximate")) ? " ~" : "",
+			    v > 0 ? 300 * (v > total ? 1 : v / total) : 0, 100 * num(c, "fraction"));
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
 int td_regions_render_html(json_t *doc, const char *path, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -323,9 +391,10 @@ int td_regions_render_html(json_t *doc, const char *path, struct strbuf *err)
 			strbuf_add_html(&sb, json_string_value(x));
 			strbuf_addstr(&sb, "</p>\n");
 		}
-		if (json_array_size(json_object_get(r, "nodes")))
+		if (json_array_size(json_object_get(r, "nodes"))) {
 			html_tree(&sb, r);
-		else
+			html_cpi(&sb, r);
+		} else
 			strbuf_addstr(&sb, "<p class=\"why\">No Top-Down tree: this run counted software "
 				      "events only (no hardware PMU, or no formula table).</p>\n");
 	}

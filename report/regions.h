@@ -27,5 +27,12 @@ int td_regions_render_html(json_t *doc, const char *path, struct strbuf *err);
 /* report/regions-merge.c: two region reports compared (td_regions_diff), and a job's regions over its ranks. */
 void td_regions_diff_text(json_t *diff, FILE *out);
 void td_job_regions_text(json_t *doc, FILE *out);
+/*
+ * report/regions-job.c: the same in the job's CSV (rows 'region' per rank,
+ * 'region_min|mean|median|max' and 'region_outlier[_imbalanced]', metric
+ * REGION:STAT) and as the job page's section (nothing without regions).
+ */
+void td_job_regions_csv(json_t *doc, FILE *out);
+void td_job_regions_html(struct strbuf *sb, json_t *doc);
 
 #endif /* TD_REPORT_REGIONS_H */

@@ -426,7 +426,7 @@ static json_t *regions_finish(struct record *r)
 	}
 	if (!names.nr)
 		add_warning(r, "--regions: the workload wrote no regions: is it linked with "
-			    "-ltdperf (pkg-config tdperf), and did it exit normally or by SIGINT/SIGTERM?");
+			    "-ltdperf (pkg-config tdperf), or did it crash?");
 	json_array_append_new(r->files, json_pack("{s:s, s:s}", "name", TD_REGIONS_SPEC,
 						  "role", "regions-spec"));
 	o = json_pack("{s:s, s:i, s:o}", "spec", TD_REGIONS_SPEC, "sample",

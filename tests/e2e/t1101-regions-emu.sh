@@ -7,7 +7,8 @@
 # multiplexed (-l 2 on Skylake-SP takes four groups of four counters), and
 # the report's root tree must be the table's formulas (tdperf expr) on the
 # true counts summed over the threads (an event several groups repeat: the
-# mean of its copies, as the report takes it).
+# mean of its copies, which the emulator makes equal; each node takes its
+# own group's copies, t1106).
 . "$(dirname "$0")/test-lib.sh"
 
 . "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"

@@ -63,4 +63,31 @@ test_expect_success 'text: the regions over ranks, with the outlier named' '
 	test_grep "^A  *3 .* rank 2 (x[0-9.]* the median CPU time) imbalanced" job.txt
 '
 
+test_expect_success 'CSV: each rank'"'"'s own region values, and the statistics of the job document' '
+	"$TDPERF" report --format csv JOB >job.csv &&
+	for r in 0 1 2; do
+		for k in calls time_s; do
+			for n in "(root)" A B; do
+				want=$(jq -r --arg n "$n" ".regions[] | select(.name == \$n) | .$k" rank$r.json) &&
+				got=$(awk -F, -v r=$r -v m="$n:$k" "\$1 == \"region\" && \$2 == r && \$5 == m { print \$6 }" job.csv) &&
+				awk -v a="$want" -v b="$got" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != \"\" && d <= 1e-9 * a + 1e-12) }" ||
+				{ echo "rank $r $n:$k: $got want $want"; exit 1; }
+			done
+		done
+	done &&
+	test "$(grep -c "^region_mean,,,,A:cpu_s," job.csv)" = 1 &&
+	jq -r ".job.regions[] | select(.name == \"A\") | .stats.cpu_s | \"\(.min_rank) \(.min) \(.max_rank) \(.max)\"" job.json >want &&
+	{ awk -F, "\$1 == \"region_min\" && \$5 == \"A:cpu_s\" { printf \"%s %s \", \$2, \$6 }
+		  \$1 == \"region_max\" && \$5 == \"A:cpu_s\" { print \$2, \$6 }" job.csv; } >got &&
+	paste -d" " want got | awk "{ exit !(\$1 == \$5 && \$3 == \$7 && (\$2 - \$6) ^ 2 < 1e-18 && (\$4 - \$8) ^ 2 < 1e-18) }" &&
+	test_grep "^region_outlier_imbalanced,2,,,A:cpu_s,[0-9.]*$" job.csv
+'
+
+test_expect_success 'HTML: the job page has the regions over ranks, with the outlier' '
+	"$TDPERF" report --html=job.html JOB &&
+	test_grep "<h2>Regions over ranks</h2>" job.html &&
+	test "$(grep -c "^<tr><td>\((root)\|A\|B\)</td><td class=\"num\">3</td>" job.html)" = 3 &&
+	test_grep "<strong>rank 2, x[0-9.]* the median CPU time (imbalanced)</strong>" job.html
+'
+
 test_done

@@ -9,7 +9,13 @@ the event is closed.  Events are matched by process and PERF_EVENT_IOC_ID
 (the ids the library wrote).  Prints one line per event compared and
 'mismatch' lines, 'not run' for a group that never had a counter in a
 thread; exits 1 on a mismatch or when nothing was compared.
+
+A process that execs a marked program writes regions-PID.json, and the
+new image regions-PID.1.json: the emulator, loaded again, numbers its
+events from the start, so an id of that pid is closed once per image, in
+the images' order.
 """
+import re
 import glob
 import json
 import os
@@ -21,11 +27,19 @@ for line in open(sys.argv[1]):
     if not f or f[0] != "event":
         continue
     kv = dict(x.split("=", 1) for x in f[1:] if "=" in x)
-    truth[(int(kv["proc"]), int(kv["id"]))] = int(kv["true"])   # the last close wins
+    truth.setdefault((int(kv["proc"]), int(kv["id"])), []).append(int(kv["true"]))
+
+
+def image(path):
+    """(pid, N) of regions-PID[.N].json: the Nth image of that process."""
+    m = re.search(r"regions-(\d+)(?:\.(\d+))?\.json$", path)
+    return (int(m.group(1)), int(m.group(2) or 0))
+
 
 compared = bad = notrun = 0
-for path in sorted(glob.glob(os.path.join(sys.argv[2], "regions-*.json"))):
+for path in sorted(glob.glob(os.path.join(sys.argv[2], "regions-*.json")), key=image):
     doc = json.load(open(path))
+    nth = image(path)[1]
     group_of, names = [], []
     for g, grp in enumerate(doc["groups"]):
         for e in grp["events"]:
@@ -38,7 +52,8 @@ for path in sorted(glob.glob(os.path.join(sys.argv[2], "regions-*.json"))):
             if doc["groups"][g]["pmu"] == "software":
                 continue
             run, en = root["running_ns"][g], root["enabled_ns"][g]
-            want = truth.get((doc["pid"], t["ids"][e]))
+            closes = truth.get((doc["pid"], t["ids"][e]), [])
+            want = closes[nth] if nth < len(closes) else None
             if not run:
                 # the group never got a counter in this thread's life (the
                 # emulator multiplexes all threads of a process in one

@@ -9,6 +9,8 @@
  *   regions-app fork N        a child process marks "child" and exits
  *   regions-app sample N      "hot" entered 40 times
  *   regions-app work NA NB    10 passes of A (NA iterations) and B (NB)
+ *   regions-app _exit N       "quick", then "left-open" still open at _exit(0)
+ *   regions-app exec N        "before-exec", then execs itself as "ratio N"
  */
 #include <tdperf.h>
 #include <pthread.h>
@@ -111,6 +113,20 @@ int main(int argc, char **argv)
 			exit(0);
 		}
 		waitpid(pid, NULL, 0);
+	} else if (!strcmp(mode, "_exit")) {
+		tdperf_region_begin("quick");
+		work(n);
+		tdperf_region_end("quick");
+		tdperf_region_begin("left-open");
+		work(n);
+		_exit(0);
+	} else if (!strcmp(mode, "exec")) {
+		tdperf_region_begin("before-exec");
+		work(n);
+		tdperf_region_end("before-exec");
+		execl("/proc/self/exe", argv[0], "ratio", argv[argc - 1], (char *)NULL);
+		perror("regions-app: exec");
+		return 1;
 	} else if (!strcmp(mode, "sample")) {
 		for (i = 0; i < 40; i++) {
 			TDPERF_REGION("hot");
