@@ -393,7 +393,8 @@ int cmd_diff(int argc, char **argv)
 		TD_OPT_STRING(0, "fail-on", &gate.rules, "RULES",
 			      "--check: METRIC:+N% or METRIC:-Npt, comma-separated: fail when the metric "
 			      "rose (+) or fell (-) by more than N, its whole confidence interval beyond "
-			      "(default " TD_GATE_DEFAULT_RULES ")"),
+			      "(default " TD_GATE_DEFAULT_RULES "); region:NAME:METRIC for a region of "
+			      "--regions runs"),
 		TD_OPT_STRING(0, "junit", &gate.junit, "FILE", "--check: also write JUnit XML, one test case per rule"),
 		TD_OPT_STRING(0, "confidence", &gate.confidence, "C",
 			      "--check: the confidence level (default 0.95; 0.99 or 99 also work)"),

@@ -400,7 +400,8 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json|csv|pprof|speedscope|folded|trace",
 			      "output format (default text); pprof, speedscope and folded export the "
-			      "samples of --hotspots (implied), trace a run's threads and intervals"),
+			      "samples of --hotspots (implied), trace a run's threads and intervals "
+			      "(of a --regions run: its region passes)"),
 		TD_OPT_STRING(0, "weight", &weight, "EVENT",
 			      "with --format folded: count each stack in EVENT (period, or a member "
 			      "of the sampled group) instead of samples"),
