@@ -208,6 +208,10 @@ int td_export_trace_regions(json_t *doc, FILE *out, struct strbuf *err)
 				    "one clock for all the run's processes)",
 			  "passes_not_shown", json_object_get(timeline, "dropped"),
 			  "passes_shown_per_thread", json_object_get(timeline, "per_thread_limit"));
+	if (td_json_int(json_object_get(doc, "sample"), 1) > 1)
+		json_object_set_new(json_object_get(trace, "otherData"), "region_sample", json_sprintf(
+			"one pass in %d was counted (--region-sample): only those are slices",
+			td_json_int(json_object_get(doc, "sample"), 1)));
 	json_dumpf(trace, out, JSON_COMPACT);
 	fputc('\n', out);
 	json_decref(trace);

@@ -15,7 +15,7 @@
 //     eval EXPR => VALUE      each JS expression's value (JSON)
 //   and each console error as "error: ...".  Exit 0 when the page loaded.
 //   Environment: BROWSER_CHECK_HASH (a #fragment), BROWSER_CHECK_WAIT_MS (a
-//   wait after the load event), BROWSER_CHECK_TILES (below).
+//   wait after the load event), BROWSER_CHECK_TILES (below), BROWSER_CHECK_TIMEOUT_MS.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -163,7 +163,9 @@ async function main() {
 	}
 }
 
-const timer = setTimeout(() => { console.error('browser-check: timed out'); finish(3); }, 60000);
+// BROWSER_CHECK_TIMEOUT_MS: how long the whole check may take (a loaded machine starts Chromium slowly)
+const timer = setTimeout(() => { console.error('browser-check: timed out'); finish(3); },
+	parseInt(process.env.BROWSER_CHECK_TIMEOUT_MS || '60000', 10));
 async function finish(code) {
 	clearTimeout(timer);
 	try { process.kill(-child.pid, 'SIGKILL'); } catch (e) { /* already gone */ }

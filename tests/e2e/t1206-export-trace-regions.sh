@@ -28,7 +28,7 @@ fi
 # view FILE OUT: speedscope's Sandwich table of FILE (browser-check's lines, the table last)
 view() {
 	printf 'speedscope.loadFileFromBase64("%s", "%s")' "$(basename "$1")" "$(base64 -w0 "$1")" >"$1.js" &&
-	BROWSER_CHECK_HASH="#localProfilePath=$PWD/$1.js" BROWSER_CHECK_WAIT_MS=1500 \
+	BROWSER_CHECK_HASH="#localProfilePath=$PWD/$1.js" BROWSER_CHECK_WAIT_MS=1500 BROWSER_CHECK_TIMEOUT_MS=150000 \
 	node "$CHECK" "$SS" "$2.png" 'document.title' \
 		'for (const t of ["keydown", "keypress", "keyup"]) window.dispatchEvent(new KeyboardEvent(t, { key: "3", bubbles: true }))' \
 		'new Promise((r) => setTimeout(() => r(document.body.innerText), 1000))' >"$2.out"
@@ -122,6 +122,37 @@ test_expect_success 'regions files without logged passes: one line, exit 2, no f
 	done &&
 	test_exit_code 2 "$TDPERF" report --format trace -o bad.trace old 2>err &&
 	test_line_count = 1 err && grep "nothing to put on a timeline" err && ! test -e bad.trace
+'
+
+test_expect_success 'bounded: 3000 passes log the first 1024, the rest counted as not shown' '
+	printf "#include <tdperf.h>\nint main(void) { for (int i = 0; i < 3000; i++) { TDPERF_REGION(\"x\"); } return 0; }\n" >many.c &&
+	$CC -I"$TD_SRCDIR/regions" -o many many.c -L"$TD_BUILDDIR" -ltdperf -Wl,-rpath,"$TD_BUILDDIR" &&
+	"$TDPERF" record --regions -o manyrun -- ./many 2>err &&
+	"$TDPERF" report --format trace -o many.trace manyrun &&
+	test "$(jq "[.traceEvents[] | select(.name == \"x\")] | length" many.trace)" = 1024 &&
+	test "$(jq "[.traceEvents[] | select(.name == \"(root)\")] | length" many.trace)" = 1 &&
+	test "$(jq ".otherData.passes_not_shown" many.trace)" = 1976 &&
+	test "$(jq ".otherData.passes_shown_per_thread" many.trace)" = 1024
+'
+
+# On the emulated Skylake-SP every event counts at a fixed rate per cycle,
+# so each pass's Level 1 is the one perf 6.1 prints for any program there.
+. "$TD_SRCDIR/tests/e2e/pmu-emu-lib.sh"
+emu_require
+
+test_expect_success 'emulated Skylake-SP: each pass'"'"'s Level 1 in the args is what perf stat -M TopdownL1 prints' '
+	"$EMU/pmu-emu" --cpu skylakex -- sh -c "
+		\"$TDPERF\" record --regions -l 1 -o emu -- ./app ratio 100000 &&
+		perf stat -M TopdownL1 -x, -o perf.csv -- ./app ratio 1000" 2>err &&
+	"$TDPERF" report --format trace -o emu.trace emu &&
+	awk -F, "/%  tma_/ { n = \$NF; sub(/^%  tma_/, \"\", n); print n, \$(NF - 1) }" perf.csv | sort >perf.l1 &&
+	cat perf.l1 && test_line_count = 4 perf.l1 &&
+	test "$(jq "[.traceEvents[] | select(.ph == \"X\")] | length" emu.trace)" = 21 &&
+	jq -r ".traceEvents[] | select(.ph == \"X\") | .args[\"Top-Down Level 1\"] | to_entries[]
+		| \"\(.key | ascii_downcase | gsub(\" \"; \"_\")) \(.value * 100)\"" emu.trace >ours.l1 &&
+	test_line_count = 84 ours.l1 &&
+	awk "NR == FNR { want[\$1] = \$2; next } { d = \$2 - want[\$1]; if (d < 0) d = -d;
+		if (!(\$1 in want) || d > 0.05) { print \"differs:\", \$0, want[\$1]; bad = 1 } } END { exit bad }" perf.l1 ours.l1
 '
 
 test_done
