@@ -376,7 +376,7 @@ static void add_region(struct gate *g, int side, json_t *r, const char *prefix, 
 			continue;
 		m = region_metric(g, prefix, c->id, c->id, "count", NULL, LOWER_IS_BETTER);
 		m->hardware = c->hardware;
-		if (m->s[side].n < g->runs[side]) /* an event several groups repeat: its first name */
+		if (m->s[side].n < g->runs[side]) /* one count under two names (cycles, CPU_CLK_UNHALTED.THREAD): the first */
 			add_region_value(m, side, json_number_value(v), scaled);
 		if (c - count_metrics < 2)
 			value[c - count_metrics] = json_number_value(v);
