@@ -143,7 +143,7 @@ emu_require
 test_expect_success 'emulated Skylake-SP: each pass'"'"'s Level 1 in the args is what perf stat -M TopdownL1 prints' '
 	"$EMU/pmu-emu" --cpu skylakex -- sh -c "
 		\"$TDPERF\" record --regions -l 1 -o emu -- ./app ratio 100000 &&
-		perf stat -M TopdownL1 -x, -o perf.csv -- ./app ratio 1000" 2>err &&
+		perf stat -M TopdownL1 -x, -o perf.csv -- ./app ratio 300000" 2>err &&
 	"$TDPERF" report --format trace -o emu.trace emu &&
 	awk -F, "/%  tma_/ { n = \$NF; sub(/^%  tma_/, \"\", n); print n, \$(NF - 1) }" perf.csv | sort >perf.l1 &&
 	cat perf.l1 && test_line_count = 4 perf.l1 &&
