@@ -61,6 +61,7 @@ struct gmetric {
 
 #define APPROX_PROPAGATED 1u /* perf -r standard errors carried through a formula */
 #define APPROX_ROUNDED 2u    /* perf printed "+- 0.00 %": half its last digit taken */
+#define APPROX_SCALED 4u     /* a region's counts scaled up (multiplexing, --region-sample) */
 
 /*
  * perf prints the relative standard error with two decimals; "+- 0.00 %"
@@ -319,6 +320,121 @@ static int add_document(struct gate *g, int side, json_t *doc, const char *path,
 	return 0;
 }
 
+/* ---- regions: each region's counts and tree, one measurement per --regions run ---- */
+
+#define REGION_PREFIX "region:"
+
+/*
+ * The metric a rule id names: "region:NAME:METRIC" names METRIC of region
+ * NAME (NAME may hold colons, METRIC does not); any other id itself.
+ */
+static const char *metric_part(const char *id)
+{
+	const char *colon = strrchr(id, ':');
+
+	if (strncmp(id, REGION_PREFIX, strlen(REGION_PREFIX)) || colon < id + strlen(REGION_PREFIX))
+		return id;
+	return colon + 1;
+}
+
+/* METRIC of region NAME, or the plain METRIC when prefix is empty (the root stands for the run). */
+static struct gmetric *region_metric(struct gate *g, const char *prefix, const char *id, const char *name,
+				     const char *kind, const char *unit, int better)
+{
+	struct strbuf sb = STRBUF_INIT, nm = STRBUF_INIT;
+	struct gmetric *m;
+
+	strbuf_addf(&sb, "%s%s", prefix, id);
+	strbuf_addf(&nm, "%s%s", prefix, name);
+	m = get_metric(g, sb.buf, nm.buf, kind, unit, better);
+	strbuf_release(&sb);
+	strbuf_release(&nm);
+	return m;
+}
+
+static void add_region_value(struct gmetric *m, int side, double v, int scaled)
+{
+	if (scaled)
+		m->approximate |= APPROX_SCALED;
+	add_value(m, side, 1, v, NAN);
+}
+
+/* One region of a --regions report under the ids prefix + METRIC. */
+static void add_region(struct gate *g, int side, json_t *r, const char *prefix, int hardware)
+{
+	double value[2] = { NAN, NAN };
+	int scaled = json_is_true(json_object_get(r, "estimate"));
+	const char *event;
+	json_t *v, *node;
+	size_t i;
+
+	json_object_foreach(json_object_get(r, "counts"), event, v) {
+		const struct count_metric *c = count_metric_of(event);
+		struct gmetric *m;
+
+		if (!c || !json_is_number(v))
+			continue;
+		m = region_metric(g, prefix, c->id, c->id, "count", NULL, LOWER_IS_BETTER);
+		m->hardware = c->hardware;
+		if (m->s[side].n < g->runs[side]) /* one count under two names (cycles, CPU_CLK_UNHALTED.THREAD): the first */
+			add_region_value(m, side, json_number_value(v), scaled);
+		if (c - count_metrics < 2)
+			value[c - count_metrics] = json_number_value(v);
+	}
+	if (!isnan(value[0]) && value[1] > 0) {
+		struct gmetric *m = region_metric(g, prefix, "ipc", "IPC (instructions per cycle)", "ratio", NULL,
+						  HIGHER_IS_BETTER);
+
+		m->hardware = 1;
+		add_region_value(m, side, value[0] / value[1], scaled);
+	}
+	if (*prefix && json_is_number(json_object_get(r, "time_s")))
+		add_region_value(region_metric(g, prefix, "time", "time (seconds inside, summed over threads)",
+					       "seconds", "s", LOWER_IS_BETTER), side,
+				 json_number_value(json_object_get(r, "time_s")), scaled);
+	json_array_foreach(json_object_get(r, "nodes"), i, node) {
+		int level = td_node_level(node);
+		const char *id = td_json_str(node, "id");
+		struct gmetric *m;
+
+		if (!hardware || level < 1 || level > 2 || !id || !json_is_number(json_object_get(node, "value")))
+			continue;
+		m = region_metric(g, prefix, id, td_json_str_or(node, "name", id), "fraction", NULL,
+				  topdown_better(node));
+		m->hardware = 1;
+		m->level = level;
+		add_region_value(m, side, json_number_value(json_object_get(node, "value")), scaled);
+	}
+}
+
+/*
+ * A --regions run is one measurement: each region's metrics as
+ * region:NAME:METRIC, and the root region's also as the plain metrics
+ * (the library counted the whole run as the root, there is no perf stat).
+ */
+static void add_regions_doc(struct gate *g, int side, json_t *doc)
+{
+	int hardware = !strcmp(td_json_str_or(doc, "mode", ""), "hardware");
+	json_t *r;
+	size_t i;
+
+	g->runs[side]++;
+	if (hardware)
+		g->hardware[side] = 1;
+	json_array_foreach(json_object_get(doc, "regions"), i, r) {
+		const char *name = td_json_str(r, "name");
+		struct strbuf prefix = STRBUF_INIT;
+
+		if (!name)
+			continue;
+		strbuf_addf(&prefix, REGION_PREFIX "%s:", name);
+		add_region(g, side, r, prefix.buf, hardware);
+		if (!strcmp(name, "(root)"))
+			add_region(g, side, r, "", hardware);
+		strbuf_release(&prefix);
+	}
+}
+
 /* ---- hotspots: each function's self share, one measurement per run directory ---- */
 
 static double self_share(json_t *hot, const char *symbol)
@@ -484,10 +600,18 @@ static int known_plain_metric(const char *id)
 	return 0;
 }
 
-/* A rule's metric: ID, or ID#PMU for another core PMU's total (hybrid CPUs). */
+/* A rule's metric: ID, ID#PMU for another core PMU's total (hybrid CPUs), or region:NAME:ID. */
 static int known_metric(const char *rule_id)
 {
-	const char *hash = strncmp(rule_id, "self:", 5) ? strchr(rule_id, '#') : NULL;
+	const char *hash;
+
+	if (metric_part(rule_id) != rule_id) {
+		const char *id = metric_part(rule_id);
+
+		return rule_id[strlen(REGION_PREFIX)] != ':' && strncmp(id, "self:", 5) &&
+		       strcmp(id, "elapsed") && (!strcmp(id, "time") || known_plain_metric(id));
+	}
+	hash = strncmp(rule_id, "self:", 5) ? strchr(rule_id, '#') : NULL;
 	char *id = hash ? xstrndup(rule_id, (size_t)(hash - rule_id)) : xstrdup(rule_id);
 	int known = known_plain_metric(id);
 
@@ -498,13 +622,14 @@ static int known_metric(const char *rule_id)
 /* A metric that is a share (points apply), known before any run has it. */
 static int fraction_id(const char *rule_id)
 {
-	const char *hash = strncmp(rule_id, "self:", 5) ? strchr(rule_id, '#') : NULL;
-	size_t len = hash ? (size_t)(hash - rule_id) : strlen(rule_id), i;
+	const char *id = metric_part(rule_id);
+	const char *hash = strncmp(id, "self:", 5) ? strchr(id, '#') : NULL;
+	size_t len = hash ? (size_t)(hash - id) : strlen(id), i;
 
 	for (i = 0; topdown_ids[i]; i++)
-		if (strlen(topdown_ids[i]) == len && !strncmp(rule_id, topdown_ids[i], len))
+		if (strlen(topdown_ids[i]) == len && !strncmp(id, topdown_ids[i], len))
 			return 1;
-	return !strncmp(rule_id, "self:", 5);
+	return !strncmp(id, "self:", 5);
 }
 
 /* ---- the document ---- */
@@ -585,6 +710,9 @@ static json_t *metric_json(const struct gmetric *m, double confidence, struct td
 		if (m->approximate & APPROX_PROPAGATED)
 			strbuf_addstr(&sb, "the spread of a perf stat -r N side is its counts' standard errors "
 				      "propagated first-order through the formula, as independent");
+		if (m->approximate & APPROX_SCALED)
+			strbuf_addf(&sb, "%sa run's region counts are estimates, scaled for multiplexing or "
+				    "--region-sample", sb.len ? "; " : "");
 		if (m->approximate & APPROX_ROUNDED)
 			strbuf_addf(&sb, "%sperf printed \"+- 0.00 %%\": the standard error is taken as %g %% "
 				    "of the mean, the most that rounds to it", sb.len ? "; " : "",
@@ -602,8 +730,9 @@ static const char *unmeasured_reason(const struct gate *g, const struct gmetric 
 	int side;
 
 	for (side = 0; side < 2; side++) {
-		int hw = m ? m->hardware : strcmp(id, "elapsed") && strncmp(id, "self:", 5) &&
-			 !(count_metric_of(id) && !count_metric_of(id)->hardware);
+		const char *plain = metric_part(id);
+		int hw = m ? m->hardware : strcmp(plain, "elapsed") && strcmp(plain, "time") &&
+			 strncmp(plain, "self:", 5) && !(count_metric_of(plain) && !count_metric_of(plain)->hardware);
 
 		if (m && m->s[side].n >= 2)
 			continue;
@@ -753,6 +882,28 @@ static int check_sides(const struct gate *g, const struct td_gate_side *sides[2]
 	return 0;
 }
 
+/* A rule on a region neither side has is a misspelled name, not an unmeasured metric. */
+static int check_region_names(const struct gate *g, const struct rule *r, size_t nr, struct strbuf *err)
+{
+	size_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		const char *id = metric_part(r[i].metric);
+		size_t len = (size_t)(id - r[i].metric);
+		int seen = id == r[i].metric;
+
+		for (k = 0; k < g->nr && !seen; k++)
+			seen = !strncmp(g->m[k].id, r[i].metric, len);
+		if (!seen) {
+			strbuf_addf(err, "--fail-on: '%s': no region '%.*s' in the runs of either side "
+				    "(tdperf report RUN lists them)", r[i].text,
+				    (int)(len - strlen(REGION_PREFIX) - 1), r[i].metric + strlen(REGION_PREFIX));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 json_t *td_gate_build(const struct td_gate_side *base, const struct td_gate_side *new_,
 		      const char *rules, double confidence, struct strbuf *err)
 {
@@ -775,10 +926,14 @@ json_t *td_gate_build(const struct td_gate_side *base, const struct td_gate_side
 		}
 	for (side = 0; side < 2; side++)
 		for (d = 0; d < sides[side]->nr; d++)
-			if (add_document(&g, side, sides[side]->docs[d], sides[side]->paths[d],
-					 sides[side]->scope, err) < 0)
+			if (sides[side]->regions && sides[side]->regions[d])
+				add_regions_doc(&g, side, sides[side]->regions[d]);
+			else if (add_document(&g, side, sides[side]->docs[d], sides[side]->paths[d],
+					      sides[side]->scope, err) < 0)
 				goto out;
 	add_hotspots(&g, sides);
+	if (check_region_names(&g, r, nr, err) < 0)
+		goto out;
 	if (check_sides(&g, sides, err) < 0)
 		goto out;
 	for (i = 0; i < nr; i++) {

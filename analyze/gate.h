@@ -5,7 +5,9 @@
  * with -r N holds N sessions; several run directories add theirs), are
  * compared metric by metric: the counts (instructions, cycles,
  * task-clock, ...), IPC, the wall time, Top-Down Levels 1-2 and, where
- * hotspots were recorded, each function's self share.  Each metric gets
+ * hotspots were recorded, each function's self share; a --regions run
+ * gives each region's as region:NAME:METRIC, its root region's as the
+ * run's.  Each metric gets
  * Welch's t-test (metrics/stats.h) and a verdict; the rules of --fail-on
  * are then checked on those comparisons (docs/diff-schema.md, "Regression
  * gate").
@@ -30,6 +32,7 @@ struct td_gate_side {
 	char **paths;         /* what the user named, one per document */
 	json_t **docs;        /* report documents (tdperf-report) */
 	json_t **hotspots;    /* per document: its hotspots document, or NULL */
+	json_t **regions;     /* per document: a --regions report in its stead (docs[i] NULL), or NULL */
 	size_t nr;
 	const char *scope;    /* a scope id: compare its session only (one document) */
 };

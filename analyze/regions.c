@@ -42,6 +42,9 @@ struct regions {
 	int smt;                 /* #smt_on, -1 unknown */
 	int max_level;
 	json_t *warnings;
+	json_t *timeline;        /* per thread: its logged passes (add_instances) */
+	double dropped;          /* passes past the library's log bound */
+	json_int_t log_limit;    /* that bound, passes per thread */
 };
 
 static size_t enabled_at(size_t g)
@@ -377,6 +380,128 @@ static void add_tree(const struct regions *rs, json_t *o, const double *sums, do
 	free(chosen);
 }
 
+/* ---------------- the timeline: each logged pass ---------------- */
+
+/* Level 1 of the table's tree on one pass's counts: {node name: value}. */
+static json_t *level1_json(const struct regions *rs, json_t *counts, double seconds)
+{
+	struct lookup_ctx cx = { counts, rs->smt, seconds };
+	struct td_env env = { lookup, &cx };
+	struct td_tree_opts topts = { 0 };
+	struct td_tree_result res;
+	json_t *o = json_object();
+	size_t i;
+
+	if (!rs->table || !td_table_has_tree(rs->table))
+		return o;
+	topts.max_level = 1;
+	topts.no_info = 1;
+	topts.no_reasons = 1;
+	td_tree_eval(rs->table, &env, &topts, &res);
+	for (i = 0; i < res.nr_nodes; i++)
+		if (res.nodes[i].metric->level == 1)
+			json_object_set_new(o, res.nodes[i].metric->name, number_or_null(res.nodes[i].value));
+	td_tree_result_release(&res);
+	return o;
+}
+
+/* Passes by begin time; a pass nested in one that began at the same time after it. */
+static int by_begin(const void *pa, const void *pb)
+{
+	json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
+	json_int_t ta = json_integer_value(json_object_get(a, "begin_ns"));
+	json_int_t tb = json_integer_value(json_object_get(b, "begin_ns"));
+
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return (int)(json_integer_value(json_object_get(a, "depth")) -
+		     json_integer_value(json_object_get(b, "depth")));
+}
+
+/*
+ * The thread's logged passes (regions/tdperf.c logs each measured pass,
+ * up to its bound): name, depth, begin (CLOCK_MONOTONIC, made relative to
+ * the run's first pass in finish_timeline), duration, scaled counts and
+ * Level 1.  A pass whose groups were multiplexed is an estimate.
+ */
+static int add_instances(struct regions *rs, json_t *thread, int pid, const char *file,
+			 struct strbuf *err)
+{
+	json_t *regions = json_object_get(thread, "regions"), *list = json_array(), *x;
+	double *v = xcalloc(rs->l.width, sizeof(double));
+	json_t **sorted;
+	size_t i, g;
+	int ret = 0;
+
+	rs->dropped += (double)json_integer_value(json_object_get(thread, "instances_dropped"));
+	json_array_foreach(json_object_get(thread, "instances"), i, x) {
+		json_t *r = json_array_get(regions, (size_t)json_integer_value(json_object_get(x, "region")));
+		const char *name = json_string_value(json_object_get(r, "name"));
+		json_t *o, *counts;
+		int estimate = 0;
+
+		if (!name || !json_is_integer(json_object_get(x, "begin_ns")) ||
+		    read_values(&rs->l, json_object_get(x, "values"), v) < 0) {
+			strbuf_addf(err, "%s: instance %zu of thread %lld is malformed", file, i + 1,
+				    (long long)json_integer_value(json_object_get(thread, "tid")));
+			ret = -1;
+			break;
+		}
+		for (g = 0; g < rs->l.nr_groups; g++)
+			if (v[enabled_at(g)] > v[enabled_at(g) + 1])
+				estimate = 1;
+		counts = counts_json(&rs->l, v, 1);
+		o = json_pack("{s:s, s:O, s:O, s:f, s:b}", "name", name, "depth", json_object_get(x, "depth"),
+			      "begin_ns", json_object_get(x, "begin_ns"), "time_s", v[0] / 1e9,
+			      "estimate", estimate);
+		json_object_set_new(o, "level1", level1_json(rs, counts, v[0] / 1e9));
+		json_object_set_new(o, "counts", counts);
+		json_array_append_new(list, o);
+	}
+	free(v);
+	sorted = xcalloc(json_array_size(list) + 1, sizeof(*sorted));
+	json_array_foreach(list, i, x)
+		sorted[i] = json_incref(x);
+	qsort(sorted, json_array_size(list), sizeof(*sorted), by_begin);
+	json_array_clear(list);
+	for (i = 0; sorted[i]; i++)
+		json_array_append_new(list, sorted[i]);
+	free(sorted);
+	if (json_array_size(list))
+		json_array_append_new(rs->timeline, json_pack("{s:i, s:I, s:o}", "pid", pid, "tid",
+			json_integer_value(json_object_get(thread, "tid")), "instances", list));
+	else
+		json_decref(list);
+	return ret;
+}
+
+/* Begin times as seconds from the run's first logged pass (one clock for all processes). */
+static json_t *finish_timeline(struct regions *rs)
+{
+	json_int_t origin = 0;
+	json_t *th, *x;
+	size_t i, k;
+	int first = 1;
+
+	json_array_foreach(rs->timeline, i, th)
+		json_array_foreach(json_object_get(th, "instances"), k, x) {
+			json_int_t b = json_integer_value(json_object_get(x, "begin_ns"));
+
+			if (first || b < origin)
+				origin = b;
+			first = 0;
+		}
+	json_array_foreach(rs->timeline, i, th)
+		json_array_foreach(json_object_get(th, "instances"), k, x) {
+			json_int_t b = json_integer_value(json_object_get(x, "begin_ns"));
+
+			json_object_set_new(x, "start_s", json_real((double)(b - origin) / 1e9));
+			json_object_del(x, "begin_ns");
+		}
+	return json_pack("{s:O, s:I, s:I}", "threads", rs->timeline, "dropped", (json_int_t)rs->dropped,
+			 "per_thread_limit", rs->log_limit);
+}
+
 /* ---------------- reading the files ---------------- */
 
 static int add_thread(struct regions *rs, json_t *thread, int pid, const char *file, struct strbuf *err)
@@ -455,6 +580,7 @@ static int read_file(struct regions *rs, const char *dir, const char *name, json
 	}
 	if (read_layout(rs, json_object_get(doc, "groups"), path, err) < 0)
 		goto out;
+	rs->log_limit = json_integer_value(json_object_get(doc, "instances"));
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
 		json_array_append_new(rs->warnings, json_sprintf("process %lld: %s",
 			(long long)json_integer_value(json_object_get(doc, "pid")), json_string_value(w)));
@@ -473,7 +599,8 @@ static int read_file(struct regions *rs, const char *dir, const char *name, json
 					json_string_value(json_object_get(json_array_get(
 						json_object_get(doc, "groups"), g), "pmu")),
 					(long long)json_integer_value(x)));
-		if (add_thread(rs, t, (int)json_integer_value(json_object_get(doc, "pid")), path, err) < 0)
+		if (add_thread(rs, t, (int)json_integer_value(json_object_get(doc, "pid")), path, err) < 0 ||
+		    add_instances(rs, t, (int)json_integer_value(json_object_get(doc, "pid")), path, err) < 0)
 			goto out;
 	}
 	ret = 0;
@@ -612,6 +739,7 @@ json_t *td_regions_load(const char *dir, const struct td_report_opts *opts, stru
 
 	memset(&rs, 0, sizeof(rs));
 	rs.warnings = json_array();
+	rs.timeline = json_array();
 	/* the depth recorded (-l), unless --level says otherwise: deeper nodes were not counted */
 	rs.max_level = opts->max_level ? opts->max_level : (int)json_integer_value(json_object_get(meta, "level"));
 	rs.smt = json_is_boolean(json_object_get(json_object_get(meta, "smt"), "on"))
@@ -660,6 +788,7 @@ json_t *td_regions_load(const char *dir, const struct td_report_opts *opts, stru
 			"sample", (int)rs.sample, "events", rs.l.names, "regions", list);
 	json_object_set_new(doc, "processes", json_integer((json_int_t)json_array_size(files)));
 	json_object_set_new(doc, "warnings", json_incref(rs.warnings));
+	json_object_set_new(doc, "timeline", finish_timeline(&rs));
 out:
 	for (i = 0; i < rs.nr; i++) {
 		free(rs.a[i].incl);
@@ -676,6 +805,7 @@ out:
 	free(rs.l.group_of);
 	json_decref(rs.l.names);
 	json_decref(rs.warnings);
+	json_decref(rs.timeline);
 	if (own)
 		td_table_free(own);
 	json_decref(docs);

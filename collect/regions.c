@@ -206,7 +206,9 @@ int td_regions_spec_write(const struct td_plan *p, const char *path, unsigned lo
 	size_t g, e;
 	int ret = -1;
 
-	strbuf_addf(&sb, "tdperf-regions-spec 1\nsample %lu\n", sample);
+	/* the timeline (report --format trace) keeps each thread's first passes: bounded memory */
+	strbuf_addf(&sb, "tdperf-regions-spec 1\nsample %lu\ninstances %d\n", sample,
+		    TD_REGION_INSTANCES);
 	/* always counted: what a region costs in CPU time, switches and faults */
 	strbuf_addf(&sb, "group software\nevent %d %d 0 0 task-clock\nevent %d %d 0 0 "
 		    "context-switches\nevent %d %d 0 0 page-faults\n",

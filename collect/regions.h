@@ -28,6 +28,12 @@
 #define TD_REGIONS_ENV "TDPERF_REGIONS"
 /* The spec's name in the run directory. */
 #define TD_REGIONS_SPEC "regions-spec.txt"
+/*
+ * The measured passes libtdperf.so logs per thread with their times, for
+ * the timeline: (3 + W) words each, W = 1 + 2 x groups + events (about
+ * 1 KiB a pass at Level 3), so at most about 1 MiB per thread.
+ */
+#define TD_REGION_INSTANCES 1024
 
 /* Resolve one perf spelling ("cpu/event=0x3c,umask=0x0,name=X/", "instructions")
  * to "TYPE CONFIG CONFIG1 CONFIG2" in out; sysfs is the PMUs' directory. */

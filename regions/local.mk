@@ -36,6 +36,12 @@ TESTS += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
 	tests/e2e/t1104-regions-job.sh tests/e2e/t1105-regions-diff-emu.sh \
 	tests/e2e/t1106-regions-own-group.sh tests/e2e/t1107-regions-cpi-stack.sh \
 	tests/e2e/t1108-regions-exit-exec.sh
+# a --regions run's passes as Chrome trace slices (report/export-trace.c)
+TESTS += tests/e2e/t1206-export-trace-regions.sh
+EXTRA_DIST += tests/e2e/t1206-export-trace-regions.sh
+# diff --check over sets of --regions runs: region:NAME:METRIC (analyze/gate.c)
+TESTS += tests/e2e/t1207-gate-regions.sh
+EXTRA_DIST += tests/e2e/t1207-gate-regions.sh
 EXTRA_DIST += tests/e2e/t1100-regions-software.sh tests/e2e/t1101-regions-emu.sh \
 	tests/e2e/t1102-regions-fortran-python.sh tests/e2e/t1103-regions-diff.sh \
 	tests/e2e/t1104-regions-job.sh tests/e2e/t1105-regions-diff-emu.sh tests/regions/regions-app.c \
@@ -48,4 +54,5 @@ tests/e2e/t1100-regions-software.log tests/e2e/t1101-regions-emu.log \
 tests/e2e/t1102-regions-fortran-python.log tests/e2e/t1103-regions-diff.log \
 tests/e2e/t1104-regions-job.log tests/e2e/t1105-regions-diff-emu.log \
 	tests/e2e/t1106-regions-own-group.log tests/e2e/t1107-regions-cpi-stack.log \
-	tests/e2e/t1108-regions-exit-exec.log: libtdperf.so
+	tests/e2e/t1108-regions-exit-exec.log \
+	tests/e2e/t1206-export-trace-regions.log tests/e2e/t1207-gate-regions.log: libtdperf.so

@@ -21,6 +21,12 @@
  * program that links it) into regions-PID.json beside the spec; a process
  * that crashes loses its own regions.
  *
+ * Each measured pass is also logged as an instance (its begin time, its
+ * depth, its deltas) for the timeline of 'report --format trace': the
+ * first 'instances N' of each thread (the spec says N), so the log of a
+ * thread never holds more than N + 1 records of 3 + W words (the root's
+ * own pass is always kept); the passes past N are counted as dropped.
+ *
  * The library depends on libc alone: it is linked into the user's program.
  */
 #define _GNU_SOURCE
@@ -73,6 +79,7 @@ static struct {
 	struct spec_group groups[MAX_GROUPS];
 	size_t nr_groups;
 	unsigned long sample;    /* count one pass in N of each region */
+	unsigned long instances; /* passes logged per thread, for the timeline */
 	char dir[PATH_MAX];      /* where regions-PID.json goes */
 	size_t width;            /* W */
 } spec;
@@ -104,6 +111,9 @@ struct thread_state {
 	struct region *regions;
 	size_t nr_regions, alloc_regions;
 	uint64_t *now;           /* scratch reading */
+	uint64_t *log;           /* instances: region, depth, begin time, deltas (3 + W words each) */
+	size_t nr_log, alloc_log;
+	unsigned long long log_dropped;
 	int finished;
 	pthread_mutex_t lock;
 	struct thread_state *next;
@@ -181,6 +191,8 @@ static int load_spec(const char *path)
 		if (!strncmp(line, "sample ", 7)) {
 			spec.sample = strtoul(line + 7, NULL, 10);
 			ok = spec.sample > 0;
+		} else if (!strncmp(line, "instances ", 10)) {
+			spec.instances = strtoul(line + 10, NULL, 10);
 		} else if (!strncmp(line, "group ", 6)) {
 			ok = spec.nr_groups < MAX_GROUPS;
 			if (ok) {
@@ -385,6 +397,46 @@ static void begin(struct thread_state *t, const char *name)
 	}
 }
 
+static size_t log_record_width(void)
+{
+	return 3 + spec.width;
+}
+
+/*
+ * Log frame f's pass, closed with reading v.  Past the bound the pass is
+ * only counted, except the root's (depth 0), the one the timeline hangs on.
+ */
+static void log_instance(struct thread_state *t, const struct frame *f, const uint64_t *v)
+{
+	size_t w = log_record_width(), i;
+	uint64_t *rec;
+
+	if (t->nr_log >= spec.instances && t->depth) {
+		t->log_dropped++;
+		return;
+	}
+	if (t->nr_log == t->alloc_log) {
+		size_t n = t->alloc_log ? 2 * t->alloc_log : 64;
+		uint64_t *p;
+
+		if (n > spec.instances + 1)
+			n = spec.instances + 1;
+		p = realloc(t->log, n * w * sizeof(*p));
+		if (!p) {
+			t->log_dropped++;
+			return;
+		}
+		t->log = p;
+		t->alloc_log = n;
+	}
+	rec = t->log + t->nr_log++ * w;
+	rec[0] = (uint64_t)(f->r - t->regions);
+	rec[1] = t->depth;
+	rec[2] = f->start[0];
+	for (i = 0; i < spec.width; i++)
+		rec[3 + i] = v[i] - f->start[i];
+}
+
 /* Close the innermost frame with reading v (taken when it is measured). */
 static void close_frame(struct thread_state *t, const uint64_t *v)
 {
@@ -395,6 +447,7 @@ static void close_frame(struct thread_state *t, const uint64_t *v)
 	r->active--;
 	if (!f->measured)
 		return;
+	log_instance(t, f, v);
 	for (i = 0; i < spec.width; i++) {
 		uint64_t d = v[i] - f->start[i];
 
@@ -582,6 +635,24 @@ static void put_values(FILE *f, const char *key, const uint64_t *v)
 	fputs("]}", f);
 }
 
+/* The thread's logged passes, in the order they closed (regions index "regions"). */
+static void put_instances(FILE *f, const struct thread_state *t)
+{
+	size_t i, w = log_record_width();
+
+	fprintf(f, ",\n     \"instances_dropped\": %llu, \"instances\": [", t->log_dropped);
+	for (i = 0; i < t->nr_log; i++) {
+		const uint64_t *rec = t->log + i * w;
+
+		fprintf(f, "%s\n      {\"region\": %llu, \"depth\": %llu, \"begin_ns\": %llu, ",
+			i ? "," : "", (unsigned long long)rec[0], (unsigned long long)rec[1],
+			(unsigned long long)rec[2]);
+		put_values(f, "values", rec + 3);
+		fputs("}", f);
+	}
+	fputs("]", f);
+}
+
 static void put_thread(FILE *f, const struct thread_state *t)
 {
 	size_t i, g;
@@ -610,7 +681,9 @@ static void put_thread(FILE *f, const struct thread_state *t)
 		put_values(f, "exclusive", r->excl);
 		fprintf(f, "}%s\n", i + 1 < t->nr_regions ? "," : "");
 	}
-	fputs("     ]}", f);
+	fputs("     ]", f);
+	put_instances(f, t);
+	fputs("}", f);
 }
 
 /*
@@ -669,8 +742,8 @@ static void write_all(const char *when)
 			strerror(errno));
 		return;
 	}
-	fprintf(f, "{\"format\": \"tdperf-regions\", \"version\": 1, \"pid\": %d, \"sample\": %lu,\n",
-		(int)getpid(), spec.sample);
+	fprintf(f, "{\"format\": \"tdperf-regions\", \"version\": 1, \"pid\": %d, \"sample\": %lu, "
+		"\"instances\": %lu,\n", (int)getpid(), spec.sample, spec.instances);
 	fputs(" \"groups\": [", f);
 	for (g = 0; g < spec.nr_groups; g++) {
 		fprintf(f, "%s\n  {\"pmu\": ", g ? "," : "");

@@ -15,6 +15,14 @@
  * The threads' clock starts at the recording's first event, the
  * intervals' at perf stat's start: two processes, each on its own axis
  * (said in otherData).
+ *
+ * From a --regions report (analyze/regions.c, "timeline"): each logged
+ * pass of a region an "X" slice on its thread's track, its scaled counts,
+ * Level 1 and whether it is an estimate as args.  The passes of one
+ * thread nest as the program's begin/end calls did: a nested pass begins
+ * after and ends before the pass around it (the library reads the
+ * counters at the inner begin after the outer's, and at the outer end
+ * after the inner's), so the viewers stack them.
  */
 #include "config.h"
 #include "report/export.h"
@@ -143,6 +151,67 @@ int td_export_trace(json_t *doc, FILE *out, struct strbuf *err)
 			  "otherData", "exporter", "tdperf " PACKAGE_VERSION,
 			  "clocks", "threads: seconds from the recording's first scheduler event; "
 				    "intervals: from perf stat's start");
+	json_dumpf(trace, out, JSON_COMPACT);
+	fputc('\n', out);
+	json_decref(trace);
+	return 0;
+}
+
+/* One thread's region passes as slices, under its process's name. */
+static void add_region_thread(json_t *events, json_t *th, json_t *named, const char *run)
+{
+	json_int_t pid = json_integer_value(json_object_get(th, "pid"));
+	json_int_t tid = json_integer_value(json_object_get(th, "tid"));
+	char key[32], name[64];
+	json_t *x;
+	size_t i;
+
+	snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, pid);
+	if (!json_object_get(named, key)) {
+		json_object_set_new(named, key, json_true());
+		add_metadata(events, "process_name", pid, -1, run);
+	}
+	snprintf(name, sizeof(name), "thread %" JSON_INTEGER_FORMAT, tid);
+	add_metadata(events, "thread_name", pid, tid, name);
+	json_array_foreach(json_object_get(th, "instances"), i, x) {
+		json_t *args = json_pack("{s:O, s:O, s:O}", "depth", json_object_get(x, "depth"),
+					 "estimate", json_object_get(x, "estimate"),
+					 "counts", json_object_get(x, "counts"));
+
+		if (json_object_size(json_object_get(x, "level1")))
+			json_object_set(args, "Top-Down Level 1", json_object_get(x, "level1"));
+		json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o}",
+			"ph", "X", "cat", "region", "name", td_json_str_or(x, "name", "?"), "pid", pid,
+			"tid", tid, "ts", usec(td_json_num(json_object_get(x, "start_s"))),
+			"dur", usec(td_json_num(json_object_get(x, "time_s"))), "args", args));
+	}
+}
+
+int td_export_trace_regions(json_t *doc, FILE *out, struct strbuf *err)
+{
+	json_t *timeline = json_object_get(doc, "timeline"), *events, *named, *th, *trace;
+	size_t i;
+
+	if (!json_array_size(json_object_get(timeline, "threads"))) {
+		strbuf_addstr(err, "nothing to put on a timeline: the run's regions files log no passes "
+			      "(written by a libtdperf.so older than this tdperf)");
+		return -1;
+	}
+	events = json_array();
+	named = json_object();
+	json_array_foreach(json_object_get(timeline, "threads"), i, th)
+		add_region_thread(events, th, named, td_json_str_or(doc, "run", "regions"));
+	json_decref(named);
+	trace = json_pack("{s:o, s:s, s:{s:s, s:s, s:O, s:O}}", "traceEvents", events,
+			  "displayTimeUnit", "ms", "otherData", "exporter", "tdperf " PACKAGE_VERSION,
+			  "clocks", "regions: seconds from the run's first region pass (CLOCK_MONOTONIC, "
+				    "one clock for all the run's processes)",
+			  "passes_not_shown", json_object_get(timeline, "dropped"),
+			  "passes_shown_per_thread", json_object_get(timeline, "per_thread_limit"));
+	if (td_json_int(json_object_get(doc, "sample"), 1) > 1)
+		json_object_set_new(json_object_get(trace, "otherData"), "region_sample", json_sprintf(
+			"one pass in %d was counted (--region-sample): only those are slices",
+			td_json_int(json_object_get(doc, "sample"), 1)));
 	json_dumpf(trace, out, JSON_COMPACT);
 	fputc('\n', out);
 	json_decref(trace);

@@ -33,6 +33,8 @@ int td_export_speedscope(json_t *doc, FILE *out, struct strbuf *err);
 /* Chrome trace-event JSON of a run document: thread states as slices,
  * the intervals' Top-Down Level 1 and CPI as counter tracks. */
 int td_export_trace(json_t *doc, FILE *out, struct strbuf *err);
+/* The same of a --regions report: each logged region pass a slice on its thread's track. */
+int td_export_trace_regions(json_t *doc, FILE *out, struct strbuf *err);
 
 /* What the exporters share (report/export-paths.c): the call-path tree. */
 struct td_export_tree {

@@ -213,9 +213,11 @@ static void release_side(struct td_gate_side *s)
 	for (i = 0; i < s->nr; i++) {
 		json_decref(s->docs[i]);
 		json_decref(s->hotspots[i]);
+		json_decref(s->regions[i]);
 	}
 	free(s->docs);
 	free(s->hotspots);
+	free(s->regions);
 }
 
 /* A side's documents, and the hotspots of the run directories that recorded them. */
@@ -229,9 +231,19 @@ static int load_gate_side(struct td_gate_side *s, const char *label, char **path
 	s->nr = 0;
 	s->docs = xcalloc(nr, sizeof(*s->docs));
 	s->hotspots = xcalloc(nr, sizeof(*s->hotspots));
+	s->regions = xcalloc(nr, sizeof(*s->regions));
 	for (i = 0; i < nr; i++) {
 		char *hot = td_is_dir(paths[i]) ? td_path_join(paths[i], "hotspots.data") : NULL;
 
+		/* a --regions run (or its saved report) is measured by its regions */
+		s->regions[i] = load_regions_side(paths[i], err);
+		s->nr = i + 1;
+		if (s->regions[i] || err->len) {
+			free(hot);
+			if (!s->regions[i])
+				return -1;
+			continue;
+		}
 		s->docs[i] = load_side(paths[i], NULL, err);
 		if (s->docs[i] && hot && td_file_exists(hot))
 			s->hotspots[i] = td_hotspots_load(paths[i], NULL, 0, err);
@@ -381,7 +393,8 @@ int cmd_diff(int argc, char **argv)
 		TD_OPT_STRING(0, "fail-on", &gate.rules, "RULES",
 			      "--check: METRIC:+N% or METRIC:-Npt, comma-separated: fail when the metric "
 			      "rose (+) or fell (-) by more than N, its whole confidence interval beyond "
-			      "(default " TD_GATE_DEFAULT_RULES ")"),
+			      "(default " TD_GATE_DEFAULT_RULES "); region:NAME:METRIC for a region of "
+			      "--regions runs"),
 		TD_OPT_STRING(0, "junit", &gate.junit, "FILE", "--check: also write JUnit XML, one test case per rule"),
 		TD_OPT_STRING(0, "confidence", &gate.confidence, "C",
 			      "--check: the confidence level (default 0.95; 0.99 or 99 also work)"),

@@ -241,6 +241,11 @@ static int reg_html(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 	return td_regions_render_html(doc, c->html, err);
 }
 
+static int reg_trace(json_t *doc, const struct render_ctx *c, struct strbuf *err)
+{
+	return td_export_trace_regions(doc, c->out, err);
+}
+
 static int hot_plot(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 {
 	return td_hotspots_plot(doc, c->plot, c->plotfmt, c->top > 0 ? c->top : 25, err);
@@ -310,6 +315,7 @@ static const struct renderer {
 	{ KIND_REGIONS, "csv", reg_csv, NULL },
 	{ KIND_REGIONS, "html", reg_html, NULL },
 	{ KIND_REGIONS, "plot", NULL, "the regions of a --regions run have no charts yet" },
+	{ KIND_REGIONS, "trace", reg_trace, NULL },
 };
 
 static const struct renderer *find_renderer(enum report_kind kind, const char *format)
@@ -394,7 +400,8 @@ static int report(int argc, char **argv, const struct strvec *typed)
 	const struct td_option options[] = {
 		TD_OPT_CHOICE(0, "format", &format, "text|json|csv|pprof|speedscope|folded|trace",
 			      "output format (default text); pprof, speedscope and folded export the "
-			      "samples of --hotspots (implied), trace a run's threads and intervals"),
+			      "samples of --hotspots (implied), trace a run's threads and intervals "
+			      "(of a --regions run: its region passes)"),
 		TD_OPT_STRING(0, "weight", &weight, "EVENT",
 			      "with --format folded: count each stack in EVENT (period, or a member "
 			      "of the sampled group) instead of samples"),

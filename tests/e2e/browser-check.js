@@ -7,13 +7,15 @@
 // usage: browser-check.js FILE.html OUT.png [JS-EXPRESSION...]
 //   Prints one line per check to stdout:
 //     console-errors N        console errors, uncaught exceptions, error log entries
+//     console-warnings N      console.warn calls (then each as "warning: ...")
+//     console.log: TEXT       each console.log of the page
 //     requests N              network requests other than FILE itself
 //     colours N               distinct colours in the full-page screenshot
 //     height N                page height in CSS pixels
 //     eval EXPR => VALUE      each JS expression's value (JSON)
 //   and each console error as "error: ...".  Exit 0 when the page loaded.
 //   Environment: BROWSER_CHECK_HASH (a #fragment), BROWSER_CHECK_WAIT_MS (a
-//   wait after the load event), BROWSER_CHECK_TILES (below).
+//   wait after the load event), BROWSER_CHECK_TILES (below), BROWSER_CHECK_TIMEOUT_MS.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -42,7 +44,7 @@ const exited = new Promise((resolve) => child.on('exit', resolve));
 const toBrowser = child.stdio[3], fromBrowser = child.stdio[4];
 
 let nextId = 1, buffer = '', sessionId = null;
-const pending = new Map(), errors = [], requests = [];
+const pending = new Map(), errors = [], requests = [], warnings = [], logs = [];
 const waiters = [];
 
 function send(method, params = {}, sid = sessionId) {
@@ -71,6 +73,8 @@ fromBrowser.on('data', (chunk) => {
 		const m = msg.method, prm = msg.params || {};
 		if (m === 'Runtime.consoleAPICalled' && (prm.type === 'error' || prm.type === 'assert'))
 			errors.push('console.' + prm.type + ': ' + prm.args.map((a) => a.value || a.description).join(' '));
+		if (m === 'Runtime.consoleAPICalled' && (prm.type === 'warning' || prm.type === 'log'))
+			(prm.type === 'log' ? logs : warnings).push(prm.args.map((a) => a.value || a.description).join(' '));
 		if (m === 'Runtime.exceptionThrown')
 			errors.push('Uncaught ' + (prm.exceptionDetails.exception || {}).description || prm.exceptionDetails.text);
 		if (m === 'Log.entryAdded' && prm.entry.level === 'error')
@@ -146,6 +150,9 @@ async function main() {
 	}
 	console.log('console-errors ' + errors.length);
 	for (const e of errors) console.log('error: ' + e);
+	console.log('console-warnings ' + warnings.length);
+	for (const w of warnings) console.log('warning: ' + w);
+	for (const l of logs) console.log('console.log: ' + l);
 	console.log('requests ' + requests.length);
 	for (const r of requests) console.log('request: ' + r);
 	console.log('colours ' + countColours(png));
@@ -156,7 +163,9 @@ async function main() {
 	}
 }
 
-const timer = setTimeout(() => { console.error('browser-check: timed out'); finish(3); }, 60000);
+// BROWSER_CHECK_TIMEOUT_MS: how long the whole check may take (a loaded machine starts Chromium slowly)
+const timer = setTimeout(() => { console.error('browser-check: timed out'); finish(3); },
+	parseInt(process.env.BROWSER_CHECK_TIMEOUT_MS || '60000', 10));
 async function finish(code) {
 	clearTimeout(timer);
 	try { process.kill(-child.pid, 'SIGKILL'); } catch (e) { /* already gone */ }
