@@ -382,10 +382,14 @@ static void add_tree(const struct regions *rs, json_t *o, const double *sums, do
 
 /* ---------------- the timeline: each logged pass ---------------- */
 
-/* Level 1 of the table's tree on one pass's counts: {node name: value}. */
-static json_t *level1_json(const struct regions *rs, json_t *counts, double seconds)
+/*
+ * Level 1 of the table's tree on one pass's scaled counts (layout order):
+ * {node name: value}, from each name's first counted copy (a pass is too
+ * short for the own-group choice the region's totals get).
+ */
+static json_t *level1_json(const struct regions *rs, const double *sums, double seconds)
 {
-	struct lookup_ctx cx = { counts, rs->smt, seconds };
+	struct lookup_ctx cx = { &rs->l, sums, -1, rs->table, NULL, rs->smt, seconds };
 	struct td_env env = { lookup, &cx };
 	struct td_tree_opts topts = { 0 };
 	struct td_tree_result res;
@@ -438,6 +442,7 @@ static int add_instances(struct regions *rs, json_t *thread, int pid, const char
 		json_t *r = json_array_get(regions, (size_t)json_integer_value(json_object_get(x, "region")));
 		const char *name = json_string_value(json_object_get(r, "name"));
 		json_t *o, *counts;
+		double *sums;
 		int estimate = 0;
 
 		if (!name || !json_is_integer(json_object_get(x, "begin_ns")) ||
@@ -450,11 +455,13 @@ static int add_instances(struct regions *rs, json_t *thread, int pid, const char
 		for (g = 0; g < rs->l.nr_groups; g++)
 			if (v[enabled_at(g)] > v[enabled_at(g) + 1])
 				estimate = 1;
-		counts = counts_json(&rs->l, v, 1);
+		sums = scaled_all(&rs->l, v, 1);
+		counts = sums_json(&rs->l, sums);
 		o = json_pack("{s:s, s:O, s:O, s:f, s:b}", "name", name, "depth", json_object_get(x, "depth"),
 			      "begin_ns", json_object_get(x, "begin_ns"), "time_s", v[0] / 1e9,
 			      "estimate", estimate);
-		json_object_set_new(o, "level1", level1_json(rs, counts, v[0] / 1e9));
+		json_object_set_new(o, "level1", level1_json(rs, sums, v[0] / 1e9));
+		free(sums);
 		json_object_set_new(o, "counts", counts);
 		json_array_append_new(list, o);
 	}
