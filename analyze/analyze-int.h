@@ -200,6 +200,17 @@ const char *td_legacy_level1_formula(const char *id);
 /* The value for a Level-1 id, NAN for other ids. */
 double td_legacy_level1_value(const struct td_legacy_l1 *l, const char *id);
 
+/*
+ * The tree of perf's built-in Top-Down values (analyze/perf-topdown.c),
+ * for outputs that name no CPU (--topdown): its nodes take what perf
+ * printed.  Loaded for the caller to free; NULL with err on failure.
+ */
+struct td_table *td_perf_topdown_table(struct strbuf *err);
+/* Is t that table? */
+int td_is_perf_topdown_table(const struct td_table *t);
+/* Did perf print a built-in Top-Down value ("Retiring", ...) with a number? */
+int td_stat_prints_builtin_topdown(const struct td_stat_file *st);
+
 /* perf's names for our nodes (analyze/perf-names.c). */
 /* "tma_Frontend Bound" -> "frontend_bound": tma_ dropped, lower case, '_' for ' ' and '-'. */
 void td_perf_name_normalize(const char *in, struct strbuf *out);

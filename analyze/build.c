@@ -1208,7 +1208,14 @@ static void take_printed(struct scope_eval *se, size_t i, int builtin)
 	se->source[i] = builtin ? SRC_PERF_BUILTIN : SRC_PERF;
 	se->source_u[i] = res / 2;
 	/* one reason item: no "; " (it would split it) and no ", " (read as a list of events) */
-	if (builtin) {
+	if (builtin && td_is_perf_topdown_table(se->t)) {
+		/* the tree of perf's built-in values: perf's number is the node's definition */
+		se->source[i] = SRC_PERF;
+		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" ", pm->name);
+		add_as_printed(&sb, pm);
+		strbuf_addstr(&sb, " (no CPU table was picked: the node is perf's own number and its error bar "
+			      "half the printed resolution)");
+	} else if (builtin) {
 		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" ", pm->name);
 		add_as_printed(&sb, pm);
 		strbuf_addf(&sb, " (perf's own formula: it may differ from the table's %s; taken as perf "
@@ -2173,7 +2180,8 @@ static json_t *table_json(const struct td_table *t, const char *pmu)
 	json_object_set_new(o, "vendor", jstr(info->vendor));
 	json_object_set_new(o, "pmu", jstr(pmu ? pmu : info->pmu));
 	json_object_set_new(o, "core_type", jstr(info->core_type));
-	json_object_set_new(o, "slots_per_cycle", jnum(info->slots_per_cycle));
+	/* null: a width no CPU gives (the perf-topdown table of perf's printed values) */
+	json_object_set_new(o, "slots_per_cycle", jnum(info->slots_per_cycle > 0 ? info->slots_per_cycle : NAN));
 	json_object_set_new(o, "source", jstr(info->source));
 	json_object_set_new(o, "topdown_method", jstr(topdown_method(t)));
 	return o;
