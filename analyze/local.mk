@@ -11,6 +11,8 @@ libtdperf_a_SOURCES += analyze/build.c analyze/drilldown.c analyze/extra-events.
 	analyze/hotspots-int.h analyze/report.h
 # perf's built-in Top-Down values as a tree, where no CPU table applies (--topdown)
 libtdperf_a_SOURCES += analyze/perf-topdown.c
+TESTS += tests/e2e/t0548-topdown-no-cpu.sh
+EXTRA_DIST += tests/e2e/t0548-topdown-no-cpu.sh
 # text and CSV of long runs stream their scopes (analyze/stream.c), read
 # twice from a long interval file (analyze/stream-input.c)
 TESTS += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh \
