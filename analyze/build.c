@@ -161,10 +161,13 @@ static const struct td_count *find_raw_spelling(const struct evalctx *cx, const 
 	unsigned long config;
 	char buf[64];
 
-	if (!e || (!e->event_code && !e->umask))
+	if (!e)
 		return NULL;
+	/* perf's spelling names the PMU: msr/tsc/ (no event code) in a hybrid cpu_core section */
 	if (e->perf_name)
 		c = td_scope_find_group(cx->s, cx->pmu, e->perf_name, cx->group);
+	if (!e->event_code && !e->umask)
+		return c;
 	config = e->event_code | (unsigned long)e->umask << 8 | (unsigned long)e->edge << 18 |
 		 (unsigned long)e->inv << 23 | (unsigned long)e->cmask << 24;
 	if (!c && !e->msr) {
@@ -193,6 +196,7 @@ static const struct td_count *memo_find_count(const struct evalctx *cx, const ch
 	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
 	if (!c && cx->events_table)
 		c = find_raw_spelling(cx, name);
+	c = td_scope_group_outsider(cx->s, cx->pmu, name, cx->group, c);
 	td_count_memo_put(cx->events_table, cx->pmu, name, cx->group, c ? (long)(c - cx->s->counts) : -1);
 	return c;
 }
