@@ -13,6 +13,9 @@ libtdperf_a_SOURCES += analyze/build.c analyze/drilldown.c analyze/extra-events.
 libtdperf_a_SOURCES += analyze/perf-topdown.c
 TESTS += tests/e2e/t0548-topdown-no-cpu.sh
 EXTRA_DIST += tests/e2e/t0548-topdown-no-cpu.sh
+# msr/tsc of a node's own perf group, and on hybrid P-cores (analyze/groups.c)
+TESTS += tests/e2e/t0549-msr-tsc-group.sh
+EXTRA_DIST += tests/e2e/t0549-msr-tsc-group.sh
 # text and CSV of long runs stream their scopes (analyze/stream.c), read
 # twice from a long interval file (analyze/stream-input.c)
 TESTS += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh \
