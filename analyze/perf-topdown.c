@@ -36,6 +36,8 @@ static const char table_json[] =
 	"\"vendor\": null, \"pmu\": \"cpu\", \"cpuid\": [], "
 	"\"source\": \"perf stat --topdown's built-in values (perf's formulas from Ice Lake on); "
 	"thresholds of Intel's TMA metrics (perfmon), the same at Levels 1-2 on every Intel CPU\", "
+	"\"params\": {\"flops.unavailable\": \"no CPU table was picked (--cpu NAME takes one)\", "
+	"\"frontend.unavailable\": \"no CPU table was picked (--cpu NAME takes one)\"}, "
 	"\"events\": [], \"metrics\": ["
 	NODE("frontend_bound", "Frontend Bound", "", 1, "topdown\\\\-fe\\\\-bound / " SUM,
 	     "frontend_bound > 0.15", "FE",
