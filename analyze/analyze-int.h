@@ -181,6 +181,17 @@ struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
 				  const struct td_group_hint *h, size_t nr);
 void td_scope_regroup_free(struct td_scope *copy);
 /*
+ * The count of an event of another PMU than the groups' (msr/tsc: perf
+ * cannot group it with core events and counts it once per metric that
+ * needs it) that belongs with group 'group' of PMU pmu: the one printed
+ * between that group's first count and the next group's.  Its own counts
+ * are numbered by their own repeats, so c, found by that number (or
+ * NULL), is what group g of the other PMU holds; c when none is printed
+ * there, or the event shares the groups.
+ */
+const struct td_count *td_scope_group_outsider(const struct td_scope *s, const char *pmu, const char *event,
+					       int group, const struct td_count *c);
+/*
  * The group of s (of PMU pmu) perf printed metric pm in: the group of the
  * count on its line or the last one above it; pm->group when the line is
  * not known; -1 none.
@@ -199,6 +210,17 @@ int td_legacy_level1(const struct td_scope *s, const char *pmu, struct td_legacy
 const char *td_legacy_level1_formula(const char *id);
 /* The value for a Level-1 id, NAN for other ids. */
 double td_legacy_level1_value(const struct td_legacy_l1 *l, const char *id);
+
+/*
+ * The tree of perf's built-in Top-Down values (analyze/perf-topdown.c),
+ * for outputs that name no CPU (--topdown): its nodes take what perf
+ * printed.  Loaded for the caller to free; NULL with err on failure.
+ */
+struct td_table *td_perf_topdown_table(struct strbuf *err);
+/* Is t that table? */
+int td_is_perf_topdown_table(const struct td_table *t);
+/* Did perf print a built-in Top-Down value ("Retiring", ...) with a number? */
+int td_stat_prints_builtin_topdown(const struct td_stat_file *st);
 
 /* perf's names for our nodes (analyze/perf-names.c). */
 /* "tma_Frontend Bound" -> "frontend_bound": tma_ dropped, lower case, '_' for ' ' and '-'. */

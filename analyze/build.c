@@ -161,10 +161,13 @@ static const struct td_count *find_raw_spelling(const struct evalctx *cx, const 
 	unsigned long config;
 	char buf[64];
 
-	if (!e || (!e->event_code && !e->umask))
+	if (!e)
 		return NULL;
+	/* perf's spelling names the PMU: msr/tsc/ (no event code) in a hybrid cpu_core section */
 	if (e->perf_name)
 		c = td_scope_find_group(cx->s, cx->pmu, e->perf_name, cx->group);
+	if (!e->event_code && !e->umask)
+		return c;
 	config = e->event_code | (unsigned long)e->umask << 8 | (unsigned long)e->edge << 18 |
 		 (unsigned long)e->inv << 23 | (unsigned long)e->cmask << 24;
 	if (!c && !e->msr) {
@@ -193,6 +196,7 @@ static const struct td_count *memo_find_count(const struct evalctx *cx, const ch
 	c = td_scope_find_group(cx->s, cx->pmu, name, cx->group);
 	if (!c && cx->events_table)
 		c = find_raw_spelling(cx, name);
+	c = td_scope_group_outsider(cx->s, cx->pmu, name, cx->group, c);
 	td_count_memo_put(cx->events_table, cx->pmu, name, cx->group, c ? (long)(c - cx->s->counts) : -1);
 	return c;
 }
@@ -1208,7 +1212,14 @@ static void take_printed(struct scope_eval *se, size_t i, int builtin)
 	se->source[i] = builtin ? SRC_PERF_BUILTIN : SRC_PERF;
 	se->source_u[i] = res / 2;
 	/* one reason item: no "; " (it would split it) and no ", " (read as a list of events) */
-	if (builtin) {
+	if (builtin && td_is_perf_topdown_table(se->t)) {
+		/* the tree of perf's built-in values: perf's number is the node's definition */
+		se->source[i] = SRC_PERF;
+		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" ", pm->name);
+		add_as_printed(&sb, pm);
+		strbuf_addstr(&sb, " (no CPU table was picked: the node is perf's own number and its error bar "
+			      "half the printed resolution)");
+	} else if (builtin) {
 		strbuf_addf(&sb, "value printed by perf: its built-in Top-Down \"%s\" ", pm->name);
 		add_as_printed(&sb, pm);
 		strbuf_addf(&sb, " (perf's own formula: it may differ from the table's %s; taken as perf "
@@ -2173,7 +2184,8 @@ static json_t *table_json(const struct td_table *t, const char *pmu)
 	json_object_set_new(o, "vendor", jstr(info->vendor));
 	json_object_set_new(o, "pmu", jstr(pmu ? pmu : info->pmu));
 	json_object_set_new(o, "core_type", jstr(info->core_type));
-	json_object_set_new(o, "slots_per_cycle", jnum(info->slots_per_cycle));
+	/* null: a width no CPU gives (the perf-topdown table of perf's printed values) */
+	json_object_set_new(o, "slots_per_cycle", jnum(info->slots_per_cycle > 0 ? info->slots_per_cycle : NAN));
 	json_object_set_new(o, "source", jstr(info->source));
 	json_object_set_new(o, "topdown_method", jstr(topdown_method(t)));
 	return o;

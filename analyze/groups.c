@@ -203,6 +203,55 @@ struct td_scope *td_scope_regroup(const struct td_scope *s, const char *pmu,
 	return copy;
 }
 
+/* A PMU whose counts share the groups of the section (no msr, power, tool PMU). */
+static int is_core_pmu(const char *name)
+{
+	return !name || !*name || !strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
+	       !strcmp(name, "cpu_atom") || td_arm_is_core_pmu(name);
+}
+
+/* The first input line of group g's counts (of PMU pmu), and the line the next group starts on. */
+static int group_lines(const struct td_scope *s, const char *pmu, int g, int *next)
+{
+	int first = 0;
+	size_t i;
+
+	for (i = 0; i < s->nr_counts; i++)
+		if (same_pmu(&s->counts[i], pmu) && s->counts[i].group == g && s->counts[i].line > 0 &&
+		    (!first || s->counts[i].line < first))
+			first = s->counts[i].line;
+	*next = 0;
+	for (i = 0; first && i < s->nr_counts; i++) {
+		int l = s->counts[i].line;
+
+		if (same_pmu(&s->counts[i], pmu) && s->counts[i].group != g && l > first && (!*next || l < *next))
+			*next = l;
+	}
+	return first;
+}
+
+const struct td_count *td_scope_group_outsider(const struct td_scope *s, const char *pmu, const char *event,
+					       int group, const struct td_count *c)
+{
+	const struct td_count *any = c ? c : td_scope_find_group(s, pmu, event, -1);
+	int first, next;
+	size_t i;
+
+	if (group < 0 || !any || is_core_pmu(any->pmu) || !any->key)
+		return c;
+	first = group_lines(s, pmu, group, &next);
+	if (!first)
+		return c;
+	for (i = 0; i < s->nr_counts; i++) {
+		const struct td_count *o = &s->counts[i];
+
+		if (o->pmu && !strcmp(o->pmu, any->pmu) && o->key && !strcmp(o->key, any->key) &&
+		    o->line > first && (!next || o->line < next))
+			return o;
+	}
+	return c;
+}
+
 int td_scope_printed_group(const struct td_scope *s, const char *pmu, const struct td_perf_metric *pm)
 {
 	int at;

@@ -106,6 +106,25 @@ static void read_header_cpu(struct td_import *imp, const char *path)
 	td_pd_close(pd);
 }
 
+/*
+ * No event names the CPU, but perf printed its built-in Top-Down values
+ * (--topdown: untitled columns, no counts): the tree of those values
+ * (analyze/perf-topdown.c) rather than counts only, saying that no CPU
+ * table was picked and what --cpu adds.
+ */
+static int take_perf_topdown_table(struct td_import *imp, struct strbuf *err)
+{
+	imp->owned_table = td_perf_topdown_table(err);
+	if (!imp->owned_table)
+		return -1;
+	imp->table = imp->owned_table;
+	imp->cpu_source = "none";
+	warn(imp, "%s: no event tells the CPU, so no CPU table was picked: Levels 1-2 are the values perf "
+	     "printed (its built-in Top-Down formulas), with Intel's Top-Down thresholds; --cpu NAME uses "
+	     "that CPU's table (its descriptions and the levels below where counts give them)", imp->path);
+	return 0;
+}
+
 /* Choose the table(s); -1 with err when a CPU is needed and unknown. */
 static int choose_table(struct td_import *imp, const struct td_report_opts *opts,
 			const char *meta_uarch, struct strbuf *err)
@@ -168,6 +187,11 @@ static int choose_table(struct td_import *imp, const struct td_report_opts *opts
 				    where(imp->stat->nr_sessions ? imp->stat->sessions[0].line : 1));
 		strbuf_release(&terr);
 		return -1;
+	} else if (td_stat_prints_builtin_topdown(imp->stat)) {
+		if (take_perf_topdown_table(imp, err) < 0) {
+			strbuf_release(&terr);
+			return -1;
+		}
 	} else {
 		warn(imp, "no Top-Down events in %s: showing the counts only", imp->path);
 	}
@@ -304,18 +328,22 @@ static json_t *import_meta(struct td_import *imp, int argc, char **argv)
 	json_object_set_new(cpu, "stepping", imp->has_hdr && imp->hdr.stepping >= 0 ? json_integer(imp->hdr.stepping) : json_null());
 	/* inferred: what the events tell, which may be less than the table's name */
 	json_object_set_new(cpu, "name", json_str_or_null(imp->hdr_desc ? imp->hdr_desc :
+							 td_is_perf_topdown_table(imp->table) ? NULL :
 							 imp->table && !(imp->guess.what && imp->cpu_source &&
 							 !strcmp(imp->cpu_source, "inferred from events")) ?
 							 td_table_info(imp->table)->display : imp->guess.what));
 	json_object_set_new(cpu, "cpuid", imp->has_hdr && imp->hdr.cpuid[0] ? json_string(imp->hdr.cpuid) : json_null());
-	json_object_set_new(cpu, "microarchitecture",
-			    imp->table ? json_string(td_table_info(imp->table)->name) : json_null());
+	json_object_set_new(cpu, "microarchitecture", imp->table && !td_is_perf_topdown_table(imp->table) ?
+			    json_string(td_table_info(imp->table)->name) : json_null());
 	json_object_set_new(cpu, "source", json_string(imp->cpu_source));
 	if (!strcmp(imp->cpu_source, "--cpu") || !strcmp(imp->cpu_source, "--table"))
 		json_object_set_new(cpu, "confidence", json_string("certain: given on the command line"));
 	else if (!strcmp(imp->cpu_source, "perf.data header"))
 		json_object_set_new(cpu, "confidence", json_sprintf("certain: the file's CPUID feature says %s%s%s",
 			imp->hdr_cpuid_text, imp->hdr_desc ? ", CPUDESC " : "", imp->hdr_desc ? imp->hdr_desc : ""));
+	else if (td_is_perf_topdown_table(imp->table))
+		json_object_set_new(cpu, "confidence", json_string("unknown: no event tells the CPU (perf's "
+			"--topdown columns have no titles and no counts); no CPU table: --cpu NAME picks one"));
 	else if (imp->guess.confidence)
 		json_object_set_new(cpu, "confidence", json_string(imp->guess.confidence));
 	else

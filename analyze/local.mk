@@ -9,6 +9,13 @@ libtdperf_a_SOURCES += analyze/build.c analyze/drilldown.c analyze/extra-events.
 	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/stream-input.c analyze/threads-json.c analyze/threads-spans.c \
 	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
 	analyze/hotspots-int.h analyze/report.h
+# perf's built-in Top-Down values as a tree, where no CPU table applies (--topdown)
+libtdperf_a_SOURCES += analyze/perf-topdown.c
+TESTS += tests/e2e/t0548-topdown-no-cpu.sh
+EXTRA_DIST += tests/e2e/t0548-topdown-no-cpu.sh
+# msr/tsc of a node's own perf group, and on hybrid P-cores (analyze/groups.c)
+TESTS += tests/e2e/t0549-msr-tsc-group.sh
+EXTRA_DIST += tests/e2e/t0549-msr-tsc-group.sh
 # text and CSV of long runs stream their scopes (analyze/stream.c), read
 # twice from a long interval file (analyze/stream-input.c)
 TESTS += tests/e2e/t0304-interval-stream.sh tests/e2e/t0306-reason-memo.sh \

@@ -405,6 +405,13 @@ static int privilege_matches(unsigned want, const struct td_count *c)
 	return have == want;
 }
 
+/* A PMU of the cores, whose events a section (cpu_core, cpu_atom) owns. */
+static int is_core_pmu_name(const char *name)
+{
+	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom") ||
+	       td_arm_is_core_pmu(name);
+}
+
 const struct td_count *td_scope_find_group(const struct td_scope *s, const char *pmu,
 					   const char *event, int group)
 {
@@ -427,7 +434,12 @@ const struct td_count *td_scope_find_group(const struct td_scope *s, const char 
 	 * and no PMU at all stand for it.
 	 */
 	arm_any = !pmu && td_arm_is_core_pmu(wpmu.buf);
-	if (!pmu && wpmu.len)
+	/*
+	 * An event that names its own PMU keeps it, and so does one of a
+	 * PMU outside the cores' (msr/tsc in a cpu_core section of a hybrid
+	 * CPU: perf counts it once for all cores).
+	 */
+	if (wpmu.len && (!pmu || !is_core_pmu_name(wpmu.buf)))
 		pmu = wpmu.buf;
 	wclass = td_event_weak_class(wkey.buf);
 	for (i = 0; i < s->nr_counts && !found; i++) {

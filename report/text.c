@@ -569,12 +569,16 @@ static void print_header(const struct out *o, json_t *doc)
 			json_is_true(json_object_get(smt, "on")) ? "on" :
 			json_is_false(json_object_get(smt, "on")) ? "off" : "unknown",
 			jget_str(smt, "source") ? td_printable(jget_str(smt, "source")) : "?");
-	json_array_foreach(tables, i, t)
-		fprintf(o->f, "%sTable:%s %s (%s, %.0f slots/cycle%s%s)\n", col(o, C_BOLD), col(o, C_RESET),
+	json_array_foreach(tables, i, t) {
+		fprintf(o->f, "%sTable:%s %s (%s", col(o, C_BOLD), col(o, C_RESET),
 			td_printable(jget_str(t, "name")),
-			jget_str(t, "display") ? td_printable(jget_str(t, "display")) : "",
-			jget_num(t, "slots_per_cycle"), jget_str(t, "pmu") ? ", PMU " : "",
+			jget_str(t, "display") ? td_printable(jget_str(t, "display")) : "");
+		/* null for a table no CPU width applies to (perf-topdown) */
+		if (!isnan(jget_num(t, "slots_per_cycle")))
+			fprintf(o->f, ", %.0f slots/cycle", jget_num(t, "slots_per_cycle"));
+		fprintf(o->f, "%s%s)\n", jget_str(t, "pmu") ? ", PMU " : "",
 			jget_str(t, "pmu") ? td_printable(jget_str(t, "pmu")) : "");
+	}
 }
 
 /* A run's own total (per PMU), printed in full before the others. */
