@@ -102,7 +102,12 @@ void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
 void td_report_text_repeat(FILE *f, json_t *doc, json_t *scope, int verbose, int max_level);
 /* Did 'tdperf record' give warning w when it measured ("source": "record")? */
 int td_report_warning_recorded(json_t *w);
-/* Those warnings in one line: "recorded with warnings: ...; ...". */
+/*
+ * Those warnings of 'list' in one line, "recorded with warnings: ...; ...",
+ * appended to sb (raw text: the caller escapes it); returns how many.
+ */
+int td_report_recorded_warnings_line(struct strbuf *sb, json_t *list);
+/* The document's recorded warnings in that one line, on f. */
 void td_report_text_recorded_warnings(FILE *f, json_t *doc);
 
 /* ---- guidance (report/text-guidance.c; docs/guidance.md) ---- */
