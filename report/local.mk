@@ -1,7 +1,7 @@
 # report/: draws report documents in every format (report/render.h)
 libtdperf_a_SOURCES += report/csv.c report/gate.c report/diff-charts.c report/diff-counts.c \
 	report/diff-html.c report/diff-text.c report/hotspots-diff-text.c report/hotspots-html.c report/hotspots-text.c \
-libtdperf_a_SOURCES += report/causes.c report/csv.c report/drilldown.c report/extra-events.c report/diff-charts.c report/diff-counts.c \
+libtdperf_a_SOURCES += report/causes.c report/csv.c report/csv-sections.c report/drilldown.c report/stacks-sessions.c report/extra-events.c report/diff-charts.c report/diff-counts.c \
 	report/diff-html.c report/diff-text.c report/hotspots-html.c report/hotspots-text.c \
 	report/html-parts.c report/html-stacks.c report/html-template.c report/html-threads.c \
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
