@@ -25,10 +25,10 @@ TESTS += tests/unit/test_report_html
 tests_unit_test_report_html_LDADD = $(UNIT_LIBS)
 tests_unit_test_report_html_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
-TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh tests/e2e/t0654-chart-fill.sh tests/e2e/t0655-recorded-warnings-html.sh
+TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh tests/e2e/t0654-chart-fill.sh tests/e2e/t0655-recorded-warnings-html.sh tests/e2e/t0656-bottleneck-fallback.sh tests/e2e/t0657-stacks-sessions.sh
 EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
 	tests/fuzz/fuzz-report-render.c tests/fuzz/seed-report-render.sh \
-	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh tests/e2e/t0654-chart-fill.sh tests/e2e/t0655-recorded-warnings-html.sh
+	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh tests/e2e/t0654-chart-fill.sh tests/e2e/t0655-recorded-warnings-html.sh tests/e2e/t0656-bottleneck-fallback.sh tests/e2e/t0657-stacks-sessions.sh
 # labels from the input never reach gnuplot as commands (hostile inputs work)
 TESTS += tests/e2e/t1501-hostile-labels.sh
 EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh

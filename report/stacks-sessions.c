@@ -41,10 +41,15 @@ static char *group_label(json_t *scopes)
 		if (same_pmu)
 			strbuf_addf(&sb, i ? ", %lld" : json_array_size(scopes) > 1 ? "sessions %lld" : "session %lld", s);
 		else
-			strbuf_addf(&sb, "%ssession %lld%s%s", i ? "; " : "", s, pmu ? " PMU " : "", pmu ? pmu : "");
+			strbuf_addf(&sb, "%ssession %lld%s%s%s%s%s", i ? "; " : "", s, pmu ? " PMU " : "", pmu ? pmu : "",
+				    td_pmu_core_type(pmu) ? " (" : "", td_pmu_core_type(pmu) ? td_pmu_core_type(pmu) : "",
+				    td_pmu_core_type(pmu) ? ")" : "");
 	}
 	if (same_pmu && pmu0)
 		strbuf_addf(&sb, ", PMU %s", pmu0);
+	/* a hybrid CPU's PMU said as the core type a reader knows */
+	if (same_pmu && td_pmu_core_type(pmu0))
+		strbuf_addf(&sb, " (%s)", td_pmu_core_type(pmu0));
 	return strbuf_detach(&sb, NULL);
 }
 
