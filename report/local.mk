@@ -62,8 +62,8 @@ libtdperf_a_SOURCES += report/text-guidance.c report/html-guidance.c
 TESTS += tests/e2e/t1302-guidance-render.sh
 EXTRA_DIST += tests/e2e/t1302-guidance-render.sh
 # report -x SEP: perf stat's CSV separator (issue 32)
-TESTS += tests/e2e/t0033-csv-separator.sh
-EXTRA_DIST += tests/e2e/t0033-csv-separator.sh
+TESTS += tests/e2e/t0033-csv-separator.sh tests/e2e/t1303-csv-guidance-drilldown.sh
+EXTRA_DIST += tests/e2e/t0033-csv-separator.sh tests/e2e/t1303-csv-guidance-drilldown.sh
 # the first screen: session choice, hybrid labels, partial stacks, contradictions (issue 32)
 TESTS += tests/e2e/t0651-first-screen.sh
 EXTRA_DIST += tests/e2e/t0651-first-screen.sh
