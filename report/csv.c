@@ -190,6 +190,7 @@ void td_report_render_csv(json_t *doc, FILE *f)
 	/* session by session, as the document orders its scopes */
 	json_array_foreach(json_object_get(doc, "sessions"), i, sess)
 		td_report_each_scope_rows(doc, json_integer_value(json_object_get(sess, "index")), scope_rows, f);
+	td_report_csv_sections(doc, f);
 }
 
 /*

@@ -145,16 +145,35 @@ static void cause_group(struct strbuf *sb, json_t *g)
 	strbuf_addstr(sb, "</li>");
 }
 
+/* What 'tdperf record' warned of, in the words of the text report (report/text-repeat.c). */
+static void recorded_warnings(struct strbuf *sb, json_t *list)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	if (td_report_recorded_warnings_line(&line, list)) {
+		strbuf_addstr(sb, "<li class=\"recorded\">");
+		strbuf_add_html(sb, line.buf);
+		strbuf_addstr(sb, "</li>");
+	}
+	strbuf_release(&line);
+}
+
 /* Warnings: strings, or objects {"severity", "text"}; one likely cause said once. */
 void td_html_warnings(struct strbuf *sb, json_t *list)
 {
-	json_t *w, *groups;
+	json_t *w, *groups, *rest;
 	size_t i;
 
 	if (!json_array_size(list))
 		return;
-	groups = td_warnings_by_cause(list);
+	rest = json_array();
+	/* recorded ones in one line first, as the text report says them */
+	json_array_foreach(list, i, w)
+		if (!td_report_warning_recorded(w))
+			json_array_append(rest, w);
+	groups = td_warnings_by_cause(rest);
 	strbuf_addstr(sb, "<ul class=\"warnings\">");
+	recorded_warnings(sb, list);
 	json_array_foreach(groups, i, w) {
 		const char *text = json_is_string(w) ? json_string_value(w) : td_json_str(w, "text");
 		const char *sev = td_json_str(w, "severity");
@@ -174,6 +193,7 @@ void td_html_warnings(struct strbuf *sb, json_t *list)
 	}
 	strbuf_addstr(sb, "</ul>");
 	json_decref(groups);
+	json_decref(rest);
 }
 
 /* ---- charts as inline SVG ---- */

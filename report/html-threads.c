@@ -276,7 +276,7 @@ void td_html_roofline(struct strbuf *sb, json_t *doc)
 	}
 	svg = roofline_svg(doc, &why);
 	if (svg) {
-		strbuf_addstr(sb, "<figure class=\"chart\" id=\"fig-roofline\" style=\"max-width:900px\">");
+		strbuf_addstr(sb, "<figure class=\"chart\" id=\"fig-roofline\">");
 		strbuf_addstr(sb, svg);
 		strbuf_addstr(sb, "<figcaption>Log-log roofline: the machine's roofs from <code>tdperf calibrate</code>, "
 			      "the run and its intervals as points.</figcaption></figure>");

@@ -757,6 +757,7 @@ static void charts_section(struct strbuf *sb, json_t *doc, json_t *main_scope, s
 	}
 	/* multi-stage, IPC/FLOPS and frontend tables with their figures (report/html-stacks.c) */
 	td_html_stacks(sb, json_object_get(main_scope, "stacks"), hc);
+	td_html_stacks_sessions(sb, doc); /* several sessions: report/stacks-sessions.c */
 }
 
 static void extra_section(struct strbuf *sb, json_t *doc)

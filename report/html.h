@@ -51,6 +51,8 @@ void td_html_tree(struct strbuf *sb, json_t *scope);
 void td_html_tree_warned_scope(json_t *scope);
 /* "What to try" for the scope's bottleneck, under the verdict (report/html-guidance.c). */
 void td_html_guidance(struct strbuf *sb, json_t *scope);
+/* A file of several sessions: their stacks compared, each different set once (report/stacks-sessions.c). */
+void td_html_stacks_sessions(struct strbuf *sb, json_t *doc);
 /* The same titled with its core type ("P-core: what to try: ..."), for the
  * hybrid pair's cards, which sit under both columns (report/html-guidance.c). */
 void td_html_guidance_of_core(struct strbuf *sb, json_t *scope, const char *core);

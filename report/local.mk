@@ -1,7 +1,7 @@
 # report/: draws report documents in every format (report/render.h)
 libtdperf_a_SOURCES += report/csv.c report/gate.c report/diff-charts.c report/diff-counts.c \
 	report/diff-html.c report/diff-text.c report/hotspots-diff-text.c report/hotspots-html.c report/hotspots-text.c \
-libtdperf_a_SOURCES += report/causes.c report/csv.c report/drilldown.c report/extra-events.c report/diff-charts.c report/diff-counts.c \
+libtdperf_a_SOURCES += report/causes.c report/csv.c report/csv-sections.c report/drilldown.c report/stacks-sessions.c report/extra-events.c report/diff-charts.c report/diff-counts.c \
 	report/diff-html.c report/diff-text.c report/hotspots-html.c report/hotspots-text.c \
 	report/html-parts.c report/html-stacks.c report/html-template.c report/html-threads.c \
 	report/html-tree.c report/html.c report/job-diff-html.c report/job-diff-text.c \
@@ -25,10 +25,10 @@ TESTS += tests/unit/test_report_html
 tests_unit_test_report_html_LDADD = $(UNIT_LIBS)
 tests_unit_test_report_html_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 endif
-TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh
+TESTS += tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh tests/e2e/t0654-chart-fill.sh tests/e2e/t0655-recorded-warnings-html.sh tests/e2e/t0656-bottleneck-fallback.sh tests/e2e/t0657-stacks-sessions.sh
 EXTRA_DIST += tests/e2e/browser-check.js tests/e2e/gen-report-doc.sh \
 	tests/fuzz/fuzz-report-render.c tests/fuzz/seed-report-render.sh \
-	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh
+	tests/e2e/t0600-charts.sh tests/e2e/t0610-diff.sh tests/e2e/t0620-html.sh tests/e2e/t0652-said-once.sh tests/e2e/t0653-chart-width.sh tests/e2e/t0654-chart-fill.sh tests/e2e/t0655-recorded-warnings-html.sh tests/e2e/t0656-bottleneck-fallback.sh tests/e2e/t0657-stacks-sessions.sh
 # labels from the input never reach gnuplot as commands (hostile inputs work)
 TESTS += tests/e2e/t1501-hostile-labels.sh
 EXTRA_DIST += tests/e2e/t1501-hostile-labels.sh
@@ -62,8 +62,8 @@ libtdperf_a_SOURCES += report/text-guidance.c report/html-guidance.c
 TESTS += tests/e2e/t1302-guidance-render.sh
 EXTRA_DIST += tests/e2e/t1302-guidance-render.sh
 # report -x SEP: perf stat's CSV separator (issue 32)
-TESTS += tests/e2e/t0033-csv-separator.sh
-EXTRA_DIST += tests/e2e/t0033-csv-separator.sh
+TESTS += tests/e2e/t0033-csv-separator.sh tests/e2e/t1303-csv-guidance-drilldown.sh
+EXTRA_DIST += tests/e2e/t0033-csv-separator.sh tests/e2e/t1303-csv-guidance-drilldown.sh
 # the first screen: session choice, hybrid labels, partial stacks, contradictions (issue 32)
 TESTS += tests/e2e/t0651-first-screen.sh
 EXTRA_DIST += tests/e2e/t0651-first-screen.sh

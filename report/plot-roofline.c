@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ROOFLINE_HEIGHT 640
+
 static const char *const level_colour[] = { "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728" };
 
 /* The run's point: the first non-interval point with a performance. */
@@ -70,10 +72,12 @@ int td_roofline_script(json_t *doc, struct strbuf *gp, struct strbuf *notes)
 	ymin = fmin(ymin / 4, top / 1000);
 
 	strbuf_addstr(gp, "# tdperf roofline chart (report/plot-roofline.c)\n"
-		      "if (!exists(\"fmt\")) fmt = \"svg\"\n"
-		      "if (fmt eq \"png\") { set terminal pngcairo size 900,600 noenhanced font \"sans,10\" } "
-		      "else { set terminal svg size 900,600 dynamic noenhanced font \"sans,11\" background \"#ffffff\" }\n"
-		      "if (!exists(\"to_stdout\")) set output \"roofline.\" . fmt\n"
+		      "if (!exists(\"fmt\")) fmt = \"svg\"\n");
+	/* as wide as the HTML card, like the other charts (report/chart.h) */
+	strbuf_addf(gp, "if (fmt eq \"png\") { set terminal pngcairo size %d,%d noenhanced font \"sans,10\" } "
+		    "else { set terminal svg size %d,%d dynamic noenhanced font \"sans,12\" background \"#ffffff\" }\n",
+		    TD_CHART_CARD_WIDTH, ROOFLINE_HEIGHT, TD_CHART_CARD_WIDTH, ROOFLINE_HEIGHT);
+	strbuf_addstr(gp, "if (!exists(\"to_stdout\")) set output \"roofline.\" . fmt\n"
 		      "set logscale xy\n"
 		      "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\n"
 		      "set key outside right top box\n"

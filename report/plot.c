@@ -193,34 +193,39 @@ static size_t longest_label(const struct td_chart *c)
  * axis); a character of the 12 px SVG font is ~7 px wide.  Rotated labels
  * are harder to read: only when they must (not for 2-4 short bars).
  */
+/*
+ * A stacked chart is as wide as the card; with fewer bars than this its
+ * x range is widened by empty slots on both sides, so that one or two bars
+ * are not walls half the card wide (each bar keeps ~1/4 of the plot).
+ */
+#define MIN_BAR_SLOTS 4
+
+static size_t bar_slots(const struct td_chart *c)
+{
+	return c->nrows < MIN_BAR_SLOTS ? MIN_BAR_SLOTS : c->nrows;
+}
+
 static int labels_collide(const struct td_chart *c)
 {
 	double slot;
 
 	if (!c->nrows)
 		return 0;
-	slot = (td_chart_width(c) - 230.0) / (double)c->nrows;
+	slot = (td_chart_width(c) - 230.0) / (double)bar_slots(c);
 	return 7.0 * (double)longest_label(c) > 0.9 * slot;
 }
 
 int td_chart_width(const struct td_chart *c)
 {
-	int width = 900, bars = (int)c->nrows;
+	int width = TD_CHART_CARD_WIDTH, bars = (int)c->nrows;
 
 	/*
-	 * bars: room for the key plus ~110 px per bar, so one bar is not a
-	 * wall, up to the card's width; past it (16 bars and more) 55 px a
-	 * bar, scrolled in the HTML rather than shrunk.
+	 * Every chart fills the HTML card, shown at scale 1 so its 12 px text
+	 * stays 12 px; past 15 bars, 55 px a bar, scrolled in the HTML
+	 * rather than shrunk.
 	 */
-	if (c->kind == TD_CHART_STACKED) {
-		width = 420 + 110 * bars;
-		if (width > TD_CHART_CARD_WIDTH)
-			width = TD_CHART_CARD_WIDTH;
-		if (230 + 55 * bars > width)
-			width = 230 + 55 * bars;
-	}
-	if (width < 640)
-		width = 640;
+	if (c->kind == TD_CHART_STACKED && 230 + 55 * bars > width)
+		width = 230 + 55 * bars;
 	return width > 4000 ? 4000 : width;
 }
 
@@ -282,8 +287,11 @@ static void plot_stacked(struct strbuf *sb, const struct td_chart *c)
 		      "set style data histograms\n"
 		      "set style histogram rowstacked\n"
 		      "set style fill solid 1.0 border rgb \"#ffffff\"\n"
-		      "set boxwidth 0.62 relative\n"
-		      "plot ");
+		      "set boxwidth 0.62 relative\n");
+	if (c->nrows && c->nrows < MIN_BAR_SLOTS)
+		strbuf_addf(sb, "set xrange [%g:%g]\n", -0.5 - (MIN_BAR_SLOTS - c->nrows) / 2.0,
+			    c->nrows - 0.5 + (MIN_BAR_SLOTS - c->nrows) / 2.0);
+	strbuf_addstr(sb, "plot ");
 	for (j = 0; j < c->nseries; j++) {
 		if (j)
 			strbuf_addf(sb, ", \\\n     \"\" using %zu title ", j + 2);

@@ -38,6 +38,8 @@ int td_cause_shared(json_t *warnings, const char *text);
 json_t *td_warnings_by_cause(json_t *list);
 /* One row per scope and node (report/csv.c). */
 void td_report_render_csv(json_t *doc, FILE *out);
+/* Its sections after the node rows: guidance and drill-down (report/csv-sections.c). */
+void td_report_csv_sections(json_t *doc, FILE *out);
 /* CSV rows written with commas, written again with sep between the fields (report -x). */
 void td_csv_reseparate(const char *csv, size_t len, char sep, FILE *out);
 /*
@@ -97,18 +99,45 @@ void td_text_extra_events(FILE *f, json_t *scope);
  * stack's Level-2 rows only when verbose (as the tree hides them).
  */
 void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
+/*
+ * Why each of the TD_NR_STACKS stacks (td_report_stack_names: CPI,
+ * multi-stage CPI, IPC and FLOPS, frontend delivery) is not computable:
+ * cause[i] a new string, or NULL when it is; the caller frees them.
+ */
+#define TD_NR_STACKS 4
+extern const char *const td_report_stack_names[TD_NR_STACKS];
+void td_report_stack_causes(json_t *stacks, char **cause);
+/*
+ * A document of several sessions: the scopes whose stacks the text and
+ * HTML reports show (totals of the whole run, one per session and PMU),
+ * grouped by identical stacks, each group {"text", "label", "scopes": [...]}
+ * (report/stacks-sessions.c); NULL for a document of one session.
+ */
+json_t *td_report_stacks_by_session(json_t *doc, int verbose);
+/* Those groups in text, after the sessions: each stack block once. */
+void td_report_text_stacks_sessions(FILE *f, json_t *doc, int verbose);
 /* Repeated runs (report/text-repeat.c): what the tree's values and spreads are,
  * and each node's spread over the runs (per run with -v). */
 void td_report_text_repeat(FILE *f, json_t *doc, json_t *scope, int verbose, int max_level);
 /* Did 'tdperf record' give warning w when it measured ("source": "record")? */
 int td_report_warning_recorded(json_t *w);
-/* Those warnings in one line: "recorded with warnings: ...; ...". */
+/*
+ * Those warnings of 'list' in one line, "recorded with warnings: ...; ...",
+ * appended to sb (raw text: the caller escapes it); returns how many.
+ */
+int td_report_recorded_warnings_line(struct strbuf *sb, json_t *list);
+/* The document's recorded warnings in that one line, on f. */
 void td_report_text_recorded_warnings(FILE *f, json_t *doc);
 
 /* ---- guidance (report/text-guidance.c; docs/guidance.md) ---- */
 /* The deepest node of the scope's bottleneck path with guidance, or NULL. */
 json_t *td_report_guidance_node(json_t *scope);
-/* Append the "What to try" lines of that node to sb (nothing without one). */
+/* The node of a bottleneck fallback's candidate, when it has guidance; else NULL. */
+json_t *td_report_guidance_candidate(json_t *scope, json_t *cand);
+/*
+ * Append the "What to try" lines of that node to sb (nothing without one);
+ * when the bottleneck has a "fallback", why, and each candidate's.
+ */
 void td_report_text_guidance(struct strbuf *sb, json_t *scope);
 
 /* ---- the roofline (report/plot-roofline.c; docs/roofline.md) ---- */

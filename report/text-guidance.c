@@ -108,18 +108,66 @@ static void add_ruled_out(struct strbuf *sb, json_t *ro)
 	}
 }
 
-void td_report_text_guidance(struct strbuf *sb, json_t *scope)
+/* One node's guidance under the title "What to try (NAME...)". */
+static void node_guidance(struct strbuf *sb, json_t *n, const char *suffix)
 {
-	json_t *n = td_report_guidance_node(scope), *g;
+	json_t *g = json_object_get(n, "guidance");
 
-	if (!n)
-		return;
-	g = json_object_get(n, "guidance");
-	strbuf_addf(sb, "  What to try (%s):\n", td_printable(json_string_value(json_object_get(n, "name"))));
+	strbuf_addf(sb, "  What to try (%s%s):\n", td_printable(json_string_value(json_object_get(n, "name"))), suffix);
 	add_field(sb, "Means:", json_string_value(json_object_get(g, "meaning")), 0);
 	add_list(sb, "Causes:", json_object_get(g, "causes"), 0);
 	add_list(sb, "Try:", json_object_get(g, "try"), 1);
 	add_list(sb, "Next:", json_object_get(g, "next"), 0);
 	add_ruled_out(sb, json_object_get(g, "ruled_out"));
 	add_list(sb, "Sources:", json_object_get(g, "refs"), 0);
+}
+
+json_t *td_report_guidance_candidate(json_t *scope, json_t *cand)
+{
+	const char *id = json_string_value(json_object_get(cand, "id"));
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(json_object_get(scope, "nodes"), i, n)
+		if (id && json_is_string(json_object_get(n, "id")) &&
+		    !strcmp(id, json_string_value(json_object_get(n, "id"))))
+			return json_is_object(json_object_get(n, "guidance")) ? n : NULL;
+	return NULL;
+}
+
+/* No single bottleneck (analyze/guidance.c): why, then each candidate's guidance. */
+static int fallback_guidance(struct strbuf *sb, json_t *scope)
+{
+	json_t *fb = json_object_get(json_object_get(scope, "bottleneck"), "fallback"), *c;
+	size_t i, nr;
+
+	if (!json_is_object(fb))
+		return 0;
+	nr = json_array_size(json_object_get(fb, "candidates"));
+	strbuf_addstr(sb, "  What to try:");
+	add_wrapped(sb, td_printable(json_string_value(json_object_get(fb, "sentence"))), 14, 4);
+	strbuf_addch(sb, '\n');
+	json_array_foreach(json_object_get(fb, "candidates"), i, c) {
+		json_t *n = td_report_guidance_candidate(scope, c);
+		char suffix[48];
+
+		snprintf(suffix, sizeof(suffix), ", candidate %zu of %zu", i + 1, nr);
+		if (n)
+			node_guidance(sb, n, suffix);
+		else
+			strbuf_addf(sb, "  What to try (%s%s): no guidance for this node\n",
+				    td_printable(json_string_value(json_object_get(c, "name"))), suffix);
+	}
+	return 1;
+}
+
+void td_report_text_guidance(struct strbuf *sb, json_t *scope)
+{
+	json_t *n;
+
+	if (fallback_guidance(sb, scope))
+		return;
+	n = td_report_guidance_node(scope);
+	if (n)
+		node_guidance(sb, n, "");
 }

@@ -99,18 +99,26 @@ int td_report_warning_recorded(json_t *w)
 	return json_is_string(src) && !strcmp(json_string_value(src), "record");
 }
 
-void td_report_text_recorded_warnings(FILE *f, json_t *doc)
+int td_report_recorded_warnings_line(struct strbuf *sb, json_t *list)
 {
 	json_t *w;
 	size_t i;
 	int n = 0;
 
-	json_array_foreach(json_object_get(doc, "warnings"), i, w) {
+	json_array_foreach(list, i, w) {
 		if (!td_report_warning_recorded(w))
 			continue;
-		fprintf(f, "%s%s", n++ ? "; " : "recorded with warnings: ",
-			td_printable(json_string_value(json_object_get(w, "text"))));
+		strbuf_addstr(sb, n++ ? "; " : "recorded with warnings: ");
+		strbuf_addstr(sb, json_string_value(json_object_get(w, "text")));
 	}
-	if (n)
-		fputc('\n', f);
+	return n;
+}
+
+void td_report_text_recorded_warnings(FILE *f, json_t *doc)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (td_report_recorded_warnings_line(&sb, json_object_get(doc, "warnings")))
+		fprintf(f, "%s\n", td_printable(sb.buf));
+	strbuf_release(&sb);
 }

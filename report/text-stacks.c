@@ -476,7 +476,7 @@ static void frontend_section(struct strbuf *sb, json_t *fe)
  * so that stacks failing for one cause are named together.
  */
 enum { ST_CPI, ST_MULTISTAGE, ST_IPC_FLOPS, ST_FRONTEND, NR_ST };
-static const char *const stack_names[NR_ST] = {
+const char *const td_report_stack_names[TD_NR_STACKS] = {
 	"CPI", "multi-stage CPI", "IPC and FLOPS", "frontend delivery",
 };
 
@@ -508,7 +508,7 @@ static char *frontend_cause(json_t *fe)
 	return isnan(jnum(fe, "delivered_uops")) ? xstrdup("not measured") : NULL;
 }
 
-static void stack_causes(json_t *stacks, char **cause)
+void td_report_stack_causes(json_t *stacks, char **cause)
 {
 	json_t *ms = json_object_get(stacks, "multistage");
 
@@ -536,10 +536,10 @@ static int grouped_causes(struct strbuf *sb, char **cause)
 	for (i = 0; i < NR_ST; i++) {
 		if (!cause[i] || done[i])
 			continue;
-		strbuf_addf(sb, "  %s", stack_names[i]);
+		strbuf_addf(sb, "  %s", td_report_stack_names[i]);
 		for (j = i + 1; j < NR_ST; j++)
 			if (cause[j] && !strcmp(cause[i], cause[j])) {
-				strbuf_addf(sb, ", %s", stack_names[j]);
+				strbuf_addf(sb, ", %s", td_report_stack_names[j]);
 				done[j] = 1;
 			}
 		strbuf_addf(sb, ": %s\n", td_printable(cause[i]));
@@ -560,7 +560,7 @@ void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose)
 	if (!json_is_object(stacks) || !json_object_size(stacks))
 		return;
 	strbuf_addch(sb, '\n');
-	stack_causes(stacks, cause);
+	td_report_stack_causes(stacks, cause);
 	grouped = !verbose && grouped_causes(sb, cause);
 	if (!grouped || !cause[ST_CPI])
 		cpi_section(sb, json_object_get(stacks, "cpi"), verbose);

@@ -478,7 +478,10 @@ static void print_scope(const struct out *o, json_t *scope)
 		td_text_phases(o->f, scope);
 		print_guidance(o, scope);
 		print_metrics(o, scope, 0);
-		print_stacks(o, scope);
+		/* several sessions: after them, each different set once (report/stacks-sessions.c) */
+		if (json_array_size(json_object_get(o->doc, "sessions")) < 2 || strcmp(jget_str(scope, "kind"), "total") ||
+		    !isnan(jget_num(scope, "time")))
+			print_stacks(o, scope);
 	} else {
 		if (json_is_object(bn)) {
 			/* a table without a tree (AMD Zen 1-3): why, then what it has */
@@ -670,6 +673,7 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f
 		else
 			td_report_each_scope_rows(doc, idx, print_folded_scope, &o);
 	}
+	td_report_text_stacks_sessions(f, doc, opts->verbose);
 	td_report_text_threads_file(doc, f); /* threads work: report/text-threads.c */
 	td_report_text_drilldown(doc, f); /* record --drilldown: report/drilldown.c */
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"

@@ -9,7 +9,7 @@ set -eu
 
 cd "$(dirname "$0")/../.."
 td=${1:-./tdperf}
-out=docs/gallery
+out=${GALLERY_OUT:-docs/gallery}
 pub=tests/fixtures/perf-stat-published
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdperf-gallery.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -45,7 +45,7 @@ shot "$work/partial.html" "$out/partial-stack.png" 1200 1000
 "$td" diff --plot "$work/diff" "$pub/case-23-cml-multidim-topdownL1-L2-L3.txt" \
 	"$pub/case-05-skl-irogers-topdownL1-systemwide.txt" >/dev/null
 svg_page "$work/diff/compare-l2.svg" "$work/compare-l2.html"
-shot "$work/compare-l2.html" "$out/compare-l2.png" 660 450
+shot "$work/compare-l2.html" "$out/compare-l2.png" 1096 450
 
 # 5. a Zen 4 run with a clear bottleneck path (the demo's fixture)
 "$td" report --html "$work/zen4.html" "$pub/case-43-zen4-ckl-blog-pipelineL2-explicit.txt" >/dev/null
@@ -55,4 +55,4 @@ shot "$work/zen4.html" "$out/zen4-summary.png" 1200 700
 "$td" diff --plot "$work/gen" tests/fixtures/perf-oracle/skylake/all.txt \
 	tests/fixtures/perf-oracle/icelake/all.txt >/dev/null
 svg_page "$work/gen/cpi-delta.svg" "$work/cpi-delta.html"
-shot "$work/cpi-delta.html" "$out/cpi-delta.png" 900 450
+shot "$work/cpi-delta.html" "$out/cpi-delta.png" 1096 450

@@ -53,11 +53,13 @@ test_expect_success 'stacks not computable for one cause are named together' '
 	! grep -q "^Frontend delivery: not computable" c44.txt
 '
 
-test_expect_success 'case 17: one stacks block per session and PMU, not four lines' '
+test_expect_success 'case 17: one stacks block per PMU for its 4 sessions, not four lines' '
 	"$TDPERF" report $C17 >c17.txt &&
 	scopes=$(grep -c "^-- total" c17.txt) &&
 	test "$scopes" -gt 1 &&
-	test "$(grep -c "^Stacks not computable from these counts:" c17.txt)" = "$scopes" &&
+	pmus=$(sed -n "s/^-- total, PMU \(.*\) --\$/\1/p" c17.txt | sort -u | wc -l) &&
+	test "$pmus" = 2 &&
+	test "$(grep -c "^Stacks not computable from these counts:" c17.txt)" = "$pmus" &&
 	! grep -q "IPC and FLOPS stacks: not computable" c17.txt &&
 	grep -q "^  CPI: instructions not known$" c17.txt
 '

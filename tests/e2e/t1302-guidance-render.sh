@@ -44,10 +44,11 @@ test_expect_success 'text: What to try under the bottleneck, with the ruled-out 
 	grep "^    Sources: *Yasin 2014" wt
 '
 
-test_expect_success 'text: no What to try without a bottleneck path' '
+test_expect_success 'text: without a bottleneck path, the two candidates, not one node' '
 	"$TDPERF" report "$FIXTURES/perf-oracle/skylakex/all.txt" >sk &&
 	grep "Bottleneck: no clear bottleneck" sk &&
-	! grep "What to try" sk
+	grep "^  What to try: Frontend Bound 25.0 % and Backend Bound 25.0 % are both above their thresholds" sk &&
+	test "$(grep -c "^  What to try (.*, candidate [12] of 2):" sk)" = 2
 '
 
 test_expect_success 'HTML: a What to try section under the verdict' '
