@@ -225,20 +225,40 @@ static void same_node(const struct td_node_row *a, const struct td_node_row *b)
 	SAME_STR(a->sanity, b->sanity);
 }
 
-/* The document written as JSON (report --format json) and read back gives the same model. */
-static void saved_json_reads_back_the_same(void **state)
+/* The same scope in two models: its header, its counts' shape and every node. */
+static void same_scope(const struct td_scope_rows *a, const struct td_scope_rows *b)
 {
-	json_t *doc = load(ORACLE), *back;
+	size_t i;
+
+	SAME_STR(a->id, b->id);
+	SAME_STR(a->kind, b->kind);
+	SAME_STR(a->label, b->label);
+	SAME_STR(a->pmu, b->pmu);
+	assert_int_equal(a->session, b->session);
+	SAME_NUM(a->time, b->time);
+	assert_int_equal(a->multiplexed, b->multiplexed);
+	SAME_STR(a->bottleneck_leaf, b->bottleneck_leaf);
+	assert_int_equal(a->nr_nodes, b->nr_nodes);
+	for (i = 0; i < a->nr_nodes; i++)
+		same_node(&a->nodes[i], &b->nodes[i]);
+}
+
+/*
+ * The document written as JSON (report --format json: interval scopes
+ * folded into columns) and read back as tdperf diff reads it gives the
+ * same model.
+ */
+static void saved_json_reads_back_the_same(const char *input, size_t min_scopes, size_t min_folded)
+{
+	json_t *doc = load(input), *back;
 	struct td_model *m = td_model_new(doc), *mb;
 	struct strbuf err = STRBUF_INIT;
 	const char *tmp = getenv("TMPDIR");
 	char path[4096];
-	const struct td_scope_rows *a, *b;
 	FILE *f;
 	int fd;
-	size_t i;
+	size_t i, folded;
 
-	(void)state;
 	snprintf(path, sizeof(path), "%s/test-model-XXXXXX.json", tmp && *tmp ? tmp : "/tmp");
 	fd = mkstemps(path, 5);
 	assert_true(fd >= 0);
@@ -250,20 +270,18 @@ static void saved_json_reads_back_the_same(void **state)
 	unlink(path);
 	assert_non_null(back);
 	assert_int_equal(td_report_unfold(back, &err), 0);
+	for (i = 0, folded = 0; i < json_array_size(json_object_get(back, "scopes")); i++)
+		folded += json_is_true(json_object_get(json_array_get(json_object_get(back, "scopes"), i), "folded"));
+	assert_true(folded >= min_folded);
 	mb = td_model_new(back);
+	assert_true(td_model_nr_scopes(m) >= min_scopes);
 	assert_int_equal(td_model_nr_scopes(m), td_model_nr_scopes(mb));
 	assert_int_equal(td_model_nr_sessions(m), td_model_nr_sessions(mb));
 	SAME_STR(td_model_run(m)->cpu_name, td_model_run(mb)->cpu_name);
-	a = main_scope(m);
-	b = main_scope(mb);
-	SAME_STR(a->id, b->id);
-	assert_int_equal(a->nr_nodes, b->nr_nodes);
-	assert_int_equal(a->nr_events, b->nr_events);
-	assert_int_equal(a->nr_warnings, b->nr_warnings);
-	SAME_STR(a->bottleneck_sentence, b->bottleneck_sentence);
-	SAME_STR(a->bottleneck_leaf, b->bottleneck_leaf);
-	for (i = 0; i < a->nr_nodes; i++)
-		same_node(&a->nodes[i], &b->nodes[i]);
+	for (i = 0; i < td_model_nr_scopes(m); i++)
+		same_scope(td_model_scope(m, i), td_model_scope(mb, i));
+	assert_int_equal(main_scope(m)->nr_warnings, main_scope(mb)->nr_warnings);
+	SAME_STR(main_scope(m)->bottleneck_sentence, main_scope(mb)->bottleneck_sentence);
 	td_model_free(mb);
 	td_model_free(m);
 	strbuf_release(&err);
@@ -271,12 +289,26 @@ static void saved_json_reads_back_the_same(void **state)
 	json_decref(doc);
 }
 
+static void saved_total_reads_back_the_same(void **state)
+{
+	(void)state;
+	saved_json_reads_back_the_same(ORACLE, 1, 0);
+}
+
+/* perf stat -I CSV of an Ice Lake (case 27 of the published outputs): folded interval scopes */
+static void saved_intervals_read_back_the_same(void **state)
+{
+	(void)state;
+	saved_json_reads_back_the_same(FIXTURES "perf-stat-published/case-27-iclclass-irogers-csv-interval-topdownL1.txt", 2, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(perf_values_are_the_printed_ones),
 		cmocka_unit_test(parents_are_intels),
-		cmocka_unit_test(saved_json_reads_back_the_same),
+		cmocka_unit_test(saved_total_reads_back_the_same),
+		cmocka_unit_test(saved_intervals_read_back_the_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
