@@ -103,10 +103,6 @@ void td_report_text_stacks(struct strbuf *sb, json_t *stacks, int verbose);
 /* Repeated runs (report/text-repeat.c): what the tree's values and spreads are,
  * and each node's spread over the runs (per run with -v). */
 void td_report_text_repeat(FILE *f, json_t *doc, json_t *scope, int verbose, int max_level);
-/* Did 'tdperf record' give warning w when it measured ("source": "record")? */
-int td_report_warning_recorded(json_t *w);
-/* Those warnings in one line: "recorded with warnings: ...; ...". */
-void td_report_text_recorded_warnings(FILE *f, json_t *doc);
 
 /* ---- guidance (report/text-guidance.c; docs/guidance.md) ---- */
 /* The deepest node of the scope's bottleneck path with guidance, or NULL. */

@@ -91,26 +91,3 @@ void td_report_text_repeat(FILE *f, json_t *doc, json_t *scope, int verbose, int
 		if (node_listed(n, verbose, max_level))
 			print_node(f, n, verbose);
 }
-
-int td_report_warning_recorded(json_t *w)
-{
-	json_t *src = json_object_get(w, "source");
-
-	return json_is_string(src) && !strcmp(json_string_value(src), "record");
-}
-
-void td_report_text_recorded_warnings(FILE *f, json_t *doc)
-{
-	json_t *w;
-	size_t i;
-	int n = 0;
-
-	json_array_foreach(json_object_get(doc, "warnings"), i, w) {
-		if (!td_report_warning_recorded(w))
-			continue;
-		fprintf(f, "%s%s", n++ ? "; " : "recorded with warnings: ",
-			td_printable(json_string_value(json_object_get(w, "text"))));
-	}
-	if (n)
-		fputc('\n', f);
-}
