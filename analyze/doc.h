@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "util/util.h"
+#include "analyze/model.h"
 
 /* Version of the document's schema (docs/report-schema.md). */
 #define TD_REPORT_SCHEMA_VERSION 2
@@ -97,52 +98,6 @@ const char *td_roofline_level_name(int level);
 int td_thread_nr_components(void);
 const char *td_thread_component_id(int k);
 
-/*
- * A scope as CSV and the folded text line show it, typed: analyze/ fills
- * it straight from the evaluation for the streamed scopes of a long run
- * (no JSON built), or from the document's JSON for the others.  Every
- * string belongs to the rows (td_scope_rows_release) or to what they were
- * read from.  NAN: no value; NULL: no string.
- */
-struct td_node_row {
-	const char *id, *name, *parent, *unit;
-	int level;
-	double value;
-	const char *source;          /* "counts", "perf", "children" (nodes[].source) */
-	int flagged, bottleneck, approximate;
-	const char *reason;
-	double perf_value, perf_resolution;
-	const char *perf_name;
-	const char *perf_kind;       /* "table" (tma_frontend_bound), "builtin" (perf's own
-					"Frontend Bound"), NULL where perf printed none */
-	int group;                   /* -1: computed on all groups */
-	double uncertainty;
-	int undecided;
-	double counted_pct;
-	const char *estimate, *sanity;
-	int repeat_runs;             /* record -r: runs with a value (nodes[].repeat), 0 none */
-	double repeat_mean, repeat_stddev, repeat_min, repeat_max;
-};
-struct td_event_row {
-	const char *name, *unit, *status;
-	double value, running_pct;
-	int scaled;
-};
-struct td_scope_rows {
-	const char *id, *kind, *label, *pmu;
-	long session;
-	double time;
-	int multiplexed;
-	struct td_node_row *nodes;
-	size_t nr_nodes;
-	struct td_event_row *events;  /* filled when there are no nodes */
-	size_t nr_events;
-	struct td_event_row *extra;   /* record -e: the scope's "extra_events" (name: as given) */
-	size_t nr_extra;
-	const char *bottleneck_leaf;  /* the path's last node id, or NULL */
-	char **owned;                 /* strings to free with the rows */
-	size_t nr_owned, alloc_owned;
-};
 /*
  * A saved document's folded scopes (version 2: values and flags as
  * columns, descriptions and texts in the document's "columns" and

@@ -7,7 +7,7 @@ libtdperf_a_SOURCES += analyze/build.c analyze/drilldown.c analyze/extra-events.
 	analyze/hotspots-mpi.c analyze/import.c analyze/job-diff.c analyze/job-rank.c analyze/job.c \
 	analyze/legacy-topdown.c analyze/perf-names.c analyze/phases.c analyze/reason.c analyze/repeat.c analyze/reason-memo.c analyze/roofline.c \
 	analyze/sanity.c analyze/software.c analyze/stacks.c analyze/stream.c analyze/stream-input.c analyze/threads-json.c analyze/threads-spans.c \
-	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h \
+	analyze/threads-load.c analyze/analyze-int.h analyze/compare.h analyze/doc.h analyze/model.c analyze/model.h \
 	analyze/hotspots-int.h analyze/report.h
 # perf's built-in Top-Down values as a tree, where no CPU table applies (--topdown)
 libtdperf_a_SOURCES += analyze/perf-topdown.c
@@ -76,3 +76,10 @@ EXTRA_DIST += tests/e2e/t0650-phases.sh
 libtdperf_a_SOURCES += analyze/regions.h analyze/regions.c
 # regions over the ranks of a job, and two --regions runs compared
 libtdperf_a_SOURCES += analyze/regions-merge.c
+# the typed model (analyze/model.h) against perf's printed values and Intel's tree
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_model
+TESTS += tests/unit/test_model
+tests_unit_test_model_LDADD = $(UNIT_LIBS)
+tests_unit_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+endif

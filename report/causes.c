@@ -58,6 +58,26 @@ int td_cause_shared(json_t *warnings, const char *text)
 	return c && cause_count(warnings, c) > 0;
 }
 
+size_t td_cause_count(const char *const *warnings, size_t n, const char *cause)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *c = td_cause_split(warnings[i], NULL);
+
+		if (c && !strcmp(c, cause))
+			count++;
+	}
+	return count;
+}
+
+int td_cause_shared_in(const char *const *warnings, size_t n, const char *text)
+{
+	const char *c = td_cause_split(text, NULL);
+
+	return c && td_cause_count(warnings, n, c) > 0;
+}
+
 json_t *td_warnings_by_cause(json_t *list)
 {
 	json_t *out = json_array(), *w, *group;

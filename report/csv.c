@@ -179,18 +179,17 @@ static void scope_rows(const struct td_scope_rows *r, void *ctx)
 	strbuf_release(&row);
 }
 
-void td_report_render_csv(json_t *doc, FILE *f)
+void td_report_render_csv(const struct td_model *m, FILE *f)
 {
-	json_t *sess;
 	size_t i;
 
 	fputs("scope,session,kind,label,pmu,time,node,name,parent,level,value,unit,flagged,"
 	      "bottleneck,approximate,multiplexed,perf_value,reason,uncertainty,undecided,counted_pct,sanity,source,"
 	      "repeat_runs,repeat_mean,repeat_stddev,repeat_min,repeat_max\n", f);
 	/* session by session, as the document orders its scopes */
-	json_array_foreach(json_object_get(doc, "sessions"), i, sess)
-		td_report_each_scope_rows(doc, json_integer_value(json_object_get(sess, "index")), scope_rows, f);
-	td_report_csv_sections(doc, f);
+	for (i = 0; i < td_model_nr_sessions(m); i++)
+		td_model_each_scope(m, td_model_session(m, i)->index, 0, scope_rows, f);
+	td_report_csv_sections(td_model_doc(m), f);
 }
 
 /*

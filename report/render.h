@@ -21,8 +21,8 @@ struct td_text_opts {
 	int all_scopes;       /* --scopes all: every interval/CPU/thread section */
 	int events;           /* --events: list the raw counts too */
 };
-/* Render the document as the indented text tree. */
-void td_report_render_text(json_t *doc, const struct td_text_opts *o, FILE *out);
+/* Render the report as the indented text tree (reads the typed model only). */
+void td_report_render_text(const struct td_model *m, const struct td_text_opts *o, FILE *out);
 /*
  * Diagnoses said once (report/causes.c).  td_cause_split returns the
  * "likely cause: ..." tail of an out-of-range message (NULL if it has
@@ -36,8 +36,11 @@ void td_report_render_text(json_t *doc, const struct td_text_opts *o, FILE *out)
 const char *td_cause_split(const char *text, size_t *head_len);
 int td_cause_shared(json_t *warnings, const char *text);
 json_t *td_warnings_by_cause(json_t *list);
-/* One row per scope and node (report/csv.c). */
-void td_report_render_csv(json_t *doc, FILE *out);
+/* The same on a typed list: how many of its n warnings end with 'cause'; does one carry text's? */
+size_t td_cause_count(const char *const *warnings, size_t n, const char *cause);
+int td_cause_shared_in(const char *const *warnings, size_t n, const char *text);
+/* One row per scope and node (report/csv.c; reads the typed model only). */
+void td_report_render_csv(const struct td_model *m, FILE *out);
 /* Its sections after the node rows: guidance and drill-down (report/csv-sections.c). */
 void td_report_csv_sections(json_t *doc, FILE *out);
 /* CSV rows written with commas, written again with sep between the fields (report -x). */
@@ -126,8 +129,6 @@ int td_report_warning_recorded(json_t *w);
  * appended to sb (raw text: the caller escapes it); returns how many.
  */
 int td_report_recorded_warnings_line(struct strbuf *sb, json_t *list);
-/* The document's recorded warnings in that one line, on f. */
-void td_report_text_recorded_warnings(FILE *f, json_t *doc);
 
 /* ---- guidance (report/text-guidance.c; docs/guidance.md) ---- */
 /* The deepest node of the scope's bottleneck path with guidance, or NULL. */

@@ -114,11 +114,3 @@ int td_report_recorded_warnings_line(struct strbuf *sb, json_t *list)
 	return n;
 }
 
-void td_report_text_recorded_warnings(FILE *f, json_t *doc)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (td_report_recorded_warnings_line(&sb, json_object_get(doc, "warnings")))
-		fprintf(f, "%s\n", td_printable(sb.buf));
-	strbuf_release(&sb);
-}

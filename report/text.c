@@ -39,28 +39,12 @@ struct out {
 	FILE *f;
 	const struct td_text_opts *o;
 	int folded_header;   /* the folded scopes' column header is printed */
-	json_t *doc;
+	const struct td_model *m;
 };
 
 static const char *col(const struct out *o, const char *c)
 {
 	return o->o->color ? c : "";
-}
-
-static const char *jget_str(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
-
-static double jget_num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static int jget_bool(json_t *o, const char *k)
-{
-	return json_is_true(json_object_get(o, k));
 }
 
 static void bar(const struct out *o, double v, int width)
@@ -79,57 +63,39 @@ static void bar(const struct out *o, double v, int width)
 }
 
 /* Is any ancestor of node i hidden?  Children of hidden nodes hide too. */
-static int node_visible(const struct out *o, json_t *n)
+static int node_visible(const struct out *o, const struct td_node_row *n)
 {
-	int level = (int)json_integer_value(json_object_get(n, "level"));
-
-	if (o->o->max_level && level > o->o->max_level)
+	if (o->o->max_level && n->level > o->o->max_level)
 		return 0;
-	if (o->o->verbose >= 2 || level == 1)
+	if (o->o->verbose >= 2 || n->level == 1)
 		return 1;
 	if (o->o->verbose)
-		return json_is_number(json_object_get(n, "value")) || level <= 2;
-	return jget_bool(n, "flagged");
+		return !isnan(n->value) || n->level <= 2;
+	return n->flagged;
 }
 
 /*
  * -v: the node's formula is not the one an older perf uses, so a value
  * beside perf's own can differ for that reason alone (issue 30 item 9).
  */
-static void print_perf_formula(const struct out *o, json_t *n, int level)
+static void print_perf_formula(const struct out *o, const struct td_node_row *n, int level)
 {
-	json_t *pf = json_object_get(n, "perf_formula");
-
-	if (!json_is_object(pf))
+	if (!n->perf_formula_expr)
 		return;
 	fprintf(o->f, "  %*s    %s(perf %s computes this with an older formula: %s; ours follows %s)%s\n",
-		(level - 1) * 2, "", col(o, C_DIM), td_printable(jget_str(pf, "perf_version")),
-		td_printable(jget_str(pf, "expr")), td_printable(jget_str(pf, "why")), col(o, C_RESET));
+		(level - 1) * 2, "", col(o, C_DIM), td_printable(n->perf_formula_version),
+		td_printable(n->perf_formula_expr), td_printable(n->perf_formula_why), col(o, C_RESET));
 }
 
-static json_t *find_node(json_t *nodes, const char *id)
+static int ancestors_visible(const struct out *o, const struct td_scope_rows *s, const struct td_node_row *n)
 {
-	size_t i;
-	json_t *n;
+	const struct td_node_row *p = td_node_parent(s, n);
+	size_t depth;
 
-	json_array_foreach(nodes, i, n)
-		if (id && !strcmp(jget_str(n, "id"), id))
-			return n;
-	return NULL;
-}
-
-static int ancestors_visible(const struct out *o, json_t *nodes, json_t *n)
-{
-	const char *p = jget_str(n, "parent");
-
-	while (p) {
-		json_t *pn = find_node(nodes, p);
-		if (!pn)
-			return 1;
-		if (!node_visible(o, pn))
+	/* at most nr_nodes steps: a document's parents may go round in a circle */
+	for (depth = 0; p && depth < s->nr_nodes; p = td_node_parent(s, p), depth++)
+		if (!node_visible(o, p))
 			return 0;
-		p = jget_str(pn, "parent");
-	}
 	return 1;
 }
 
@@ -138,9 +104,9 @@ static int ancestors_visible(const struct out *o, json_t *nodes, json_t *n)
  * perf's printing resolution (0.05 points for "41.1 %", 0.5 points for a
  * 0.41 ratio), plus a little for perf's own rounding of its inputs.
  */
-static double perf_tolerance(json_t *n)
+static double perf_tolerance(const struct td_node_row *n)
 {
-	double res = jget_num(n, "perf_resolution");
+	double res = n->perf_resolution;
 
 	return (isnan(res) ? 0.001 : res) * 0.6;
 }
@@ -157,13 +123,14 @@ struct seen_check {
  * check failed by several nodes at once (Level 1 summing to 101.5 %, on
  * each Level-1 node) is said on the first and pointed to on the others.
  */
-static void print_sanity(const struct out *o, json_t *scope, json_t *n, int level, struct seen_check *seen)
+static void print_sanity(const struct out *o, const struct td_scope_rows *s, const struct td_node_row *n,
+			 int level, struct seen_check *seen)
 {
-	const char *sanity = jget_str(n, "sanity");
+	const char *sanity = n->sanity;
 	size_t head = strlen(sanity);
 	char *text;
 
-	if (td_cause_shared(json_object_get(scope, "warnings"), sanity))
+	if (td_cause_shared_in(s->warnings, s->nr_warnings, sanity))
 		td_cause_split(sanity, &head);
 	if (seen->text.len && !strcmp(seen->text.buf, sanity)) {
 		fprintf(o->f, "  %*s    %s(x the same check as %s above)%s\n", (level - 1) * 2, "", col(o, C_RED),
@@ -173,7 +140,7 @@ static void print_sanity(const struct out *o, json_t *scope, json_t *n, int leve
 	strbuf_reset(&seen->text);
 	strbuf_addstr(&seen->text, sanity);
 	strbuf_reset(&seen->node);
-	strbuf_addstr(&seen->node, jget_str(n, "name") ? jget_str(n, "name") : "");
+	strbuf_addstr(&seen->node, n->name ? n->name : "");
 	text = xstrndup(sanity, head);
 	fprintf(o->f, "  %*s    %s(x %s%s)%s\n", (level - 1) * 2, "", col(o, C_RED), td_printable(text),
 		head < strlen(sanity) ? "; likely cause: in the warnings below" : "", col(o, C_RESET));
@@ -181,74 +148,98 @@ static void print_sanity(const struct out *o, json_t *scope, json_t *n, int leve
 }
 
 /* The scope's warnings, those with one likely cause said once with their list. */
-static void print_warnings(const struct out *o, json_t *scope)
+/* The checks of 'list' from 'from' on that end with 'cause', each without it. */
+static void print_cause_items(const struct out *o, const char *const *list, size_t nr, size_t from,
+			      const char *cause)
 {
-	json_t *groups = td_warnings_by_cause(json_object_get(scope, "warnings")), *w, *item;
-	size_t i, j;
+	size_t j, len;
 
-	json_array_foreach(groups, i, w) {
-		if (json_is_string(w)) {
-			fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET),
-				td_printable(json_string_value(w)));
+	for (j = from; j < nr; j++) {
+		const char *c = td_cause_split(list[j], &len);
+		char *head;
+
+		if (!c || strcmp(c, cause))
 			continue;
-		}
-		fprintf(o->f, "  %swarning:%s %zu checks failed, with one likely cause:\n",
-			col(o, C_YELLOW), col(o, C_RESET), json_array_size(json_object_get(w, "items")));
-		json_array_foreach(json_object_get(w, "items"), j, item)
-			fprintf(o->f, "    - %s\n", td_printable(json_string_value(item)));
-		fprintf(o->f, "    %s\n", td_printable(jget_str(w, "cause")));
+		head = xstrndup(list[j], len);
+		fprintf(o->f, "    - %s\n", td_printable(head));
+		free(head);
 	}
-	json_decref(groups);
 }
 
-static void print_tree(const struct out *o, json_t *scope)
+/* The scope's warnings, those with one likely cause said once with their list, where it first appears. */
+static void print_warnings(const struct out *o, const struct td_scope_rows *s)
 {
-	json_t *nodes = json_object_get(scope, "nodes"), *n;
+	const char *const *list = s->warnings;
+	size_t i, nr = s->nr_warnings, count;
+
+	for (i = 0; i < nr; i++) {
+		const char *c = td_cause_split(list[i], NULL);
+
+		count = c ? td_cause_count(list, nr, c) : 0;
+		if (count < 2) {
+			fprintf(o->f, "  %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET),
+				td_printable(list[i]));
+			continue;
+		}
+		if (td_cause_count(list, i, c))
+			continue; /* said with the first */
+		fprintf(o->f, "  %swarning:%s %zu checks failed, with one likely cause:\n",
+			col(o, C_YELLOW), col(o, C_RESET), count);
+		print_cause_items(o, list, nr, i, c);
+		fprintf(o->f, "    %s\n", td_printable(c));
+	}
+}
+
+static void print_tree(const struct out *o, const struct td_scope_rows *s)
+{
 	size_t i;
 	int hidden = 0, has_perf = 0, width = o->o->width ? o->o->width : 30;
-	int multiplexed = jget_bool(scope, "multiplexed");
+	int multiplexed = s->multiplexed;
 	int has_u = 0, nr_printed = 0;
 	struct strbuf why = STRBUF_INIT;
 	struct seen_check seen = { STRBUF_INIT, STRBUF_INIT };
 
-	json_array_foreach(nodes, i, n) {
-		if (json_is_number(json_object_get(n, "perf_value")))
+	for (i = 0; i < s->nr_nodes; i++) {
+		const struct td_node_row *n = &s->nodes[i];
+
+		if (!isnan(n->perf_value))
 			has_perf = 1;
-		if (json_is_number(json_object_get(n, "uncertainty")))
+		if (!isnan(n->uncertainty))
 			has_u = 1;
-		if (jget_str(n, "source") && strcmp(jget_str(n, "source"), "counts"))
+		if (n->source && strcmp(n->source, "counts"))
 			nr_printed++;
 	}
 	fprintf(o->f, "  %-36s %8s%s  %-*s%s\n", "Top-Down node", "value", has_u ? "  \xc2\xb1 err" : "",
 		width, "", has_perf ? "    perf" : "");
-	json_array_foreach(nodes, i, n) {
-		int level = (int)json_integer_value(json_object_get(n, "level"));
-		double v = jget_num(n, "value"), pv = jget_num(n, "perf_value");
-		double u = jget_num(n, "uncertainty");
-		const char *sanity = jget_str(n, "sanity");
-		int flagged = jget_bool(n, "flagged"), bn = jget_bool(n, "bottleneck");
-		int approx = jget_bool(n, "approximate");
-		const char *reason = jget_str(n, "reason");
-		const char *source = jget_str(n, "source");
+	for (i = 0; i < s->nr_nodes; i++) {
+		const struct td_node_row *n = &s->nodes[i];
+		int level = n->level;
+		double v = n->value, pv = n->perf_value;
+		double u = n->uncertainty;
+		const char *sanity = n->sanity;
+		int flagged = n->flagged, bn = n->bottleneck;
+		int approx = n->approximate;
+		const char *reason = n->reason;
+		const char *source = n->source;
 		int printed = source && !strcmp(source, "perf"), summed = source && !strcmp(source, "children");
 		char name[80];
 		char marks[8];
 		int m = 0;
 
-		if (!node_visible(o, n) || !ancestors_visible(o, nodes, n)) {
+		if (!node_visible(o, n) || !ancestors_visible(o, s, n)) {
 			if (!(o->o->max_level && level > o->o->max_level))
 				hidden++;
 			continue;
 		}
 		snprintf(name, sizeof(name), "%*s%s%s", (level - 1) * 2, "", bn ? "> " : "  ",
-			 td_printable(jget_str(n, "name")));
+			 td_printable(n->name));
 		if (flagged)
 			marks[m++] = '!';
 		if (approx)
 			marks[m++] = '~';
 		if (multiplexed && !isnan(v))
 			marks[m++] = 'm';
-		if (jget_bool(n, "undecided"))
+		if (n->undecided)
 			marks[m++] = '?';
 		if (sanity)
 			marks[m++] = 'x';
@@ -275,7 +266,7 @@ static void print_tree(const struct out *o, json_t *scope)
 			else
 				fprintf(o->f, " %6.1f%s%s", pv * 100,
 					!isnan(v) && fabs(pv - v) > perf_tolerance(n) ? "*" : " ",
-					jget_str(n, "perf_kind") && !strcmp(jget_str(n, "perf_kind"), "builtin") ?
+					n->perf_kind && !strcmp(n->perf_kind, "builtin") ?
 					"b" : "");
 		}
 		fputc('\n', o->f);
@@ -284,7 +275,7 @@ static void print_tree(const struct out *o, json_t *scope)
 		if (reason)
 			td_reason_short(&why, reason, 4);
 		if (sanity)
-			print_sanity(o, scope, n, level, &seen);
+			print_sanity(o, s, n, level, &seen);
 		if (isnan(v) && reason && (o->o->verbose || level == 1))
 			fprintf(o->f, "  %*s    %s(%s)%s\n", (level - 1) * 2, "", col(o, C_DIM), td_printable(why.buf),
 				col(o, C_RESET));
@@ -314,14 +305,13 @@ static void print_tree(const struct out *o, json_t *scope)
 }
 
 /* Info metrics: a count unless -v, or 'always' where they are all there is. */
-static void print_metrics(const struct out *o, json_t *scope, int always)
+static void print_metrics(const struct out *o, const struct td_scope_rows *s, int always)
 {
-	json_t *ms = json_object_get(scope, "metrics"), *m;
 	size_t i;
-	int shown = 0, computable = 0;
+	int computable = 0;
 
-	json_array_foreach(ms, i, m)
-		if (!isnan(jget_num(m, "value")))
+	for (i = 0; i < s->nr_metrics; i++)
+		if (!isnan(s->metrics[i].value))
 			computable++;
 	if (!computable)
 		return;
@@ -331,174 +321,158 @@ static void print_metrics(const struct out *o, json_t *scope, int always)
 		return;
 	}
 	fprintf(o->f, "  Info metrics:\n");
-	json_array_foreach(ms, i, m) {
-		double v = jget_num(m, "value");
-		if (isnan(v))
+	for (i = 0; i < s->nr_metrics; i++) {
+		const struct td_model_metric *m = &s->metrics[i];
+
+		if (isnan(m->value))
 			continue;
-		fprintf(o->f, "    %-40s %14.4g %s%s", td_printable(jget_str(m, "name")), v,
-			jget_str(m, "unit") ? td_printable(jget_str(m, "unit")) : "",
-			jget_bool(m, "approximate") ? " ~" : "");
-		if (!isnan(jget_num(m, "uncertainty")))
-			fprintf(o->f, " \xc2\xb1 %.3g", jget_num(m, "uncertainty"));
-		if (!isnan(jget_num(m, "perf_value")))
-			fprintf(o->f, "  (perf %s: %.1f)", td_printable(jget_str(m, "perf_name")),
-				jget_num(m, "perf_value"));
+		fprintf(o->f, "    %-40s %14.4g %s%s", td_printable(m->name), m->value,
+			m->unit ? td_printable(m->unit) : "", m->approximate ? " ~" : "");
+		if (!isnan(m->uncertainty))
+			fprintf(o->f, " \xc2\xb1 %.3g", m->uncertainty);
+		if (!isnan(m->perf_value))
+			fprintf(o->f, "  (perf %s: %.1f)", td_printable(m->perf_name), m->perf_value);
 		fputc('\n', o->f);
-		shown++;
 	}
 }
 
-/* The cycle stacks of the scope (report/text-stacks.c). */
-static void print_stacks(const struct out *o, json_t *scope)
+/* The cycle stacks of the scope (report/text-stacks.c, which reads the document still). */
+static void print_stacks(const struct out *o, const struct td_scope_rows *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	td_report_text_stacks(&sb, json_object_get(scope, "stacks"), o->o->verbose);
+	td_report_text_stacks(&sb, s->stacks_json, o->o->verbose);
 	fputs(sb.buf, o->f);
 	strbuf_release(&sb);
 }
 
-/* "What to try" for the bottleneck (report/text-guidance.c). */
-static void print_guidance(const struct out *o, json_t *scope)
+/* "What to try" for the bottleneck (report/text-guidance.c, which reads the document still). */
+static void print_guidance(const struct out *o, const struct td_scope_rows *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	td_report_text_guidance(&sb, scope);
+	td_report_text_guidance(&sb, s->json);
 	fputs(sb.buf, o->f);
 	strbuf_release(&sb);
 }
 
-static void print_events(const struct out *o, json_t *scope)
+static void print_events(const struct out *o, const struct td_scope_rows *s)
 {
-	json_t *es = json_object_get(scope, "events"), *e;
 	size_t i;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!json_array_size(es))
+	if (!s->nr_events)
 		return;
 	fprintf(o->f, "  Counts:\n");
-	json_array_foreach(es, i, e) {
-		double v = jget_num(e, "value"), pct = jget_num(e, "running_pct");
-		double var = jget_num(e, "variance_pct");
-		const char *st = jget_str(e, "status");
+	for (i = 0; i < s->nr_events; i++) {
+		const struct td_event_row *e = &s->events[i];
+		double v = e->value, pct = e->running_pct;
+
 		strbuf_reset(&sb);
 		if (isnan(v))
-			strbuf_addf(&sb, "<%s>", td_printable(st));
+			strbuf_addf(&sb, "<%s>", td_printable(e->status));
 		else if (v != floor(v))
 			strbuf_addf(&sb, "%.2f", v);
 		else
 			td_format_count(&sb, v);
-		fprintf(o->f, "    %20s %-5s %s%s%s", sb.buf,
-			jget_str(e, "unit") ? td_printable(jget_str(e, "unit")) : "",
-			jget_str(e, "pmu") ? td_printable(jget_str(e, "pmu")) : "", jget_str(e, "pmu") ? "/" : "",
-			td_printable(jget_str(e, "name")));
+		fprintf(o->f, "    %20s %-5s %s%s%s", sb.buf, e->unit ? td_printable(e->unit) : "",
+			e->pmu ? td_printable(e->pmu) : "", e->pmu ? "/" : "", td_printable(e->name));
 		if (!isnan(pct) && pct < 99.995)
 			fprintf(o->f, "  (%.2f%% running, scaled)", pct);
-		if (!isnan(var))
-			fprintf(o->f, "  (+- %.2f%%)", var);
+		if (!isnan(e->variance_pct))
+			fprintf(o->f, "  (+- %.2f%%)", e->variance_pct);
 		fputc('\n', o->f);
 	}
 	strbuf_release(&sb);
 }
 
 /* perf stat's derived software figures: CPUs utilized, rates per task second. */
-static void print_software(const struct out *o, json_t *scope)
+static void print_software(const struct out *o, const struct td_scope_rows *s)
 {
-	json_t *a = json_object_get(scope, "software"), *m;
 	size_t i;
 
-	if (!json_array_size(a))
+	if (!s->nr_software)
 		return;
 	fprintf(o->f, "  Software counts:\n");
-	json_array_foreach(a, i, m) {
-		double v = jget_num(m, "value");
-		const char *unit = jget_str(m, "unit");
+	for (i = 0; i < s->nr_software; i++) {
+		const struct td_model_software *m = &s->software[i];
 
-		if (unit && !strcmp(unit, "per_sec"))
-			fprintf(o->f, "    %-28s %12.3f /sec   (%s)\n", td_printable(jget_str(m, "name")), v,
-				td_printable(jget_str(m, "basis")));
+		if (m->unit && !strcmp(m->unit, "per_sec"))
+			fprintf(o->f, "    %-28s %12.3f /sec   (%s)\n", td_printable(m->name), m->value,
+				td_printable(m->basis));
 		else
-			fprintf(o->f, "    %-28s %12.3f %-5s  (%s)\n", td_printable(jget_str(m, "name")), v,
-				unit ? td_printable(unit) : "", td_printable(jget_str(m, "basis")));
+			fprintf(o->f, "    %-28s %12.3f %-5s  (%s)\n", td_printable(m->name), m->value,
+				m->unit ? td_printable(m->unit) : "", td_printable(m->basis));
 	}
 }
 
-static void scope_title(const struct out *o, json_t *scope, struct strbuf *sb)
+static void scope_title(const struct td_scope_rows *s, struct strbuf *sb)
 {
-	const char *kind = jget_str(scope, "kind"), *label = jget_str(scope, "label");
-	const char *pmu = jget_str(scope, "pmu"), *derived = jget_str(scope, "derived");
-	double t = jget_num(scope, "time");
-
 	strbuf_reset(sb);
-	if (derived)
-		strbuf_addf(sb, "total (%s)", td_printable(derived));
-	else if (!strcmp(kind, "total"))
+	if (s->derived)
+		strbuf_addf(sb, "total (%s)", td_printable(s->derived));
+	else if (!strcmp(s->kind, "total"))
 		strbuf_addstr(sb, "total");
 	else
-		strbuf_addf(sb, "%s %s", td_printable(kind), label ? td_printable(label) : "?");
-	if (!isnan(t))
-		strbuf_addf(sb, ", interval ending at %.3f s", t);
-	if (pmu)
-		strbuf_addf(sb, ", PMU %s", td_printable(pmu));
-	(void)o;
+		strbuf_addf(sb, "%s %s", td_printable(s->kind), s->label ? td_printable(s->label) : "?");
+	if (!isnan(s->time))
+		strbuf_addf(sb, ", interval ending at %.3f s", s->time);
+	if (s->pmu)
+		strbuf_addf(sb, ", PMU %s", td_printable(s->pmu));
 }
 
 /* Has any node a value (perf printed some where nothing was counted)? */
-static int any_node_value(json_t *scope)
+static int any_node_value(const struct td_scope_rows *s)
 {
-	json_t *n;
 	size_t i;
 
-	json_array_foreach(json_object_get(scope, "nodes"), i, n)
-		if (!isnan(jget_num(n, "value")))
+	for (i = 0; i < s->nr_nodes; i++)
+		if (!isnan(s->nodes[i].value))
 			return 1;
 	return 0;
 }
 
-static void print_scope(const struct out *o, json_t *scope)
+static void print_scope(const struct out *o, const struct td_scope_rows *s)
 {
 	struct strbuf title = STRBUF_INIT;
-	json_t *bn = json_object_get(scope, "bottleneck");
-	int hw = !json_is_false(json_object_get(scope, "hardware_counts"));
-	int has_nodes = json_array_size(json_object_get(scope, "nodes")) > 0;
+	int hw = s->hardware_counts, has_nodes = s->nr_nodes > 0;
 
-	scope_title(o, scope, &title);
+	scope_title(s, &title);
 	fprintf(o->f, "\n%s-- %s --%s\n", col(o, C_CYAN), title.buf, col(o, C_RESET));
-	if (!hw && json_is_object(bn) && !any_node_value(scope)) {
+	if (!hw && s->has_bottleneck && !any_node_value(s)) {
 		/* one line, not a tree of n/a: nothing of it was measured */
-		fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), td_printable(jget_str(bn, "sentence")), col(o, C_RESET));
-		print_software(o, scope);
-		print_events(o, scope);
+		fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), td_printable(s->bottleneck_sentence), col(o, C_RESET));
+		print_software(o, s);
+		print_events(o, s);
 	} else if (has_nodes) {
-		print_tree(o, scope);
-		td_report_text_repeat(o->f, o->doc, scope, o->o->verbose, o->o->max_level);
-		if (json_is_object(bn))
+		print_tree(o, s);
+		td_report_text_repeat(o->f, td_model_doc(o->m), s->json, o->o->verbose, o->o->max_level);
+		if (s->has_bottleneck)
 			fprintf(o->f, "  %sBottleneck:%s %s\n", col(o, C_BOLD), col(o, C_RESET),
-				td_printable(jget_str(bn, "sentence")));
-		td_text_phases(o->f, scope);
-		print_guidance(o, scope);
-		print_metrics(o, scope, 0);
+				td_printable(s->bottleneck_sentence));
+		td_text_phases(o->f, s->json);
+		print_guidance(o, s);
+		print_metrics(o, s, 0);
 		/* several sessions: after them, each different set once (report/stacks-sessions.c) */
-		if (json_array_size(json_object_get(o->doc, "sessions")) < 2 || strcmp(jget_str(scope, "kind"), "total") ||
-		    !isnan(jget_num(scope, "time")))
-			print_stacks(o, scope);
+		if (td_model_nr_sessions(o->m) < 2 || strcmp(s->kind, "total") || !isnan(s->time))
+			print_stacks(o, s);
 	} else {
-		if (json_is_object(bn)) {
+		if (s->has_bottleneck) {
 			/* a table without a tree (AMD Zen 1-3): why, then what it has */
-			fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), td_printable(jget_str(bn, "sentence")),
+			fprintf(o->f, "  %s%s%s\n", col(o, C_BOLD), td_printable(s->bottleneck_sentence),
 				col(o, C_RESET));
-			print_metrics(o, scope, 1);
-		} else if (!jget_str(scope, "table")) {
+			print_metrics(o, s, 1);
+		} else if (!s->table) {
 			fprintf(o->f, "  no formula table applies: counts only\n");
 		}
-		print_software(o, scope);
+		print_software(o, s);
 		if (hw)
-			print_events(o, scope);
+			print_events(o, s);
 	}
-	td_text_extra_events(o->f, scope); /* record -e: report/extra-events.c */
+	td_text_extra_events(o->f, s->json); /* record -e: report/extra-events.c */
 	if (hw && has_nodes && o->o->events)
-		print_events(o, scope);
-	print_warnings(o, scope);
+		print_events(o, s);
+	print_warnings(o, s);
 	strbuf_release(&title);
 }
 
@@ -554,47 +528,45 @@ static void print_folded_header(const struct out *o, const struct td_scope_rows 
 	fprintf(o->f, "\n");
 }
 
-static void print_header(const struct out *o, json_t *doc)
+static void print_header(const struct out *o)
 {
-	json_t *run = json_object_get(doc, "run"), *cpu = json_object_get(run, "cpu");
-	json_t *smt = json_object_get(run, "smt"), *tables = json_object_get(doc, "tables"), *t;
+	const struct td_model_run *run = td_model_run(o->m);
 	size_t i;
 
 	fprintf(o->f, "%sCPU:%s %s", col(o, C_BOLD), col(o, C_RESET),
-		jget_str(cpu, "name") ? td_printable(jget_str(cpu, "name")) : "unknown");
-	if (jget_str(cpu, "source"))
-		fprintf(o->f, " [%s]", td_printable(jget_str(cpu, "source")));
+		run->cpu_name ? td_printable(run->cpu_name) : "unknown");
+	if (run->cpu_source)
+		fprintf(o->f, " [%s]", td_printable(run->cpu_source));
 	fputc('\n', o->f);
-	if (jget_str(cpu, "confidence") && strcmp(jget_str(cpu, "source") ? jget_str(cpu, "source") : "", "detected"))
-		fprintf(o->f, "     %s\n", td_printable(jget_str(cpu, "confidence")));
-	if (json_is_object(smt))
+	if (run->cpu_confidence && strcmp(run->cpu_source ? run->cpu_source : "", "detected"))
+		fprintf(o->f, "     %s\n", td_printable(run->cpu_confidence));
+	if (run->has_smt)
 		fprintf(o->f, "%sSMT:%s %s [%s]\n", col(o, C_BOLD), col(o, C_RESET),
-			json_is_true(json_object_get(smt, "on")) ? "on" :
-			json_is_false(json_object_get(smt, "on")) ? "off" : "unknown",
-			jget_str(smt, "source") ? td_printable(jget_str(smt, "source")) : "?");
-	json_array_foreach(tables, i, t) {
+			run->smt_on == 1 ? "on" : run->smt_on == 0 ? "off" : "unknown",
+			run->smt_source ? td_printable(run->smt_source) : "?");
+	for (i = 0; i < td_model_nr_tables(o->m); i++) {
+		const struct td_model_table *t = td_model_table(o->m, i);
+
 		fprintf(o->f, "%sTable:%s %s (%s", col(o, C_BOLD), col(o, C_RESET),
-			td_printable(jget_str(t, "name")),
-			jget_str(t, "display") ? td_printable(jget_str(t, "display")) : "");
-		/* null for a table no CPU width applies to (perf-topdown) */
-		if (!isnan(jget_num(t, "slots_per_cycle")))
-			fprintf(o->f, ", %.0f slots/cycle", jget_num(t, "slots_per_cycle"));
-		fprintf(o->f, "%s%s)\n", jget_str(t, "pmu") ? ", PMU " : "",
-			jget_str(t, "pmu") ? td_printable(jget_str(t, "pmu")) : "");
+			td_printable(t->name), t->display ? td_printable(t->display) : "");
+		/* NaN for a table no CPU width applies to (perf-topdown) */
+		if (!isnan(t->slots_per_cycle))
+			fprintf(o->f, ", %.0f slots/cycle", t->slots_per_cycle);
+		fprintf(o->f, "%s%s)\n", t->pmu ? ", PMU " : "", t->pmu ? td_printable(t->pmu) : "");
 	}
 }
 
 /* A run's own total (per PMU), printed in full before the others. */
-static int is_main_scope(json_t *sc)
+static int is_main_scope(const struct td_scope_rows *s)
 {
-	return !strcmp(jget_str(sc, "kind"), "total") && isnan(jget_num(sc, "time"));
+	return !strcmp(s->kind, "total") && isnan(s->time);
 }
 
 /* An interval, CPU or thread scope in full (--scopes all). */
-static void print_other_scope(json_t *sc, void *ctx)
+static void print_other_scope(const struct td_scope_rows *s, void *ctx)
 {
-	if (!is_main_scope(sc))
-		print_scope(ctx, sc);
+	if (!is_main_scope(s))
+		print_scope(ctx, s);
 }
 
 /* ... else in one folded line (the column header before the first). */
@@ -613,69 +585,95 @@ static void print_folded_scope(const struct td_scope_rows *r, void *ctx)
 	print_folded_line(o, r);
 }
 
-void td_report_render_text(json_t *doc, const struct td_text_opts *opts, FILE *f)
+/* The warnings meta.json says record gave, in one line. */
+static void print_recorded_warnings(const struct out *o)
 {
-	struct out o = { f, opts, 0, doc };
-	json_t *sessions = json_object_get(doc, "sessions"), *scopes = json_object_get(doc, "scopes");
-	json_t *sess, *sc, *w;
-	size_t i, k;
+	size_t i;
+	int n = 0;
 
-	print_header(&o, doc);
+	for (i = 0; i < td_model_nr_warnings(o->m); i++) {
+		const struct td_model_warning *w = td_model_warning(o->m, i);
+
+		if (w->recorded)
+			fprintf(o->f, "%s%s", n++ ? "; " : "recorded with warnings: ", td_printable(w->text));
+	}
+	if (n)
+		fputc('\n', o->f);
+}
+
+static void print_session_title(const struct out *o, const struct td_model_session *sess)
+{
+	FILE *f = o->f;
+
+	fprintf(f, "\n%s== session %lld: ", col(o, C_BOLD), (long long)sess->index);
+	if (sess->target && session_is_attached(sess->target))
+		fprintf(f, "perf stat of %s", td_printable(sess->target));
+	else if (sess->target)
+		fprintf(f, "perf stat '%s'", td_printable(sess->target));
+	else
+		fprintf(f, "perf stat");
+	fprintf(f, " (%s", td_printable(sess->format));
+	if (sess->repeats > 1)
+		fprintf(f, ", %lld runs", (long long)sess->repeats);
+	if (!isnan(sess->elapsed_s))
+		fprintf(f, ", %.3f s%s", sess->elapsed_s,
+			sess->elapsed_source && !strcmp(sess->elapsed_source, "run") ? " wall time of the run" : "");
+	if (sess->line)
+		fprintf(f, ", line %lld", (long long)sess->line);
+	if (sess->legacy_topdown)
+		fprintf(f, ", legacy --topdown");
+	fprintf(f, ") ==%s\n", col(o, C_RESET));
+}
+
+/* A session: its main scopes in full, the others folded (or in full with --scopes all). */
+static void print_session(struct out *o, const struct td_model_session *sess)
+{
+	size_t k;
+	int nfold = 0;
+
+	o->folded_header = 0;
+	print_session_title(o, sess);
+	/* main scopes first: totals (per PMU) */
+	for (k = 0; k < td_model_nr_scopes(o->m); k++) {
+		const struct td_scope_rows *s = td_model_scope(o->m, k);
+
+		if (s->session != sess->index)
+			continue;
+		if (is_main_scope(s))
+			print_scope(o, s);
+		else
+			nfold++;
+	}
+	nfold += (int)td_model_streamed_scopes(o->m, sess->index);
+	if (!nfold)
+		return;
+	if (!o->o->all_scopes)
+		fprintf(o->f, "\n%s-- %d per-%s scopes, folded (--scopes all unfolds them) --%s\n",
+			col(o, C_CYAN), nfold, "interval/CPU/thread", col(o, C_RESET));
+	if (o->o->all_scopes)
+		td_model_each_scope(o->m, sess->index, 1, print_other_scope, o);
+	else
+		td_model_each_scope(o->m, sess->index, 0, print_folded_scope, o);
+}
+
+void td_report_render_text(const struct td_model *m, const struct td_text_opts *opts, FILE *f)
+{
+	struct out o = { f, opts, 0, m };
+	size_t i;
+
+	print_header(&o);
 	/* warnings on the input as a whole (several sessions in one file, ...)
 	 * come before what they qualify, not after pages of it */
-	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-		if (!td_report_warning_recorded(w))
+	for (i = 0; i < td_model_nr_warnings(m); i++)
+		if (!td_model_warning(m, i)->recorded)
 			fprintf(f, "%swarning:%s %s\n", col(&o, C_YELLOW), col(&o, C_RESET),
-				td_printable(jget_str(w, "text")));
-	td_report_text_recorded_warnings(f, doc);
-	json_array_foreach(sessions, i, sess) {
-		json_int_t idx = json_integer_value(json_object_get(sess, "index"));
-		double el = jget_num(sess, "elapsed_s");
-		int nfold = 0;
-
-		o.folded_header = 0;
-		fprintf(f, "\n%s== session %lld: ", col(&o, C_BOLD), (long long)idx);
-		if (jget_str(sess, "target") && session_is_attached(jget_str(sess, "target")))
-			fprintf(f, "perf stat of %s", td_printable(jget_str(sess, "target")));
-		else if (jget_str(sess, "target"))
-			fprintf(f, "perf stat '%s'", td_printable(jget_str(sess, "target")));
-		else
-			fprintf(f, "perf stat");
-		fprintf(f, " (%s", td_printable(jget_str(sess, "format")));
-		if (json_integer_value(json_object_get(sess, "repeats")) > 1)
-			fprintf(f, ", %lld runs", (long long)json_integer_value(json_object_get(sess, "repeats")));
-		if (!isnan(el))
-			fprintf(f, ", %.3f s%s", el,
-				jget_str(sess, "elapsed_source") && !strcmp(jget_str(sess, "elapsed_source"), "run") ?
-				" wall time of the run" : "");
-		if (json_integer_value(json_object_get(sess, "line")))
-			fprintf(f, ", line %lld", (long long)json_integer_value(json_object_get(sess, "line")));
-		if (jget_bool(sess, "legacy_topdown"))
-			fprintf(f, ", legacy --topdown");
-		fprintf(f, ") ==%s\n", col(&o, C_RESET));
-		/* main scopes first: totals (per PMU) */
-		json_array_foreach(scopes, k, sc) {
-			if (json_integer_value(json_object_get(sc, "session")) != idx)
-				continue;
-			if (is_main_scope(sc))
-				print_scope(&o, sc);
-			else
-				nfold++;
-		}
-		nfold += (int)td_report_streamed_scopes(doc, idx);
-		if (!nfold)
-			continue;
-		if (!opts->all_scopes)
-			fprintf(f, "\n%s-- %d per-%s scopes, folded (--scopes all unfolds them) --%s\n",
-				col(&o, C_CYAN), nfold, "interval/CPU/thread", col(&o, C_RESET));
-		if (opts->all_scopes)
-			td_report_each_scope(doc, idx, print_other_scope, &o);
-		else
-			td_report_each_scope_rows(doc, idx, print_folded_scope, &o);
-	}
-	td_report_text_stacks_sessions(f, doc, opts->verbose);
-	td_report_text_threads_file(doc, f); /* threads work: report/text-threads.c */
-	td_report_text_drilldown(doc, f); /* record --drilldown: report/drilldown.c */
+				td_printable(td_model_warning(m, i)->text));
+	print_recorded_warnings(&o);
+	for (i = 0; i < td_model_nr_sessions(m); i++)
+		print_session(&o, td_model_session(m, i));
+	td_report_text_stacks_sessions(f, td_model_doc(m), opts->verbose);
+	td_report_text_threads_file(td_model_doc(m), f); /* threads work: report/text-threads.c */
+	td_report_text_drilldown(td_model_doc(m), f); /* record --drilldown: report/drilldown.c */
 	fprintf(f, "\nMarks: > bottleneck path, ! above threshold, ~ approximate, m multiplexed (scaled counts),"
 		   " ? not decided (the error bar spans the threshold), x out of range (see the line below it),"
 		   " n/a not computable, p the value perf printed, taken where the counts do not give it"

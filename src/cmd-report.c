@@ -153,7 +153,10 @@ struct render_ctx {
 
 static int run_text(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 {
-	td_report_render_text(doc, c->topts, c->out);
+	struct td_model *m = td_model_new(doc);
+
+	td_report_render_text(m, c->topts, c->out);
+	td_model_free(m);
 	return 0;
 }
 
@@ -165,7 +168,10 @@ static int any_json(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 
 static int run_csv(json_t *doc, const struct render_ctx *c, struct strbuf *err)
 {
-	td_report_render_csv(doc, c->out);
+	struct td_model *m = td_model_new(doc);
+
+	td_report_render_csv(m, c->out);
+	td_model_free(m);
 	return 0;
 }
 

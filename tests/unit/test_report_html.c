@@ -690,6 +690,7 @@ static void csv_numbers_match_printf_and_fields_are_quoted(void **state)
 	char *buf = NULL, *line, *save = NULL, want[64], got[256];
 	size_t len = 0, i, row = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct td_model *model;
 
 	(void)state;
 	assert_int_equal(json_array_size(nodes), TD_ARRAY_SIZE(values));
@@ -703,7 +704,9 @@ static void csv_numbers_match_printf_and_fields_are_quoted(void **state)
 	json_array_append_new(scopes, scope);
 	doc = make_doc(scopes, "icelake", 5);
 	json_object_set_new(doc, "sessions", json_pack("[{s:i}]", "index", 1));
-	td_report_render_csv(doc, f);
+	model = td_model_new(doc);
+	td_report_render_csv(model, f);
+	td_model_free(model);
 	fclose(f);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), row++) {
 		if (!row)
