@@ -102,6 +102,13 @@ static void print_perf_formula(const struct out *o, json_t *n, int level)
 
 	if (!json_is_object(pf))
 		return;
+	if (json_is_true(json_object_get(pf, "perf_only"))) {
+		fprintf(o->f, "  %*s    %s(a node of perf %s, computed with its formula: %s; %s)%s\n",
+			(level - 1) * 2, "", col(o, C_DIM), td_printable(jget_str(pf, "perf_version")),
+			td_printable(jget_str(pf, "expr")), td_printable(jget_str(pf, "why")),
+			col(o, C_RESET));
+		return;
+	}
 	fprintf(o->f, "  %*s    %s(perf %s computes this with an older formula: %s; ours follows %s)%s\n",
 		(level - 1) * 2, "", col(o, C_DIM), td_printable(jget_str(pf, "perf_version")),
 		td_printable(jget_str(pf, "expr")), td_printable(jget_str(pf, "why")), col(o, C_RESET));
