@@ -1517,8 +1517,9 @@ static json_t *perf_formula_json(const struct td_metric *m)
 {
 	if (!m->perf_formula_expr)
 		return json_null();
-	return json_pack("{s:s, s:s, s:s}", "perf_version", m->perf_formula_version,
-			 "expr", m->perf_formula_expr, "why", m->perf_formula_why);
+	return json_pack("{s:s, s:s, s:s, s:b}", "perf_version", m->perf_formula_version,
+			 "expr", m->perf_formula_expr, "why", m->perf_formula_why,
+			 "perf_only", m->perf_only);
 }
 
 static json_t *node_json(struct scope_eval *se, size_t i)

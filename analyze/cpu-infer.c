@@ -215,20 +215,65 @@ static void collect_events(struct events *ev, const struct td_stat_file *f)
 	}
 }
 
+struct name_keys {
+	char **v;
+	size_t n, alloc;
+};
+
+static void add_name_key(void *ctx, const char *name, enum td_name_kind kind)
+{
+	struct name_keys *k = ctx;
+	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+
+	if (kind != TD_NAME_EVENT)
+		return;
+	td_event_key(name, &pmu, &key);
+	TD_GROW(k->v, k->alloc, k->n + 1);
+	k->v[k->n++] = strbuf_detach(&key, NULL);
+	strbuf_release(&pmu);
+}
+
+/*
+ * The events of the perf 6.1 expressions the table records (perf_formula):
+ * perf asks for them on this CPU too, where our formula has other events
+ * (Tiger Lake's Ports_Utilized_0 serializing term), so an output that
+ * counts them fits this table as well as one whose formulas name them.
+ */
+static void add_perf_formula_keys(const struct td_table *t, struct name_keys *k)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < td_table_nr_metrics(t); i++) {
+		const struct td_metric *m = td_table_metric(t, i);
+		struct td_expr *e;
+
+		if (!m->perf_formula_expr)
+			continue;
+		e = td_expr_parse(m->perf_formula_expr, &err);
+		if (e)
+			td_expr_names(e, NULL, NULL, NULL, add_name_key, k);
+		td_expr_free(e);
+		strbuf_reset(&err);
+	}
+	strbuf_release(&err);
+}
+
 /*
  * Count the model-specific events of the file that t does not know (as
  * td_report_table_has_event tells, with the table's keys made once).
  */
 static void fit_events(struct fit *fit, const struct events *ev)
 {
-	struct strbuf pmu = STRBUF_INIT, key = STRBUF_INIT;
+	struct name_keys k = { NULL, 0, 0 };
 	size_t i, j, n = td_table_nr_events(fit->t);
-	char **keys = xcalloc(n + 1, sizeof(*keys));
+	char **keys;
 
-	for (j = 0; j < n; j++) {
-		td_event_key(td_table_event(fit->t, j)->name, &pmu, &key);
-		keys[j] = strbuf_detach(&key, NULL);
-	}
+	for (j = 0; j < n; j++)
+		add_name_key(&k, td_table_event(fit->t, j)->name, TD_NAME_EVENT);
+	add_perf_formula_keys(fit->t, &k);
+	keys = k.v;
+	n = k.n;
 	for (i = 0; i < ev->n; i++) {
 		int known = 0;
 
@@ -240,7 +285,6 @@ static void fit_events(struct fit *fit, const struct events *ev)
 	for (j = 0; j < n; j++)
 		free(keys[j]);
 	free(keys);
-	strbuf_release(&pmu);
 }
 
 static void fit_table(struct fit *fit, const struct td_stat_file *f, const struct events *ev)

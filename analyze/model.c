@@ -75,6 +75,7 @@ static void node_row_from_json(json_t *n, struct td_node_row *row)
 		row->perf_formula_version = td_json_str(pf, "perf_version");
 		row->perf_formula_expr = td_json_str(pf, "expr");
 		row->perf_formula_why = td_json_str(pf, "why");
+		row->perf_only = json_is_true(json_object_get(pf, "perf_only"));
 	}
 	row->group = json_is_integer(g) ? (int)json_integer_value(g) : -1;
 	row->uncertainty = num_field(n, "uncertainty");

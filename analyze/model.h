@@ -42,6 +42,7 @@ struct td_node_row {
 					"Frontend Bound"), NULL where perf printed none */
 	const char *perf_formula_version, *perf_formula_expr, *perf_formula_why;
 				     /* the older formula perf computes it with, or NULLs */
+	int perf_only;               /* a node of perf's alone, computed with its formula */
 	int group;                   /* -1: computed on all groups */
 	double uncertainty;          /* the error bar: one standard error, a fraction */
 	int undecided;

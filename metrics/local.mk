@@ -51,7 +51,9 @@ endif
 
 TESTS += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh tests/e2e/t0202-list-explain.sh
 TESTS += tests/e2e/t0203-arm-tables.sh tests/e2e/t0210-intel-tree-shape.sh tests/e2e/t0211-renamed-events.sh
+TESTS += tests/e2e/t0212-perf-only-nodes.sh
 EXTRA_DIST += tests/e2e/t0203-arm-tables.sh tests/e2e/t0210-intel-tree-shape.sh tests/e2e/t0211-renamed-events.sh
+EXTRA_DIST += tests/e2e/t0212-perf-only-nodes.sh
 EXTRA_DIST += tests/e2e/t0200-expr.sh tests/e2e/t0201-tables.sh tests/e2e/t0202-list-explain.sh
 
 # threads: per-thread cycle stacks from sched events (metrics/threads.c)

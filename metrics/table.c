@@ -299,7 +299,8 @@ static int load_formula(struct td_formula *f, const char *text, struct strbuf *e
  * "perf_formula": {"perf_version", "expr", "why"}, all three non-empty
  * strings: how an older perf computes the node when its expression is not
  * ours (docs/tables.md).  Absent is fine; half of one is an error, since a
- * report would show a difference without saying what it is.
+ * report would show a difference without saying what it is.  "perf_only":
+ * true says the node is that perf's and Intel's current data lacks it.
  */
 static int parse_perf_formula(struct td_metric *m, json_t *pf, struct strbuf *err)
 {
@@ -308,6 +309,7 @@ static int parse_perf_formula(struct td_metric *m, json_t *pf, struct strbuf *er
 	m->perf_formula_version = jstr(pf, "perf_version");
 	m->perf_formula_expr = jstr(pf, "expr");
 	m->perf_formula_why = jstr(pf, "why");
+	m->perf_only = json_is_true(json_object_get(pf, "perf_only"));
 	if (!json_is_object(pf) || !m->perf_formula_version || !*m->perf_formula_version ||
 	    !m->perf_formula_expr || !*m->perf_formula_expr ||
 	    !m->perf_formula_why || !*m->perf_formula_why) {

@@ -74,6 +74,12 @@ struct td_metric {
 	const char *perf_formula_version;
 	const char *perf_formula_expr;
 	const char *perf_formula_why;
+	/*
+	 * The node itself is that perf's and Intel's current data has none
+	 * (a renamed or dropped node): the table computes it with perf's
+	 * expression, kept so that perf's printed value has a node.
+	 */
+	int perf_only;
 };
 
 /* Counter placement of one event. */

@@ -82,6 +82,13 @@ static void print_perf_formula(const struct out *o, const struct td_node_row *n,
 {
 	if (!n->perf_formula_expr)
 		return;
+	if (n->perf_only) {
+		fprintf(o->f, "  %*s    %s(a node of perf %s, computed with its formula: %s; %s)%s\n",
+			(level - 1) * 2, "", col(o, C_DIM), td_printable(n->perf_formula_version),
+			td_printable(n->perf_formula_expr), td_printable(n->perf_formula_why),
+			col(o, C_RESET));
+		return;
+	}
 	fprintf(o->f, "  %*s    %s(perf %s computes this with an older formula: %s; ours follows %s)%s\n",
 		(level - 1) * 2, "", col(o, C_DIM), td_printable(n->perf_formula_version),
 		td_printable(n->perf_formula_expr), td_printable(n->perf_formula_why), col(o, C_RESET));
