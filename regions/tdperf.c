@@ -999,51 +999,49 @@ static char **list_to_argv(const char *arg, va_list ap, char *const **envp)
 	return argv;
 }
 
+/* A list form: its argv (and execle's environment), then the exec. */
+static int exec_list(int which, const char *file, const char *arg, va_list ap, int with_env)
+{
+	char *const *envp = NULL;
+	char **argv = list_to_argv(arg, ap, with_env ? &envp : NULL);
+	int ret;
+
+	if (!argv)
+		return errno = ENOMEM, -1;
+	ret = with_env ? call_exec_env(which, file, argv, envp) : call_exec(which, file, argv);
+	free(argv);
+	return ret;
+}
+
 int execl(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	char **argv;
 	int ret;
 
 	va_start(ap, arg);
-	argv = list_to_argv(arg, ap, NULL);
+	ret = exec_list(NEXT_EXECV, path, arg, ap, 0);
 	va_end(ap);
-	if (!argv)
-		return errno = ENOMEM, -1;
-	ret = call_exec(NEXT_EXECV, path, argv);
-	free(argv);
 	return ret;
 }
 
 int execlp(const char *file, const char *arg, ...)
 {
 	va_list ap;
-	char **argv;
 	int ret;
 
 	va_start(ap, arg);
-	argv = list_to_argv(arg, ap, NULL);
+	ret = exec_list(NEXT_EXECVP, file, arg, ap, 0);
 	va_end(ap);
-	if (!argv)
-		return errno = ENOMEM, -1;
-	ret = call_exec(NEXT_EXECVP, file, argv);
-	free(argv);
 	return ret;
 }
 
 int execle(const char *path, const char *arg, ...)
 {
-	char *const *envp = NULL;
 	va_list ap;
-	char **argv;
 	int ret;
 
 	va_start(ap, arg);
-	argv = list_to_argv(arg, ap, &envp);
+	ret = exec_list(NEXT_EXECVE, path, arg, ap, 1);
 	va_end(ap);
-	if (!argv)
-		return errno = ENOMEM, -1;
-	ret = call_exec_env(NEXT_EXECVE, path, argv, envp);
-	free(argv);
 	return ret;
 }
