@@ -416,7 +416,8 @@ static void pass_rows(const struct td_scope_rows *rows, void *vctx)
 		}
 	/* built by the evaluation (analyze/build.c): parents by id only */
 	r.nodes = xcalloc(rows->nr_nodes + 1, sizeof(*r.nodes));
-	memcpy(r.nodes, rows->nodes, rows->nr_nodes * sizeof(*r.nodes));
+	if (rows->nr_nodes) /* nodes may be NULL when there are none */
+		memcpy(r.nodes, rows->nodes, rows->nr_nodes * sizeof(*r.nodes));
 	td_scope_rows_link(&r);
 	w->fn(&r, w->ctx);
 	free(r.nodes);
