@@ -28,10 +28,14 @@ perf_children() {
 	"$PERF" report -i "$1" --stdio --children --sort sym -g none 2>/dev/null |
 		awk '/^ *[0-9.]+%/ && $3 ~ /^\[[.k]\]$/ && $4 !~ /^0x/ { sub("%", "", $1); print $1, $4 }'
 }
-# ours FILE COLUMN: "PERCENT NAME" from tdperf's CSV (5: self, 7: children)
+# ours FILE COLUMN: "PERCENT NAME" from tdperf's report (5: self, 7:
+# children, the columns of its CSV), read from the JSON: the CSV quotes a
+# name that starts with @ (a spreadsheet formula guard), as a PLT stub's
+# "@plt" does
 ours() {
-	"$TDPERF" report --hotspots --format csv "$1" |
-		awk -F, -v c="$2" 'NR > 1 && $1 != "[unknown]" { print $c, $1 }'
+	case $2 in 5) field=percent ;; 7) field=children_percent ;; *) return 1 ;; esac
+	"$TDPERF" report --hotspots --format json "$1" |
+		jq -r ".hotspots[] | select(.symbol != \"[unknown]\") | \"\(.$field) \(.symbol)\""
 }
 # agree A B TOL: every name in A has the same percentage in B within TOL,
 # and every name of B at or above TOL is in A
