@@ -48,21 +48,28 @@ static void add_metadata(json_t *events, const char *what, json_int_t pid, json_
 	json_array_append_new(events, e);
 }
 
+/* The process's name, once per pid ('named' remembers which are named). */
+static void name_process_once(json_t *events, json_t *named, json_int_t pid, const char *name)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, pid);
+	if (json_object_get(named, key))
+		return;
+	json_object_set_new(named, key, json_true());
+	add_metadata(events, "process_name", pid, -1, name);
+}
+
 /* One thread's state spans as slices; its process and thread names once. */
 static void add_thread(json_t *events, json_t *th, json_t *named)
 {
 	json_int_t tid = json_integer_value(json_object_get(th, "tid"));
 	json_int_t pid = json_is_integer(json_object_get(th, "pid")) ? json_integer_value(json_object_get(th, "pid")) : tid;
 	const char *name = td_json_str_or(th, "name", "?");
-	char key[32];
 	json_t *span;
 	size_t i;
 
-	snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, pid);
-	if (!json_object_get(named, key)) {
-		json_object_set_new(named, key, json_true());
-		add_metadata(events, "process_name", pid, -1, name);
-	}
+	name_process_once(events, named, pid, name);
 	add_metadata(events, "thread_name", pid, tid, name);
 	json_array_foreach(json_object_get(th, "spans"), i, span) {
 		double t0 = td_json_num(json_array_get(span, 0)), t1 = td_json_num(json_array_get(span, 1));
@@ -162,15 +169,11 @@ static void add_region_thread(json_t *events, json_t *th, json_t *named, const c
 {
 	json_int_t pid = json_integer_value(json_object_get(th, "pid"));
 	json_int_t tid = json_integer_value(json_object_get(th, "tid"));
-	char key[32], name[64];
+	char name[64];
 	json_t *x;
 	size_t i;
 
-	snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, pid);
-	if (!json_object_get(named, key)) {
-		json_object_set_new(named, key, json_true());
-		add_metadata(events, "process_name", pid, -1, run);
-	}
+	name_process_once(events, named, pid, run);
 	snprintf(name, sizeof(name), "thread %" JSON_INTEGER_FORMAT, tid);
 	add_metadata(events, "thread_name", pid, tid, name);
 	json_array_foreach(json_object_get(th, "instances"), i, x) {
